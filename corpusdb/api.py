@@ -1,0 +1,83 @@
+"""The one Python API: the CLI, the TUI and users' scripts all go through ``Corpus``.
+
+    >>> from corpusdb.api import Corpus
+    >>> corpus = Corpus.create("demo", schema="bb-2011", url="sqlite:///demo.sqlite")  # doctest: +SKIP
+    >>> alice = Corpus.open("demo", url="sqlite:///demo.sqlite", user="alice")  # doctest: +SKIP
+
+``Corpus`` is assembled from one mixin per job (projects, documents, sets, status, ...); each
+method opens its own short transaction. Acting as a named user (``user=``) applies that user's
+role and the blindness rules; without one you act as the database owner, with a lead's rights.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, select
+
+from corpusdb import db, migrate
+from corpusdb.documents import DocumentsMixin
+from corpusdb.models import ProjectRow
+from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
+from corpusdb.service import OWNER, Actor
+from corpusdb.sets import SetsMixin
+from corpusdb.status import StatusMixin
+from guidelines.schema import Schema
+
+
+class Corpus(StatusMixin, SetsMixin, DocumentsMixin, ProjectMixin):
+    """A project in a corpusdb database, seen by one actor."""
+
+    @classmethod
+    def create(
+        cls,
+        name: str,
+        schema: str | Path | Schema,
+        *,
+        url: str | None = None,
+        engine: Engine | None = None,
+        guideline_text: str | None = None,
+        note: str = "initial version",
+    ) -> Corpus:
+        """Create a project (upgrading or initialising the database first) and open it as owner."""
+        engine = engine or db.make_engine(url)
+        migrate.upgrade(engine)
+        sch = resolve_schema(schema)
+        with db.write(engine) as conn:
+            pid = insert_project(conn, name, sch, guideline_text, note)
+        return cls(engine, pid, OWNER)
+
+    @classmethod
+    def open(
+        cls,
+        project: str | None = None,
+        *,
+        url: str | None = None,
+        engine: Engine | None = None,
+        user: str | None = None,
+    ) -> Corpus:
+        """Open a project (the only one when unnamed) as ``user`` (an annotator name) or as owner."""
+        engine = engine or db.make_engine(url)
+        migrate.ensure_current(engine)
+        with db.read(engine) as conn:
+            pid = project_id_by_name(conn, project)
+            actor = resolve_actor(conn, pid, user)
+        return cls(engine, pid, actor)
+
+    def as_user(self, user: str | None) -> Corpus:
+        """The same project seen by another user (None: the owner)."""
+        with db.read(self.engine) as conn:
+            actor = resolve_actor(conn, self.project_id, user)
+        return type(self)(self.engine, self.project_id, actor)
+
+    @property
+    def user(self) -> Actor:
+        return self.actor
+
+
+def list_projects(url: str | None = None, *, engine: Engine | None = None) -> list[str]:
+    """Names of the projects in a database."""
+    engine = engine or db.make_engine(url)
+    migrate.ensure_current(engine)
+    with db.read(engine) as conn:
+        return [r[0] for r in conn.execute(select(ProjectRow.name).order_by(ProjectRow.name))]

@@ -1,0 +1,202 @@
+"""``corpusdb init``, ``status``, ``schema``, ``guidelines`` and ``annotator``: a project's frame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from corpusdb.cli.common import emit, out, state
+from corpusdb.errors import UsageError
+from guidelines.schema import load_schema, shipped_schemas
+
+
+def init(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Project name.")],
+    schema: Annotated[
+        str,
+        typer.Option(
+            "--schema", "-s", help="A shipped schema name (see `corpusdb schema list`) or a .toml file."
+        ),
+    ],
+    guideline: Annotated[
+        Path | None, typer.Option("--guideline", help="Guideline text (Markdown); default: the schema's own.")
+    ] = None,
+) -> None:
+    """Create a project (and the database, when it does not exist yet)."""
+    from corpusdb.api import Corpus
+
+    st = state(ctx)
+    text = guideline.read_text(encoding="utf-8") if guideline is not None else None
+    c = Corpus.create(name, schema, url=st.url, guideline_text=text)
+    info = c.info()
+    emit(
+        st,
+        {"project": info.name, "schema": info.schema_name, "url": st.url},
+        lambda: out.print(f"created project {info.name!r} with schema {info.schema_name} in {st.url}"),
+    )
+
+
+def status(ctx: typer.Context) -> None:
+    """Documents, annotators and annotation sets by status: where the project stands."""
+    st = state(ctx)
+    rep = st.corpus().status()
+
+    def render() -> None:
+        out.print(
+            f"[bold]{rep.project}[/] - schema {rep.schema}, guidelines v{rep.guideline_version}; "
+            f"{rep.documents} documents ({', '.join(f'{k}: {v}' for k, v in rep.splits.items())})"
+        )
+        t = Table("annotator", "role", "assigned", "in progress", "submitted", "total", title="Annotators")
+        for a in rep.annotators:
+            t.add_row(a.name, a.role, str(a.assigned), str(a.in_progress), str(a.submitted), str(a.total))
+        out.print(t)
+        t2 = Table("kind", "assigned", "in progress", "submitted", title="Annotation sets")
+        for kind, by in rep.sets_by_kind_status.items():
+            t2.add_row(kind, *(str(by.get(s, 0)) for s in ("assigned", "in_progress", "submitted")))
+        out.print(t2)
+        out.print(
+            f"documents ready for adjudication: {rep.documents_ready}; documents with gold: {rep.documents_with_gold}"
+        )
+
+    emit(st, rep.to_dict(), render)
+
+
+schema_app = typer.Typer(help="Annotation schemas: list, show, check.", no_args_is_help=True)
+
+
+@schema_app.command("list")
+def schema_list(ctx: typer.Context) -> None:
+    """The schemas shipped with corpusdb."""
+    st = state(ctx)
+    rows = [{"name": n, "title": load_schema(n).title} for n in shipped_schemas()]
+    emit(st, rows, lambda: [out.print(f"{r['name']:<16} {r['title']}") for r in rows])
+
+
+@schema_app.command("show")
+def schema_show(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None, typer.Argument(help="Schema name or file; default: the project's current schema.")
+    ] = None,
+) -> None:
+    """A schema's types, relations, links, labels and attributes."""
+    st = state(ctx)
+    sch = load_schema(name) if name is not None else st.corpus().schema()
+
+    def render() -> None:
+        out.print(f"[bold]{sch.name}[/] - {sch.title}")
+        out.print(
+            "entities: " + ", ".join(e.name + (f" (< {e.parent})" if e.parent else "") for e in sch.entities)
+        )
+        for r in sch.relations:
+            roles = ", ".join(f"{ro.name}:{'|'.join(ro.types) or '*'}" for ro in r.roles)
+            extra = f" labels={r.labels}" if r.labels else ""
+            extra += f" tags={','.join(r.tags)}" if r.tags else ""
+            out.print(f"{r.kind} {r.name}({roles}) {'directed' if r.directed else 'undirected'}{extra}")
+        for lt in sch.links:
+            out.print(f"link {lt.name} {'symmetric' if lt.symmetric else 'directed'}")
+        for a in sch.attributes:
+            out.print(
+                f"attribute {a.name} on {'/'.join(a.applies_to)}"
+                + (f": {'|'.join(a.values)}" if a.values else "")
+            )
+        for d in sch.document_labels:
+            out.print(f"document label {d.name}: " + ", ".join(f"{v.value}={v.name}" for v in d.values))
+
+    emit(st, sch.to_dict(), render)
+
+
+@schema_app.command("check")
+def schema_check(
+    ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A schema .toml file.")]
+) -> None:
+    """Check a schema file; errors name the file and the problem (exit code 4)."""
+    st = state(ctx)
+    sch = load_schema(path)
+    emit(
+        st,
+        {"ok": True, "name": sch.name},
+        lambda: out.print(f"{path}: ok ({sch.name}, {len(sch.entities)} entity types)"),
+    )
+
+
+guidelines_app = typer.Typer(help="Versioned guidelines: show, history, amend.", no_args_is_help=True)
+
+
+@guidelines_app.command("show")
+def guidelines_show(
+    ctx: typer.Context,
+    version: Annotated[int | None, typer.Option(help="Version (default: current).")] = None,
+) -> None:
+    """Print the guideline text of a version."""
+    st = state(ctx)
+    g = st.corpus().guideline(version)
+    emit(st, {"version": g.version, "schema": g.schema_name, "note": g.note, "text": g.text},
+         lambda: out.print(g.text or "(no guideline text)", markup=False))  # fmt: skip
+
+
+@guidelines_app.command("history")
+def guidelines_history(ctx: typer.Context) -> None:
+    """Every guideline version with the note on what changed."""
+    st = state(ctx)
+    rows = [{"version": g.version, "schema": g.schema_name, "created": g.created, "note": g.note}
+            for g in st.corpus().guidelines()]  # fmt: skip
+    emit(st, rows, lambda: [out.print(f"v{r['version']}  {r['created']:%Y-%m-%d}  {r['schema']}  {r['note']}",
+                                      markup=False) for r in rows])  # fmt: skip
+
+
+@guidelines_app.command("amend")
+def guidelines_amend(
+    ctx: typer.Context,
+    note: Annotated[str, typer.Option("--note", "-m", help="What changed (required).")],
+    schema: Annotated[str | None, typer.Option(help="New schema name or .toml file.")] = None,
+    text: Annotated[Path | None, typer.Option(help="New guideline text file.")] = None,
+) -> None:
+    """Record a new guideline version (new schema and/or text) with a note."""
+    st = state(ctx)
+    if schema is None and text is None:
+        raise UsageError("give --schema and/or --text: an amendment must change something")
+    g = st.corpus().amend_guidelines(
+        note=note, schema=schema, text=text.read_text(encoding="utf-8") if text is not None else None
+    )
+    emit(
+        st,
+        {"version": g.version, "note": g.note},
+        lambda: out.print(f"guidelines now at v{g.version}: {g.note}"),
+    )
+
+
+annotator_app = typer.Typer(help="The people (and systems) who annotate.", no_args_is_help=True)
+
+
+@annotator_app.command("add")
+def annotator_add(
+    ctx: typer.Context,
+    names: Annotated[list[str], typer.Argument(help="One or more names.")],
+    role: Annotated[str, typer.Option(help="annotator, adjudicator, lead or system.")] = "annotator",
+) -> None:
+    """Add annotators with a role."""
+    st = state(ctx)
+    added = [st.corpus().add_annotator(n, role) for n in names]
+    emit(st, [{"name": a.name, "role": a.role} for a in added],
+         lambda: [out.print(f"added {a.name} ({a.role})") for a in added])  # fmt: skip
+
+
+@annotator_app.command("list")
+def annotator_list(ctx: typer.Context) -> None:
+    """Annotators and their roles."""
+    st = state(ctx)
+    rows = [{"name": a.name, "role": a.role} for a in st.corpus().annotators()]
+    emit(st, rows, lambda: [out.print(f"{r['name']:<20} {r['role']}") for r in rows])
+
+
+def register(app: typer.Typer) -> None:
+    app.command("init")(init)
+    app.command("status")(status)
+    app.add_typer(schema_app, name="schema")
+    app.add_typer(guidelines_app, name="guidelines")
+    app.add_typer(annotator_app, name="annotator")

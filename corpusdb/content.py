@@ -1,0 +1,362 @@
+"""Reading and writing the content of annotation sets: records in, rows out, and back.
+
+Why a module of its own: this is the hot path (imports of 10^6 spans, agreement over whole
+corpora), so it works on Core connections with pre-allocated ids and driver-level
+``executemany``, and loads many sets in a handful of queries. All functions run inside a
+transaction the caller owns (``db.write`` / ``db.read``); none commits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, delete, select
+
+from corpusdb import db
+from corpusdb.errors import InvalidInput
+from corpusdb.models import (
+    DocumentLabelRow,
+    LinkRow,
+    NoteRow,
+    RelationArgRow,
+    RelationRow,
+    SpanRow,
+)
+from corpusdb.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON text. Why orjson: encoding JSON columns is most of the cost of a bulk import
+    (10^6 spans), and orjson does it several times faster than the standard library."""
+    return orjson.dumps(value).decode()
+
+
+SPAN_COLS = ("id", "set_id", "local_id", "type", "fragments", "start", "stop", "text", "attributes",
+             "groundings", "extra")  # fmt: skip
+REL_COLS = ("id", "set_id", "local_id", "type", "kind", "label", "tags", "attributes", "trigger_id", "extra")
+ARG_COLS = ("id", "relation_id", "position", "role", "span_id", "arg_relation_id")
+LINK_COLS = ("id", "set_id", "local_id", "type", "source_id", "target_id", "group_key", "extra")
+NOTE_COLS = ("id", "set_id", "local_id", "type", "target", "text", "extra")
+LABEL_COLS = ("id", "set_id", "name", "value", "extra")
+
+
+def _j(value: Any) -> str | None:
+    """JSON text for a column, or SQL NULL for an empty mapping/sequence (keeps rows small)."""
+    if not value:
+        return None
+    if isinstance(value, Mapping):
+        value = dict(value)
+    return _dumps(value)
+
+
+def grounding_to_json(g: Grounding) -> dict[str, Any]:
+    d: dict[str, Any] = {"ref": g.ref}
+    if g.text is not None:
+        d["text"] = g.text
+    if g.source_id is not None:
+        d["source_id"] = g.source_id
+    if g.kind != "Reference":
+        d["kind"] = g.kind
+    if g.extra:
+        d["extra"] = dict(g.extra)
+    return d
+
+
+def grounding_from_json(d: Mapping[str, Any]) -> Grounding:
+    return Grounding(
+        ref=d["ref"],
+        text=d.get("text"),
+        source_id=d.get("source_id"),
+        kind=d.get("kind", "Reference"),
+        extra=d.get("extra") or {},
+    )
+
+
+def check_references(ann: Annotations, where: str = "annotations") -> None:
+    """Every local id unique, every reference resolvable: refuse a set that would not round-trip."""
+    problems: list[str] = []
+    ids: set[str] = set()
+    for item_id in (
+        [s.id for s in ann.spans]
+        + [r.id for r in ann.relations]
+        + [lk.id for lk in ann.links]
+        + [n.id for n in ann.notes]
+    ):
+        if item_id in ids:
+            problems.append(f"local id {item_id!r} is used twice")
+        ids.add(item_id)
+    span_ids = {s.id for s in ann.spans}
+    rel_ids = {r.id for r in ann.relations}
+    for r in ann.relations:
+        if r.trigger is not None and r.trigger not in span_ids:
+            problems.append(f"relation {r.id}: trigger {r.trigger!r} is not a span of this set")
+        for a in r.args:
+            if a.ref not in span_ids and a.ref not in rel_ids:
+                problems.append(f"relation {r.id}: argument {a.role}:{a.ref} points at nothing in this set")
+        if r.label is not None and r.label not in (-1, 0, 1):
+            problems.append(f"relation {r.id}: label {r.label!r} is not 1, 0 or -1")
+    for lk in ann.links:
+        for end in (lk.source, lk.target):
+            if end not in span_ids:
+                problems.append(f"link {lk.id}: {end!r} is not a span of this set")
+    for s in ann.spans:
+        for frag in s.fragments:
+            if len(frag) != 2 or frag[0] > frag[1] or frag[0] < 0:
+                problems.append(f"span {s.id}: bad fragment {frag!r}")
+    names = [lb.name for lb in ann.labels]
+    if len(set(names)) != len(names):
+        problems.append("a document label name is given twice")
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InvalidInput(f"{where}: {problems[0]}{more}")
+
+
+def insert_annotations(conn: Connection, set_id: int, ann: Annotations) -> None:
+    """Insert a whole set's content (the set must be empty of these local ids)."""
+    insert_many(conn, [(set_id, ann)])
+
+
+def insert_many(conn: Connection, items: Sequence[tuple[int, Annotations]]) -> None:
+    """Insert the content of many sets at once: one ``executemany`` per table for the whole batch."""
+    n_spans = sum(len(a.spans) for _, a in items)
+    n_rels = sum(len(a.relations) for _, a in items)
+    n_args = sum(len(r.args) for _, a in items for r in a.relations)
+    n_links = sum(len(a.links) for _, a in items)
+    n_notes = sum(len(a.notes) for _, a in items)
+    n_labels = sum(len(a.labels) for _, a in items)
+    span_ids = iter(db.allocate_ids(conn, "span", n_spans))
+    rel_ids = iter(db.allocate_ids(conn, "relation", n_rels))
+    arg_ids = iter(db.allocate_ids(conn, "relation_arg", n_args))
+    link_ids = iter(db.allocate_ids(conn, "link", n_links))
+    note_ids = iter(db.allocate_ids(conn, "note", n_notes))
+    label_ids = iter(db.allocate_ids(conn, "document_label", n_labels))
+
+    span_rows: list[tuple[Any, ...]] = []
+    rel_rows: list[tuple[Any, ...]] = []
+    arg_rows: list[tuple[Any, ...]] = []
+    link_rows: list[tuple[Any, ...]] = []
+    note_rows: list[tuple[Any, ...]] = []
+    label_rows: list[tuple[Any, ...]] = []
+    for set_id, ann in items:
+        check_references(ann, f"annotation set {set_id}")
+        sid: dict[str, int] = {}
+        append = span_rows.append
+        for s in ann.spans:
+            pk = next(span_ids)
+            sid[s.id] = pk
+            frags = s.fragments
+            if len(frags) == 1:  # the common case, kept cheap: this loop runs once per span imported
+                start, stop = frags[0]
+            else:
+                start = min((a for a, _ in frags), default=-1)
+                stop = max((b for _, b in frags), default=-1)
+            append(
+                (
+                    pk,
+                    set_id,
+                    s.id,
+                    s.type,
+                    _dumps(frags),
+                    start,
+                    stop,
+                    s.text,
+                    _dumps(dict(s.attributes)) if s.attributes else None,
+                    _dumps([grounding_to_json(g) for g in s.groundings]) if s.groundings else None,
+                    _dumps(dict(s.extra)) if s.extra else None,
+                )
+            )
+        rid = {r.id: next(rel_ids) for r in ann.relations}
+        for r in ann.relations:
+            pk = rid[r.id]
+            rel_rows.append(
+                (
+                    pk,
+                    set_id,
+                    r.id,
+                    r.type,
+                    r.kind,
+                    r.label,
+                    _j(list(r.tags)),
+                    _j(r.attributes),
+                    sid[r.trigger] if r.trigger is not None else None,
+                    _j(r.extra),
+                )
+            )
+            for pos, a in enumerate(r.args):
+                if a.ref in sid:
+                    arg_rows.append((next(arg_ids), pk, pos, a.role, sid[a.ref], None))
+                else:
+                    arg_rows.append((next(arg_ids), pk, pos, a.role, None, rid[a.ref]))
+        for lk in ann.links:
+            link_rows.append(
+                (
+                    next(link_ids),
+                    set_id,
+                    lk.id,
+                    lk.type,
+                    sid[lk.source],
+                    sid[lk.target],
+                    lk.group,
+                    _j(lk.extra),
+                )
+            )
+        for n in ann.notes:
+            note_rows.append((next(note_ids), set_id, n.id, n.type, n.target, n.text, _j(n.extra)))
+        for lb in ann.labels:
+            label_rows.append((next(label_ids), set_id, lb.name, lb.value, _j(lb.extra)))
+
+    db.executemany(conn, "span", SPAN_COLS, span_rows)
+    db.executemany(conn, "relation", REL_COLS, rel_rows)
+    db.executemany(conn, "relation_arg", ARG_COLS, arg_rows)
+    db.executemany(conn, "link", LINK_COLS, link_rows)
+    db.executemany(conn, "note", NOTE_COLS, note_rows)
+    db.executemany(conn, "document_label", LABEL_COLS, label_rows)
+
+
+def delete_annotations(conn: Connection, set_ids: Iterable[int]) -> None:
+    """Remove every item of these sets (children first, so foreign keys hold at each step)."""
+    ids = list(set_ids)
+    if not ids:
+        return
+    for chunk in _chunks(ids, 500):
+        rel_sub = select(RelationRow.id).where(RelationRow.set_id.in_(chunk))  # type: ignore[attr-defined]
+        conn.execute(delete(RelationArgRow).where(RelationArgRow.relation_id.in_(rel_sub)))  # type: ignore[attr-defined]
+        conn.execute(delete(LinkRow).where(LinkRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
+        conn.execute(delete(NoteRow).where(NoteRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
+        conn.execute(delete(DocumentLabelRow).where(DocumentLabelRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
+        conn.execute(delete(RelationRow).where(RelationRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
+        conn.execute(delete(SpanRow).where(SpanRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
+
+
+def _chunks(seq: Sequence[int], n: int) -> Iterable[Sequence[int]]:
+    for i in range(0, len(seq), n):
+        yield seq[i : i + n]
+
+
+def _loads(v: Any) -> Any:
+    """JSON columns come back decoded from SQLAlchemy; raw text from a plain cursor."""
+    if v is None:
+        return None
+    if isinstance(v, (str, bytes)):
+        return json.loads(v)
+    return v
+
+
+def load_many(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotations]:
+    """The content of many sets, in insertion order, in a few queries per 500 sets."""
+    out: dict[int, Annotations] = {}
+    for chunk in _chunks(list(set_ids), 500):
+        out.update(_load_chunk(conn, chunk))
+    return out
+
+
+def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotations]:
+    spans: dict[int, list[Span]] = defaultdict(list)
+    span_local: dict[int, str] = {}
+    t = SpanRow.__table__
+    q = select(
+        t.c.id, t.c.set_id, t.c.local_id, t.c.type, t.c.fragments, t.c.text, t.c.attributes,
+        t.c.groundings, t.c.extra,
+    ).where(t.c.set_id.in_(set_ids)).order_by(t.c.id)  # fmt: skip
+    for pk, set_id, local_id, typ, frags, txt, attrs, grounds, extra in conn.execute(q):
+        span_local[pk] = local_id
+        frags = _loads(frags) or []
+        grounds = _loads(grounds)
+        spans[set_id].append(
+            Span(
+                id=local_id,
+                type=typ,
+                fragments=tuple((int(a), int(b)) for a, b in frags),
+                text=txt,
+                attributes=_loads(attrs) or {},
+                groundings=tuple(grounding_from_json(g) for g in grounds) if grounds else (),
+                extra=_loads(extra) or {},
+            )
+        )
+
+    rt = RelationRow.__table__
+    rel_rows = conn.execute(
+        select(rt.c.id, rt.c.set_id, rt.c.local_id, rt.c.type, rt.c.kind, rt.c.label, rt.c.tags,
+               rt.c.attributes, rt.c.trigger_id, rt.c.extra)
+        .where(rt.c.set_id.in_(set_ids))
+        .order_by(rt.c.id)
+    ).all()  # fmt: skip
+    rel_local = {row[0]: row[2] for row in rel_rows}
+    args: dict[int, list[Argument]] = defaultdict(list)
+    if rel_rows:
+        at = RelationArgRow.__table__
+        q = (
+            select(at.c.relation_id, at.c.role, at.c.span_id, at.c.arg_relation_id)
+            .where(at.c.relation_id.in_(select(rt.c.id).where(rt.c.set_id.in_(set_ids))))
+            .order_by(at.c.relation_id, at.c.position)
+        )
+        for rel_id, role, span_id, arg_rel in conn.execute(q):
+            ref = span_local[span_id] if span_id is not None else rel_local[arg_rel]
+            args[rel_id].append(Argument(role, ref))
+    rels: dict[int, list[Relation]] = defaultdict(list)
+    for pk, set_id, local_id, typ, kind, label, tags, attrs, trig, extra in rel_rows:
+        rels[set_id].append(
+            Relation(
+                id=local_id,
+                type=typ,
+                args=tuple(args.get(pk, ())),
+                label=label,
+                tags=tuple(_loads(tags) or ()),
+                attributes=_loads(attrs) or {},
+                trigger=span_local[trig] if trig is not None else None,
+                kind=kind,
+                extra=_loads(extra) or {},
+            )
+        )
+
+    lt = LinkRow.__table__
+    links: dict[int, list[Link]] = defaultdict(list)
+    for set_id, local_id, typ, src, tgt, group, extra in conn.execute(
+        select(lt.c.set_id, lt.c.local_id, lt.c.type, lt.c.source_id, lt.c.target_id, lt.c.group_key,
+               lt.c.extra).where(lt.c.set_id.in_(set_ids)).order_by(lt.c.id)
+    ):  # fmt: skip
+        links[set_id].append(
+            Link(local_id, typ, span_local[src], span_local[tgt], group, _loads(extra) or {})
+        )
+
+    nt = NoteRow.__table__
+    notes: dict[int, list[Note]] = defaultdict(list)
+    for set_id, local_id, typ, target, txt, extra in conn.execute(
+        select(nt.c.set_id, nt.c.local_id, nt.c.type, nt.c.target, nt.c.text, nt.c.extra)
+        .where(nt.c.set_id.in_(set_ids))
+        .order_by(nt.c.id)
+    ):
+        notes[set_id].append(Note(local_id, typ, target, txt, _loads(extra) or {}))
+
+    dt = DocumentLabelRow.__table__
+    labels: dict[int, list[DocLabel]] = defaultdict(list)
+    for set_id, name, value, extra in conn.execute(
+        select(dt.c.set_id, dt.c.name, dt.c.value, dt.c.extra)
+        .where(dt.c.set_id.in_(set_ids))
+        .order_by(dt.c.id)
+    ):
+        labels[set_id].append(DocLabel(name, value, _loads(extra) or {}))
+
+    return {
+        sid: Annotations(
+            spans=tuple(spans.get(sid, ())),
+            relations=tuple(rels.get(sid, ())),
+            links=tuple(links.get(sid, ())),
+            notes=tuple(notes.get(sid, ())),
+            labels=tuple(labels.get(sid, ())),
+        )
+        for sid in set_ids
+    }

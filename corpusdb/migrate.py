@@ -1,0 +1,66 @@
+"""Schema migrations: bring any corpusdb database to the current schema (Alembic, shipped inside).
+
+Why programmatic: ``corpusdb db upgrade`` must work from an installed wheel, with no
+``alembic.ini`` in the user's directory, on SQLite and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, inspect
+
+from corpusdb import db
+from corpusdb.errors import DatabaseError
+
+
+def _config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("corpusdb") / "migrations"))
+    return cfg
+
+
+def head() -> str:
+    """The newest revision this corpusdb knows."""
+    rev = ScriptDirectory.from_config(_config()).get_current_head()
+    assert rev is not None
+    return rev
+
+
+def current(engine: Engine) -> str | None:
+    """The database's revision; None for an empty database."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
+    """Upgrade to ``revision`` in one transaction; returns (before, after)."""
+    before = current(engine)
+    cfg = _config()
+    with db.write(engine) as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+    return before, current(engine) or ""
+
+
+def ensure_current(engine: Engine) -> None:
+    """Refuse to work on a database that is empty or older/newer than this corpusdb."""
+    rev = current(engine)
+    if rev == head():
+        return
+    if rev is None:
+        has_tables = bool(inspect(engine).get_table_names())
+        hint = "it is not a corpusdb database" if has_tables else "it is empty: run `corpusdb init`"
+        raise DatabaseError(f"database {engine.url.render_as_string()} has no corpusdb schema ({hint})")
+    known = {s.revision for s in ScriptDirectory.from_config(_config()).walk_revisions()}
+    if rev not in known:
+        raise DatabaseError(
+            f"database is at schema revision {rev}, newer than this corpusdb knows ({head()}); upgrade corpusdb"
+        )
+    raise DatabaseError(
+        f"database is at schema revision {rev}, older than {head()}: run `corpusdb db upgrade`"
+    )

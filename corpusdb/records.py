@@ -1,0 +1,274 @@
+"""Plain frozen records that importers, services, agreement code and the TUI exchange.
+
+Why: no ORM object ever crosses a layer. Importers turn files into these records without a
+database; the store turns them into rows and back; agreement code and the TUI read them. Keeping
+them plain (frozen dataclasses of str/int/tuples/mappings) makes every layer testable alone.
+
+Conventions
+-----------
+* Offsets are Unicode code points into ``Document.text``, end exclusive.
+* ``fragments`` is a tuple of ``(start, end)`` pairs: one for a contiguous span, several for a
+  discontinuous one, none for a *name without a mention* (BioRelEx keeps those).
+* Every item of an annotation set has a local ``id`` unique within its set (``T3``, ``R1``,
+  ``E7`` from standoff; generated ``T<n>`` etc. otherwise). Relations, links and notes refer to
+  other items by that local id, so a set is self-contained and a round trip keeps the ids.
+* ``extra`` mappings hold format details that have no first-class field (which standoff file a
+  line came from, line order, a BioRelEx cluster index...). They must be JSON-serialisable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any, Literal
+
+Fragment = tuple[int, int]
+Fragments = tuple[Fragment, ...]
+JSONMap = Mapping[str, Any]
+
+Role = Literal["annotator", "adjudicator", "lead", "system"]
+ROLES: tuple[str, ...] = ("annotator", "adjudicator", "lead", "system")
+SetKind = Literal["annotation", "gold", "prediction"]
+SET_KINDS: tuple[str, ...] = ("annotation", "gold", "prediction")
+SetStatus = Literal["assigned", "in_progress", "submitted"]
+SET_STATUSES: tuple[str, ...] = ("assigned", "in_progress", "submitted")
+RelationKind = Literal["relation", "event"]
+DecisionMethod = Literal["unanimous", "majority", "adjudicated", "corrected"]
+DECISION_METHODS: tuple[str, ...] = ("unanimous", "majority", "adjudicated", "corrected")
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _frozen_map() -> Mapping[str, Any]:
+    return _EMPTY
+
+
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    """A normalisation of a span to a database entry (brat ``N`` line, BioRelEx grounding)."""
+
+    ref: str
+    """``db:id`` such as ``uniprot:P60568`` or ``Wikipedia:64488``."""
+    text: str | None = None
+    """The entry's name as the source wrote it (the third field of an ``N`` line)."""
+    source_id: str | None = None
+    """``N1`` when read from standoff."""
+    kind: str = "Reference"
+    """The ``N`` line type (brat uses ``Reference``)."""
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A typed mention: one or more fragments of the document text."""
+
+    id: str
+    type: str
+    fragments: Fragments
+    text: str
+    """The text as the source gave it: fragments' slices joined by one space."""
+    attributes: JSONMap = field(default_factory=_frozen_map)
+    """``{"mutant": True, "Confidence": "Likely"}``; ``True`` for a binary attribute."""
+    groundings: tuple[Grounding, ...] = ()
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+    @property
+    def start(self) -> int:
+        """First offset covered (the start of the earliest fragment); -1 for a name only."""
+        return min((s for s, _ in self.fragments), default=-1)
+
+    @property
+    def end(self) -> int:
+        """Offset after the last character covered; -1 for a name only."""
+        return max((e for _, e in self.fragments), default=-1)
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One argument of a relation or event: a role name and the local id it points to."""
+
+    role: str
+    ref: str
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A relation (binary, roles such as Arg1/Arg2) or an event (optional trigger, n-ary).
+
+    ``label`` is 1 (asserted), 0 (speculative), -1 (negated) or None where the schema has none.
+    Arguments may point at spans or, for events, at other relations/events.
+    """
+
+    id: str
+    type: str
+    args: tuple[Argument, ...]
+    label: int | None = None
+    tags: tuple[str, ...] = ()
+    attributes: JSONMap = field(default_factory=_frozen_map)
+    trigger: str | None = None
+    kind: RelationKind = "relation"
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link between two spans: synonym, abbreviation, part_of, coreference...
+
+    Symmetric types form clusters by transitive closure. An n-member brat ``*`` line is kept as
+    a star of links from its first member, sharing ``group`` (so it can be written back whole).
+    """
+
+    id: str
+    type: str
+    source: str
+    target: str
+    group: str | None = None
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A free-text note on an item (brat ``#`` AnnotatorNotes); ``text`` is kept verbatim."""
+
+    id: str
+    type: str
+    target: str
+    text: str
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
+class DocLabel:
+    """A document-level judgment, e.g. ``relevance = DR``."""
+
+    name: str
+    value: str
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
+class Annotations:
+    """Everything in one annotation set. ``extra`` holds set-level format details."""
+
+    spans: tuple[Span, ...] = ()
+    relations: tuple[Relation, ...] = ()
+    links: tuple[Link, ...] = ()
+    notes: tuple[Note, ...] = ()
+    labels: tuple[DocLabel, ...] = ()
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+    def span(self, local_id: str) -> Span:
+        """The span with this local id (KeyError if absent)."""
+        for s in self.spans:
+            if s.id == local_id:
+                return s
+        raise KeyError(local_id)
+
+    def count(self) -> int:
+        """Number of items of every kind."""
+        return len(self.spans) + len(self.relations) + len(self.links) + len(self.notes) + len(self.labels)
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A document as it enters or leaves the store."""
+
+    external_id: str
+    text: str
+    source: str = ""
+    metadata: JSONMap = field(default_factory=_frozen_map)
+    group_key: str | None = None
+    split: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentInfo:
+    """A stored document (without its annotations)."""
+
+    id: int
+    external_id: str
+    text: str
+    sha256: str
+    source: str
+    metadata: JSONMap
+    group_key: str | None
+    split: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotatorInfo:
+    id: int
+    name: str
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectInfo:
+    id: int
+    name: str
+    schema_name: str
+    guideline_version: int
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GuidelineInfo:
+    version: int
+    schema_name: str
+    schema: JSONMap
+    text: str
+    note: str
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SetInfo:
+    """One annotation set's header: whose, which document, where it stands."""
+
+    id: int
+    document_id: int
+    document_external_id: str
+    annotator: str | None
+    """None for the gold set, which belongs to the adjudication, not a person."""
+    kind: str
+    status: str
+    guideline_version: int
+    version: int
+    """Optimistic-locking counter: every write must name the version it read."""
+    created: datetime
+    updated: datetime
+    seeded_from: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotationSet:
+    """A set header together with its content."""
+
+    info: SetInfo
+    annotations: Annotations
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    """What an importer yields for one document: the text, its annotations and warnings."""
+
+    document: Document
+    annotations: Annotations
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionInfo:
+    """Provenance of one gold item."""
+
+    id: int
+    document_external_id: str
+    item_kind: str
+    item_id: str
+    method: str
+    decided_by: str | None
+    sources: tuple[JSONMap, ...]
+    reason: str | None
+    created: datetime

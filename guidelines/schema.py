@@ -1,0 +1,598 @@
+"""Annotation schemas: what may be annotated in a project, read from TOML files.
+
+Why TOML: it is in the standard library (``tomllib``), comments are allowed, and a lead can edit it
+by hand. The format is documented in ``guidelines/README.md``; ``load_schema`` checks every rule
+there and names the file and the offending entry when one is broken.
+
+A schema is stored inside the project as a guideline version (as the dict from ``Schema.to_dict``),
+so a project keeps working, and keeps its history, when the shipped files change.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from corpusdb.errors import NotFound, SchemaError
+
+SCHEMA_FORMAT = 1
+_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+\-]*$")
+# A palette for types that name no colour: distinct on dark and light terminals.
+PALETTE = (
+    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
+    "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000", "#aaffc3",
+    "#808000", "#ffd8b1", "#000075", "#808080",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class EntityType:
+    name: str
+    color: str
+    parent: str | None = None
+    description: str = ""
+    key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeDef:
+    """A span or relation attribute: binary when ``values`` is empty, else one of ``values``."""
+
+    name: str
+    applies_to: tuple[str, ...] = ("entity",)
+    values: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    """Entity/relation types it may be set on; empty means any of ``applies_to``."""
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkType:
+    name: str
+    symmetric: bool = True
+    transitive: bool = True
+    types: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    """Other names for this type in source files (brat ``Equiv`` for coreference)."""
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    name: str
+    types: tuple[str, ...] = ()
+    optional: bool = False
+    repeatable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LabelValue:
+    value: int | str
+    name: str
+    key: str | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSet:
+    name: str
+    values: tuple[LabelValue, ...]
+
+    def names(self) -> dict[int | str, str]:
+        return {v.value: v.name for v in self.values}
+
+
+@dataclass(frozen=True, slots=True)
+class RelationType:
+    name: str
+    roles: tuple[Role, ...]
+    directed: bool = True
+    kind: str = "relation"
+    labels: str | None = None
+    tags: tuple[str, ...] = ()
+    trigger_types: tuple[str, ...] = ()
+    description: str = ""
+
+    def role(self, name: str) -> Role | None:
+        base = name.rstrip("0123456789")  # numbered roles: Theme2 is a second Theme
+        for r in self.roles:
+            if r.name == name or (r.repeatable and r.name == base):
+                return r
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class DocLabelDef:
+    name: str
+    values: tuple[LabelValue, ...]
+    required: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Validation rules checked at submit time."""
+
+    allow_overlap: bool = True
+    allow_discontinuous: bool = True
+    max_fragments: int = 0
+    """0 means no limit."""
+    groundings: bool = False
+    grounding_databases: tuple[str, ...] = ()
+    require_grounding: tuple[str, ...] = ()
+    """Entity types whose spans must carry a grounding before submission."""
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    name: str
+    title: str
+    description: str
+    entities: tuple[EntityType, ...]
+    links: tuple[LinkType, ...] = ()
+    relations: tuple[RelationType, ...] = ()
+    attributes: tuple[AttributeDef, ...] = ()
+    label_sets: tuple[LabelSet, ...] = ()
+    document_labels: tuple[DocLabelDef, ...] = ()
+    rules: Rules = field(default_factory=Rules)
+    guideline: str | None = None
+    """File name of the shipped guideline text (``guidelines/texts/``)."""
+
+    # -- lookups -------------------------------------------------------------------------------
+    def entity(self, name: str) -> EntityType | None:
+        return next((e for e in self.entities if e.name == name), None)
+
+    def relation(self, name: str) -> RelationType | None:
+        return next((r for r in self.relations if r.name == name), None)
+
+    def link(self, name: str) -> LinkType | None:
+        return next((lt for lt in self.links if lt.name == name or name in lt.aliases), None)
+
+    def attribute(self, name: str) -> AttributeDef | None:
+        return next((a for a in self.attributes if a.name == name), None)
+
+    def label_set(self, name: str) -> LabelSet | None:
+        return next((ls for ls in self.label_sets if ls.name == name), None)
+
+    def document_label(self, name: str) -> DocLabelDef | None:
+        return next((d for d in self.document_labels if d.name == name), None)
+
+    def colors(self) -> dict[str, str]:
+        return {e.name: e.color for e in self.entities}
+
+    def ancestors(self, name: str) -> list[str]:
+        """``protein-domain`` → ``["protein"]``: the parent chain, nearest first."""
+        out: list[str] = []
+        cur = self.entity(name)
+        while cur is not None and cur.parent:
+            out.append(cur.parent)
+            cur = self.entity(cur.parent)
+        return out
+
+    def is_a(self, name: str, other: str) -> bool:
+        return name == other or other in self.ancestors(name)
+
+    def symmetric_link_types(self) -> set[str]:
+        out: set[str] = set()
+        for lt in self.links:
+            if lt.symmetric:
+                out.add(lt.name)
+                out.update(lt.aliases)
+        return out
+
+    # -- serialisation ---------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict that ``schema_from_dict`` turns back into an equal Schema."""
+        d = asdict(self)
+        d["format"] = SCHEMA_FORMAT
+        return d
+
+
+def _tuple(v: Any) -> tuple[Any, ...]:
+    if v is None:
+        return ()
+    if isinstance(v, (list, tuple)):
+        return tuple(v)
+    return (v,)
+
+
+def schema_from_dict(d: Mapping[str, Any]) -> Schema:
+    """Rebuild a Schema stored by ``Schema.to_dict`` (in a guideline version)."""
+    return Schema(
+        name=d["name"],
+        title=d["title"],
+        description=d.get("description", ""),
+        entities=tuple(EntityType(**e) for e in d.get("entities", ())),
+        links=tuple(
+            LinkType(**{**lt, "types": _tuple(lt.get("types")), "aliases": _tuple(lt.get("aliases"))})
+            for lt in d.get("links", ())
+        ),
+        relations=tuple(
+            RelationType(
+                **{
+                    **r,
+                    "roles": tuple(Role(**{**ro, "types": _tuple(ro.get("types"))}) for ro in r["roles"]),
+                    "tags": _tuple(r.get("tags")),
+                    "trigger_types": _tuple(r.get("trigger_types")),
+                }
+            )
+            for r in d.get("relations", ())
+        ),
+        attributes=tuple(
+            AttributeDef(
+                **{
+                    **a,
+                    "applies_to": _tuple(a.get("applies_to")),
+                    "values": _tuple(a.get("values")),
+                    "types": _tuple(a.get("types")),
+                }
+            )
+            for a in d.get("attributes", ())
+        ),
+        label_sets=tuple(
+            LabelSet(name=ls["name"], values=tuple(LabelValue(**v) for v in ls["values"]))
+            for ls in d.get("label_sets", ())
+        ),
+        document_labels=tuple(
+            DocLabelDef(**{**dl, "values": tuple(LabelValue(**v) for v in dl["values"])})
+            for dl in d.get("document_labels", ())
+        ),
+        rules=Rules(
+            **{
+                k: (_tuple(v) if k in ("grounding_databases", "require_grounding") else v)
+                for k, v in d.get("rules", {}).items()
+            }
+        ),
+        guideline=d.get("guideline"),
+    )
+
+
+class _Reader:
+    """Reads one TOML table with precise errors: every message names the file and the entry."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> SchemaError:
+        return SchemaError(f"{self.source}: {where}: {message}")
+
+    def get(self, table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+            default: Any = ..., ) -> Any:  # fmt: skip
+        if key not in table:
+            if default is ...:
+                raise self.fail(where, f"missing required key '{key}'")
+            return default
+        value = table[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(where, f"'{key}' must be {names}, not {type(value).__name__} {value!r}")
+        return value
+
+    def strings(self, table: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(where, f"'{key}' must be a list of strings, not {value!r}")
+        return tuple(value)
+
+    def known(self, table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+        extra = sorted(set(table) - allowed)
+        if extra:
+            raise self.fail(
+                where, f"unknown key(s) {', '.join(extra)} (allowed: {', '.join(sorted(allowed))})"
+            )
+
+    def name(self, table: Mapping[str, Any], where: str) -> str:
+        name = self.get(table, "name", str, where)
+        if not _NAME.match(name):
+            raise self.fail(where, f"name {name!r} may hold only letters, digits and _ . + -")
+        return name
+
+
+def _label_values(r: _Reader, raw: Any, where: str) -> tuple[LabelValue, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise r.fail(where, "'values' must be a non-empty list of {value, name} tables")
+    out: list[LabelValue] = []
+    for i, v in enumerate(raw):
+        w = f"{where} value #{i + 1}"
+        if not isinstance(v, dict):
+            raise r.fail(w, 'must be a table such as {value = 1, name = "asserted"}')
+        r.known(v, {"value", "name", "key", "description"}, w)
+        value = r.get(v, "value", (int, str), w)
+        out.append(
+            LabelValue(
+                value=value,
+                name=r.get(v, "name", str, w, str(value)),
+                key=r.get(v, "key", str, w, None),
+                description=r.get(v, "description", str, w, ""),
+            )
+        )
+    values = [v.value for v in out]
+    if len(set(values)) != len(values):
+        raise r.fail(where, f"duplicate label values in {values}")
+    return tuple(out)
+
+
+def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
+    """Check and build a Schema from parsed TOML; ``source`` names the file in every error."""
+    r = _Reader(source)
+    r.known(
+        data,
+        {"schema", "entity", "link", "relation", "attribute", "label_set", "document_label", "rules"},
+        "top level",
+    )
+    head = data.get("schema")
+    if not isinstance(head, dict):
+        raise r.fail("top level", "missing the [schema] table with name and title")
+    r.known(head, {"name", "title", "description", "format", "guideline"}, "[schema]")
+    fmt = r.get(head, "format", int, "[schema]", SCHEMA_FORMAT)
+    if fmt != SCHEMA_FORMAT:
+        raise r.fail(
+            "[schema]", f"format {fmt} is not supported (this corpusdb reads format {SCHEMA_FORMAT})"
+        )
+    name = r.name(head, "[schema]")
+
+    entities: list[EntityType] = []
+    raw_entities = data.get("entity", [])
+    if not isinstance(raw_entities, list) or not raw_entities:
+        raise r.fail("[[entity]]", "a schema needs at least one [[entity]] type")
+    for i, e in enumerate(raw_entities):
+        where = f"[[entity]] #{i + 1}"
+        r.known(e, {"name", "color", "parent", "description", "key"}, where)
+        ename = r.name(e, where)
+        where = f"[[entity]] '{ename}'"
+        color = r.get(e, "color", str, where, PALETTE[i % len(PALETTE)])
+        if not _COLOR.match(color):
+            raise r.fail(where, f"color {color!r} must be #rrggbb")
+        entities.append(
+            EntityType(
+                name=ename,
+                color=color.lower(),
+                parent=r.get(e, "parent", str, where, None),
+                description=r.get(e, "description", str, where, ""),
+                key=r.get(e, "key", str, where, None),
+            )
+        )
+    enames = [e.name for e in entities]
+    _unique(r, enames, "[[entity]]")
+    known_types = set(enames)
+    for e in entities:
+        if e.parent is not None and e.parent not in known_types:
+            raise r.fail(f"[[entity]] '{e.name}'", f"parent {e.parent!r} is not an entity type")
+    _no_cycles(r, entities)
+
+    def check_types(types: tuple[str, ...], where: str, extra: set[str] | None = None) -> None:
+        for t in types:
+            if t not in known_types and not (extra and t in extra):
+                raise r.fail(where, f"unknown entity type {t!r}")
+
+    label_sets: list[LabelSet] = []
+    for i, ls in enumerate(data.get("label_set", [])):
+        where = f"[[label_set]] #{i + 1}"
+        r.known(ls, {"name", "values"}, where)
+        lname = r.name(ls, where)
+        label_sets.append(LabelSet(lname, _label_values(r, ls.get("values"), f"[[label_set]] '{lname}'")))
+    _unique(r, [ls.name for ls in label_sets], "[[label_set]]")
+
+    links: list[LinkType] = []
+    for i, lt in enumerate(data.get("link", [])):
+        where = f"[[link]] #{i + 1}"
+        r.known(lt, {"name", "symmetric", "transitive", "types", "aliases", "description"}, where)
+        lname = r.name(lt, where)
+        where = f"[[link]] '{lname}'"
+        types = r.strings(lt, "types", where)
+        check_types(types, where)
+        symmetric = r.get(lt, "symmetric", bool, where, True)
+        links.append(
+            LinkType(
+                name=lname,
+                symmetric=symmetric,
+                transitive=r.get(lt, "transitive", bool, where, symmetric),
+                types=types,
+                aliases=r.strings(lt, "aliases", where),
+                description=r.get(lt, "description", str, where, ""),
+            )
+        )
+    _unique(r, [lt.name for lt in links] + [a for lt in links for a in lt.aliases], "[[link]]")
+
+    relations: list[RelationType] = []
+    event_names = {
+        rel.get("name")
+        for rel in data.get("relation", [])
+        if isinstance(rel, dict) and rel.get("kind") == "event"
+    }
+    for i, rel in enumerate(data.get("relation", [])):
+        where = f"[[relation]] #{i + 1}"
+        r.known(
+            rel,
+            {"name", "roles", "directed", "kind", "labels", "tags", "trigger_types", "description"},
+            where,
+        )
+        rname = r.name(rel, where)
+        where = f"[[relation]] '{rname}'"
+        kind = r.get(rel, "kind", str, where, "relation")
+        if kind not in ("relation", "event"):
+            raise r.fail(where, f"kind must be 'relation' or 'event', not {kind!r}")
+        raw_roles = rel.get("roles")
+        if not isinstance(raw_roles, list) or (kind == "relation" and len(raw_roles) < 2):
+            raise r.fail(where, "'roles' must list the argument roles (at least two for a relation)")
+        roles: list[Role] = []
+        for j, ro in enumerate(raw_roles):
+            rw = f"{where} role #{j + 1}"
+            if not isinstance(ro, dict):
+                raise r.fail(rw, 'must be a table such as {name = "Arg1", types = ["protein"]}')
+            r.known(ro, {"name", "types", "optional", "repeatable"}, rw)
+            roname = r.name(ro, rw)
+            rtypes = r.strings(ro, "types", rw)
+            # Event arguments may name other events (or <EVENT> for any event).
+            check_types(rtypes, f"{where} role '{roname}'", {*event_names, "<EVENT>"})
+            roles.append(
+                Role(
+                    name=roname,
+                    types=rtypes,
+                    optional=r.get(ro, "optional", bool, rw, False),
+                    repeatable=r.get(ro, "repeatable", bool, rw, False),
+                )
+            )
+        _unique(r, [ro.name for ro in roles], f"{where} roles")
+        labels = r.get(rel, "labels", str, where, None)
+        if labels is not None and labels not in {ls.name for ls in label_sets}:
+            raise r.fail(where, f"labels {labels!r} is not a [[label_set]]")
+        trig = r.strings(rel, "trigger_types", where)
+        check_types(trig, where)
+        relations.append(
+            RelationType(
+                name=rname,
+                roles=tuple(roles),
+                directed=r.get(rel, "directed", bool, where, True),
+                kind=kind,
+                labels=labels,
+                tags=r.strings(rel, "tags", where),
+                trigger_types=trig,
+                description=r.get(rel, "description", str, where, ""),
+            )
+        )
+    _unique(r, [rel.name for rel in relations], "[[relation]]")
+
+    attributes: list[AttributeDef] = []
+    rel_names = {rel.name for rel in relations}
+    for i, a in enumerate(data.get("attribute", [])):
+        where = f"[[attribute]] #{i + 1}"
+        r.known(a, {"name", "applies_to", "values", "types", "description"}, where)
+        aname = r.name(a, where)
+        where = f"[[attribute]] '{aname}'"
+        applies = r.strings(a, "applies_to", where) or ("entity",)
+        for ap in applies:
+            if ap not in ("entity", "relation"):
+                raise r.fail(where, f"applies_to must list 'entity' and/or 'relation', not {ap!r}")
+        types = r.strings(a, "types", where)
+        check_types(types, where, rel_names)
+        attributes.append(
+            AttributeDef(
+                name=aname,
+                applies_to=applies,
+                values=r.strings(a, "values", where),
+                types=types,
+                description=r.get(a, "description", str, where, ""),
+            )
+        )
+    _unique(r, [a.name for a in attributes], "[[attribute]]")
+
+    doc_labels: list[DocLabelDef] = []
+    for i, dl in enumerate(data.get("document_label", [])):
+        where = f"[[document_label]] #{i + 1}"
+        r.known(dl, {"name", "values", "required", "description"}, where)
+        dname = r.name(dl, where)
+        where = f"[[document_label]] '{dname}'"
+        doc_labels.append(
+            DocLabelDef(
+                name=dname,
+                values=_label_values(r, dl.get("values"), where),
+                required=r.get(dl, "required", bool, where, False),
+                description=r.get(dl, "description", str, where, ""),
+            )
+        )
+    _unique(r, [d.name for d in doc_labels], "[[document_label]]")
+
+    raw_rules = data.get("rules", {})
+    if not isinstance(raw_rules, dict):
+        raise r.fail("[rules]", "must be a table")
+    r.known(
+        raw_rules,
+        {"allow_overlap", "allow_discontinuous", "max_fragments", "groundings", "grounding_databases",
+         "require_grounding"},
+        "[rules]",
+    )  # fmt: skip
+    rules = Rules(
+        allow_overlap=r.get(raw_rules, "allow_overlap", bool, "[rules]", True),
+        allow_discontinuous=r.get(raw_rules, "allow_discontinuous", bool, "[rules]", True),
+        max_fragments=r.get(raw_rules, "max_fragments", int, "[rules]", 0),
+        groundings=r.get(raw_rules, "groundings", bool, "[rules]", False),
+        grounding_databases=r.strings(raw_rules, "grounding_databases", "[rules]"),
+        require_grounding=r.strings(raw_rules, "require_grounding", "[rules]"),
+    )
+    check_types(rules.require_grounding, "[rules] require_grounding")
+
+    return Schema(
+        name=name,
+        title=r.get(head, "title", str, "[schema]"),
+        description=r.get(head, "description", str, "[schema]", ""),
+        entities=tuple(entities),
+        links=tuple(links),
+        relations=tuple(relations),
+        attributes=tuple(attributes),
+        label_sets=tuple(label_sets),
+        document_labels=tuple(doc_labels),
+        rules=rules,
+        guideline=r.get(head, "guideline", str, "[schema]", None),
+    )
+
+
+def _unique(r: _Reader, names: list[str], where: str) -> None:
+    seen: set[str] = set()
+    for n in names:
+        if n in seen:
+            raise r.fail(where, f"{n!r} is defined twice")
+        seen.add(n)
+
+
+def _no_cycles(r: _Reader, entities: list[EntityType]) -> None:
+    parent = {e.name: e.parent for e in entities}
+    for e in entities:
+        seen = {e.name}
+        cur = parent.get(e.name)
+        while cur:
+            if cur in seen:
+                raise r.fail(f"[[entity]] '{e.name}'", f"parent chain loops back to {cur!r}")
+            seen.add(cur)
+            cur = parent.get(cur)
+
+
+def _shipped_dir() -> Any:
+    return resources.files("guidelines") / "schemas"
+
+
+def shipped_schemas() -> list[str]:
+    """Names of the schemas shipped with corpusdb (``biorelex-1.0``, ``bb-2011``...)."""
+    return sorted(p.name[:-5] for p in _shipped_dir().iterdir() if p.name.endswith(".toml"))
+
+
+def load_schema(name_or_path: str | Path) -> Schema:
+    """Load a shipped schema by name or a schema file by path; errors name the file and problem."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.exists():
+            raise NotFound(f"schema file {path} does not exist")
+        raw = path.read_bytes()
+        source = str(path)
+    else:
+        res = _shipped_dir() / f"{name_or_path}.toml"
+        if not res.is_file():
+            raise NotFound(
+                f"no shipped schema named {name_or_path!r} (shipped: {', '.join(shipped_schemas())}); "
+                "give a path to a .toml file to use your own"
+            )
+        raw = res.read_bytes()
+        source = f"guidelines/schemas/{name_or_path}.toml"
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SchemaError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise SchemaError(f"{source}: invalid TOML: {exc}") from exc
+    return parse_schema(data, source)
+
+
+def guideline_text(schema: Schema) -> str:
+    """The shipped guideline text for a shipped schema ('' when it names none)."""
+    if not schema.guideline:
+        return ""
+    res = resources.files("guidelines") / "texts" / schema.guideline
+    return res.read_text(encoding="utf-8") if res.is_file() else ""

@@ -1,0 +1,26 @@
+"""The README's first lines are the two set-up commands, and CI runs the test one verbatim."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def readme_commands() -> list[str]:
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("```"), "the README must open with the two commands"
+    end = lines.index("```", 1)
+    return [ln for ln in lines[1:end] if ln.strip()]
+
+
+def test_readme_opens_with_two_commands() -> None:
+    main_job, tests = readme_commands()
+    assert main_job.startswith("python3 -m venv .venv") and main_job.endswith("corpusdb demo")
+    assert tests.startswith("python3 -m venv .venv") and "pytest" in tests
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    _, tests = readme_commands()
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert tests in ci.splitlines()
