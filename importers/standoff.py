@@ -1,0 +1,1180 @@
+"""brat standoff (``.txt`` + ``.ann``) and BioNLP Shared Task (``.txt`` + ``.a1``/``.a2``) reader and writer.
+
+Why our own parser: the PyPI brat parsers, checked on the real corpora in ``../shared/data``, each
+silently drop or corrupt line types that occur there (events whose arguments are events, ``*``
+Equiv/Alias sets, ``N`` and ``M`` lines, relation roles other than ``Arg1``/``Arg2``, spans of three or
+more fragments), or renumber ids, or validate discontinuous spans wrongly. corpusdb promises that
+nothing is dropped in silence and that writing what was read gives the same bytes, so the format layer
+is ours: a small line parser that splits on the first two tabs, as brat does.
+
+Mapping to records
+------------------
+* ``T`` -> :class:`Span` (every ``;`` fragment kept; ``text`` = the text field as written).
+* ``R`` -> :class:`Relation` ``kind="relation"``, roles in order (``Arg1``, ``Former``, ``Bacteria``...).
+* ``E`` -> :class:`Relation`: ``kind="relation"`` when trigger-less with two arguments that are both
+  entities (BioNLP-ST 2011 Bacteria Biotope ``E1\\tPartOf Host:T17 Part:T18``; ``extra["prefix"] = "E"``
+  so it is written back as an ``E`` line), otherwise ``kind="event"`` with ``trigger`` = the ``T`` id or
+  None; arguments may point at entities or events; numbered roles (``Theme2``) are kept as written.
+* ``A``/``M`` -> ``attributes[name]`` of the target span or relation: ``True`` for a binary attribute,
+  the value string for a valued one.
+* ``N`` -> :class:`Grounding` on the span (``ref`` = ``db:id``, ``text``, ``source_id``, ``kind``).
+* ``*`` -> :class:`Link` of the line's type (``Equiv``, ``Alias``...), a star from the first member to
+  each other member, members in the original order; all links of one line share ``group`` (``*<n>``,
+  n counting ``*`` lines) and have ids ``*<n>.<k>``.
+* ``#`` -> :class:`Note` (id ``#1``, type ``AnnotatorNotes``/``Lemma``..., text verbatim, leading
+  spaces included).
+
+Extras layout (all JSON-serialisable; keys absent when they hold their default)
+-------------------------------------------------------------------------------
+``Document.metadata``: ``{"bom": true}`` when the ``.txt`` started with a byte order mark.
+
+``Annotations.extra["standoff"]``::
+
+    {"files": {"a1": {}, "a2": {"newline": "\\r\\n", "bom": true, "final_newline": false}},
+     "verbatim": [["a1", 8, "W1\\tWord 0 5\\tThese"], ...]}
+
+``files`` lists the annotation files read, in order (``ann``, or ``a1`` and/or ``a2``), each with its
+non-default layout: ``newline`` (``"\\n"`` by default), ``bom``, ``final_newline`` (true by default for
+a non-empty file). ``verbatim`` holds lines kept as they were: blank lines, and with
+``keep_unknown=True`` lines that are not brat (see below), each as ``[extension, line number, text]``.
+
+Item ``extra`` (spans, relations, groundings, the first link of a ``*`` line, notes)::
+
+    {"file": "a2", "line": 12,          # where the line was: extension and 1-based line number
+     "ws": "Process:T20 ",              # the second field verbatim when not in canonical spacing
+     "tail": "",                        # a third field on R/E/A/M/* lines (brat's trailing tab)
+     "notext": true,                    # a T line without a text field
+     "prefix": "E",                     # a trigger-less binary relation written as an E line
+     "attrs": {"Negation": {"id": "M1", "file": "a2", "line": 30}}}   # the A/M lines of the item
+
+``attrs`` entries may carry ``ws``/``tail`` too; the line's letter (``A`` or ``M``) is its id's first
+character. The writer uses ``ws`` only while it still tokenises like the item's current content, so an
+edited item is written canonically, never with stale spacing.
+
+Decisions
+---------
+* **Encoding**: UTF-8 only; other bytes are an error naming the file, line and byte offset. Offsets are
+  Unicode code points of the text as stored (characters outside the BMP count one).
+* **BOM**: a leading U+FEFF in the ``.txt`` or an annotation file is removed (offsets count from the
+  first character after it, as editors show the text), remembered (``metadata["bom"]``,
+  ``files[ext]["bom"]``) so it is written back, and reported as a warning.
+* **CRLF**: the ``.txt`` is kept exactly as stored, ``\\r`` included, so offsets count each ``\\r`` as
+  brat does (it reads texts without newline translation); a warning says so and text-field mismatch
+  errors in such a document carry that hint. An annotation file with CRLF endings is read line by
+  line without the ``\\r`` and written back with CRLF; mixed LF/CRLF endings are an error.
+* **Unknown lines** (BioNLP-ST 2011 Bacteria Gene Interactions: ``W`` token lines and role-less
+  dependency lines ``R1\\tmod_att:N-N W17 W16``): refused by default, one error per line. With
+  ``keep_unknown=True`` they are kept verbatim in ``extra["standoff"]["verbatim"]`` (never parsed,
+  never mangled) and written back at their place; lines that refer to such a line's id are kept
+  verbatim with them; one warning per file gives the count. Blank lines are always kept verbatim.
+* **Text fields**: the ``T`` text field must equal the document slice (fragments joined by one
+  space); a difference in whitespace only (NBSP vs space, newline vs space) is a warning.
+* **Writing** items without standoff extras (made in the TUI, or imported from BioRelEx): valid brat
+  ids are kept, missing/invalid/colliding ones are replaced by the next free ``T<n>``/``R<n>``/...
+  (references follow), and new lines go after the existing lines of their file, ordered T, R/E, A/M,
+  N, ``*``, ``#``. New spans go to ``.a1`` (or to ``.a2`` when used as a trigger), everything else to
+  ``.a2``. A relation's ``label`` and ``tags`` are written as attributes (``label`` valued, each tag
+  binary). Newlines inside text fields become spaces. Spans without fragments and document labels
+  cannot be written and are refused (:class:`InvalidInput`).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from corpusdb.errors import FormatError, InvalidInput, Problem
+from corpusdb.records import (
+    Annotations,
+    Argument,
+    Document,
+    Grounding,
+    Link,
+    Note,
+    ParsedDocument,
+    Relation,
+    RelationKind,
+    Span,
+)
+
+__all__ = [
+    "ANN_EXTENSIONS",
+    "ReadResult",
+    "format_annotations",
+    "read_directory",
+    "read_directory_lenient",
+    "read_document",
+    "write_document",
+]
+
+ANN_EXTENSIONS: tuple[str, ...] = ("ann", "a1", "a2")
+"""Annotation file extensions, in the order they are read and written."""
+
+_KNOWN_PREFIXES = frozenset("TRAEMN*#")
+_SPAN_FIELDS = ("id", "type", "fragments", "text", "attributes", "groundings", "extra")
+if tuple(f.name for f in fields(Span)) != _SPAN_FIELDS:  # pragma: no cover - guards the positional call
+    raise ImportError(f"importers.standoff builds Span positionally and expects fields {_SPAN_FIELDS}")
+_KEEP_HINT = "; pass keep_unknown=True to keep such lines verbatim"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """What a lenient read gives: the valid documents, and every problem of the rejected ones.
+
+    Shared by the importers so a caller can import what is valid and list the rest.
+    """
+
+    documents: list[ParsedDocument]
+    problems: list[Problem] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+    """What was not imported: ``.txt`` paths (or orphan annotation files); BioRelEx sentence ids."""
+
+
+# --------------------------------------------------------------------------------------------
+# Reading files
+# --------------------------------------------------------------------------------------------
+
+
+def _decode(path: str, problems: list[Problem]) -> tuple[str, bool] | None:
+    """The file's text without a BOM, and whether it had one; None (and an error) if not UTF-8."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        problems.append(Problem(path, None, f"cannot read: {err.strerror or err}"))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        bad = data[err.start : err.start + 1].hex()
+        problems.append(
+            Problem(
+                path,
+                line,
+                f"not valid UTF-8: byte 0x{bad} at byte offset {err.start} ({err.reason}); "
+                "save the file as UTF-8",
+            )
+        )
+        return None
+    if text.startswith("\ufeff"):
+        problems.append(
+            Problem(
+                path,
+                1,
+                "starts with a UTF-8 byte order mark; removed (offsets count from the character after "
+                "it) and written back",
+                "warning",
+            )
+        )
+        return text[1:], True
+    return text, False
+
+
+def _split_lines(path: str, content: str, opts: dict[str, Any], problems: list[Problem]) -> list[str] | None:
+    """Lines without their ending; records CRLF and a missing final newline in ``opts``."""
+    if not content:
+        return []
+    newline = "\n"
+    if "\r" in content:
+        crlf = content.count("\r\n")
+        lf = content.count("\n")
+        if crlf == lf and content.count("\r") == crlf:
+            newline = "\r\n"
+            opts["newline"] = newline
+        else:
+            first = _first_odd_ending(content)
+            problems.append(
+                Problem(
+                    path,
+                    first,
+                    f"mixed line endings ({crlf} CRLF, {lf - crlf} LF, {content.count(chr(13)) - crlf} "
+                    "lone CR); use one style",
+                )
+            )
+            return None
+    lines = content.split(newline)
+    if lines[-1] == "":
+        lines.pop()
+    else:
+        opts["final_newline"] = False
+    return lines
+
+
+def _first_odd_ending(content: str) -> int:
+    """The 1-based line whose ending differs from the first line's (or that holds a lone CR)."""
+    pieces = content.split("\n")
+    crlf = pieces[0].endswith("\r") and len(pieces) > 1
+    for i, ln in enumerate(pieces, 1):
+        ended = i < len(pieces)
+        if "\r" in ln[:-1] or (ended and ln.endswith("\r") != crlf) or (not ended and ln.endswith("\r")):
+            return i
+    return 1
+
+
+def _is_offset(s: str) -> bool:
+    return s.isdigit() and s.isascii()
+
+
+def _diff(field: str, doc: str) -> str:
+    """Where a text field and the document slice first differ, shortly (texts can be abstracts)."""
+    i = next(
+        (k for k, (a, b) in enumerate(zip(field, doc, strict=False)) if a != b), min(len(field), len(doc))
+    )
+    lo = max(0, i - 15)
+    return f"field has {field[lo : i + 15]!r}, document has {doc[lo : i + 15]!r} (character {i})"
+
+
+def _norm(s: str) -> list[str]:
+    """Tokens of a second field (``;`` a token, numbers by value): compares spacing-insensitively."""
+    return [str(int(t)) if t.isdigit() and t.isascii() else t for t in s.replace(";", " ; ").split()]
+
+
+class _Parser:
+    """Parses the annotation files of one document; collects every problem instead of stopping."""
+
+    def __init__(self, text: str, keep_unknown: bool) -> None:
+        self.text = text
+        self.tlen = len(text)
+        self.keep_unknown = keep_unknown
+        self.crlf_hint = " (the .txt has CRLF line endings: offsets count each \\r)" if "\r" in text else ""
+        self.problems: list[Problem] = []
+        self.ids: dict[str, tuple[str, int]] = {}
+        # parsed lines, in file order
+        self.spans: dict[str, tuple[str, tuple[tuple[int, int], ...], str, dict[str, Any]]] = {}
+        """id -> (type, fragments, text field, extra)"""
+        self.rels: dict[str, dict[str, Any]] = {}
+        self.attrs: list[dict[str, Any]] = []
+        self.norms: list[dict[str, Any]] = []
+        self.stars: list[dict[str, Any]] = []
+        self.notes: list[dict[str, Any]] = []
+        self.verbatim: list[list[Any]] = []
+        self.unknown_ids: set[str] = set()
+        self.invalid: set[str] = set()
+        self.kept: dict[str, list[tuple[int, str]]] = {}
+
+    def err(self, file: str, line: int, msg: str) -> None:
+        self.problems.append(Problem(file, line, msg))
+
+    def warn(self, file: str, line: int, msg: str) -> None:
+        self.problems.append(Problem(file, line, msg, "warning"))
+
+    def keep(self, ext: str, file: str, line: int, raw: str) -> None:
+        self.verbatim.append([ext, line, raw])
+        self.kept.setdefault(file, []).append((line, raw))
+        ident = raw.split("\t", 1)[0].split(" ", 1)[0]
+        if ident:
+            self.unknown_ids.add(ident)
+
+    def claim(self, ident: str, file: str, line: int) -> bool:
+        if not ident or ident != ident.strip() or " " in ident:
+            self.err(file, line, f"malformed id {ident!r}")
+            return False
+        prev = self.ids.get(ident)
+        if prev is not None:
+            self.err(file, line, f"duplicate id {ident} (first defined at {prev[0]}:{prev[1]})")
+            return False
+        self.ids[ident] = (file, line)
+        return True
+
+    # -- first pass: one line at a time --------------------------------------------------------
+
+    def parse_file(self, ext: str, file: str, lines: list[str]) -> None:
+        text, tlen, ids, spans = self.text, self.tlen, self.ids, self.spans
+        for n, raw in enumerate(lines, 1):
+            parts = raw.split("\t", 2)
+            ident = parts[0]
+            p = ident[:1]
+            if p == "T" and len(parts) == 3:
+                # fast path: a contiguous span in canonical spacing whose text matches
+                f2 = parts[1]
+                a = f2.split(" ")
+                if len(a) == 3 and f2.isascii():
+                    type_, s, e = a
+                    if type_ and s and e and (s + e).isdigit() and ident.isalnum() and ident not in ids:
+                        si = int(s)
+                        ei = int(e)
+                        if si <= ei <= tlen and parts[2] == text[si:ei] and str(si) == s and str(ei) == e:
+                            ids[ident] = (file, n)
+                            spans[ident] = (type_, ((si, ei),), parts[2], {"file": ext, "line": n})
+                            continue
+            if not raw.strip():
+                self.verbatim.append([ext, n, raw])
+                continue
+            if p not in _KNOWN_PREFIXES or len(parts) < 2:
+                if self.keep_unknown:
+                    self.keep(ext, file, n, raw)
+                elif p not in _KNOWN_PREFIXES:
+                    self.err(
+                        file,
+                        n,
+                        f"unknown line type {p!r} in {raw[:40]!r} (brat lines start with "
+                        f"T, R, E, A, M, N, * or #){_KEEP_HINT}",
+                    )
+                else:
+                    self.err(file, n, f"line has no tab after its id: {raw[:40]!r}")
+                continue
+            f2 = parts[1]
+            f3 = parts[2] if len(parts) == 3 else None
+            loc = {"file": ext, "line": n}
+            if p == "T":
+                self.parse_t(ident, f2, f3, loc, file, n)
+            elif p == "R" or p == "E":
+                self.parse_rel(p, ident, f2, f3, loc, file, n, raw, ext)
+            elif p == "A" or p == "M":
+                self.parse_attr(ident, f2, f3, loc, file, n)
+            elif p == "N":
+                self.parse_norm(ident, f2, f3, loc, file, n)
+            elif p == "*":
+                self.parse_star(ident, f2, f3, loc, file, n)
+            else:
+                self.parse_note(ident, f2, f3, loc, file, n)
+
+    def parse_t(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
+        type_, _, offs = f2.partition(" ")
+        frags: list[tuple[int, int]] = []
+        ok = bool(type_) and bool(offs)
+        if not ok:
+            self.err(file, n, f"T line needs 'TYPE START END[;START END...]', got {f2!r}")
+        else:
+            for piece in offs.split(";"):
+                se = piece.split()
+                if len(se) != 2:
+                    self.err(file, n, f"fragment {piece!r} of {ident} is not 'START END'")
+                    ok = False
+                    continue
+                s, e = se
+                if not (_is_offset(s) and _is_offset(e)):
+                    self.err(file, n, f"offsets {piece.strip()!r} of {ident} are not non-negative integers")
+                    ok = False
+                    continue
+                si, ei = int(s), int(e)
+                if ei < si:
+                    self.err(file, n, f"{ident}: end {ei} before start {si}")
+                    ok = False
+                elif ei > self.tlen:
+                    self.err(
+                        file,
+                        n,
+                        f"{ident}: offsets {si}-{ei} beyond the end of the text ({self.tlen} characters)",
+                    )
+                    ok = False
+                frags.append((si, ei))
+        if not self.claim(ident, file, n):
+            return
+        if not ok:
+            self.invalid.add(ident)
+            return
+        type_ = type_.strip()
+        canon = type_ + " " + ";".join(f"{s} {e}" for s, e in frags)
+        if canon != f2:
+            loc["ws"] = f2
+        text = self.text
+        if len(frags) == 1:
+            s, e = frags[0]
+            expected = text[s:e]
+        else:
+            expected = " ".join(text[s:e] for s, e in frags)
+        if f3 is None:
+            loc["notext"] = True
+            self.warn(file, n, f"{ident} has no text field; the document slice is used")
+            f3 = expected
+        elif f3 != expected:
+            if f3.split() == expected.split():
+                self.warn(
+                    file,
+                    n,
+                    f"{ident}: text field differs from the document only in whitespace: {_diff(f3, expected)}",
+                )
+            else:
+                self.err(
+                    file,
+                    n,
+                    f"{ident}: text field does not match the document at "
+                    f"{';'.join(f'{s} {e}' for s, e in frags)}: {_diff(f3, expected)}{self.crlf_hint}",
+                )
+                self.invalid.add(ident)
+                return
+        self.spans[ident] = (type_, tuple(frags), f3, loc)
+
+    def parse_rel(
+        self,
+        p: str,
+        ident: str,
+        f2: str,
+        f3: str | None,
+        loc: dict[str, Any],
+        file: str,
+        n: int,
+        raw: str,
+        ext: str,
+    ) -> None:
+        toks = f2.split()
+        if toks and p == "R" and self.keep_unknown and any(":" not in t for t in toks[1:]):
+            self.keep(ext, file, n, raw)
+            return
+        if not self.claim(ident, file, n):
+            return
+        self.invalid.add(ident)  # until it parses
+        if not toks:
+            self.err(file, n, f"{ident} has no type")
+            return
+        head = toks[0]
+        trigger: str | None = None
+        if p == "E" and ":" in head:
+            type_, _, trigger = head.rpartition(":")
+            if not type_ or not trigger:
+                self.err(file, n, f"{ident}: malformed 'TYPE:TRIGGER' {head!r}")
+                return
+        else:
+            type_ = head
+        args: list[tuple[str, str]] = []
+        bad: list[str] = []
+        for tok in toks[1:]:
+            role, _, ref = tok.rpartition(":")
+            if role and ref:
+                args.append((role, ref))
+            else:
+                bad.append(tok)
+        if bad:
+            extra_hint = " (a dependency line, not brat)" if p == "R" else ""
+            self.err(
+                file,
+                n,
+                f"{ident}: argument {bad[0]!r} is not ROLE:ID{extra_hint}" + (_KEEP_HINT if p == "R" else ""),
+            )
+            return
+        if p == "R" and not args:
+            self.err(file, n, f"{ident}: a relation needs arguments 'ROLE:ID'")
+            return
+        self.invalid.discard(ident)
+        canon = " ".join(toks)
+        if canon != f2:
+            loc["ws"] = f2
+        if f3 is not None:
+            loc["tail"] = f3
+        self.rels[ident] = {
+            "p": p,
+            "type": type_,
+            "trigger": trigger,
+            "args": args,
+            "extra": loc,
+            "file": file,
+            "n": n,
+            "raw": raw,
+            "ext": ext,
+        }
+
+    def parse_attr(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
+        toks = f2.split()
+        if len(toks) not in (2, 3):
+            self.err(file, n, f"{ident}: attribute line needs 'NAME TARGET [VALUE]', got {f2!r}")
+            return
+        if not self.claim(ident, file, n):
+            return
+        if " ".join(toks) != f2:
+            loc["ws"] = f2
+        if f3 is not None:
+            loc["tail"] = f3
+        value: bool | str = toks[2] if len(toks) == 3 else True
+        self.attrs.append({"id": ident, "name": toks[0], "target": toks[1], "value": value, "loc": loc})
+
+    def parse_norm(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
+        toks = f2.split()
+        if len(toks) != 3:
+            self.err(file, n, f"{ident}: normalisation line needs 'KIND TARGET DB:ID', got {f2!r}")
+            return
+        if not self.claim(ident, file, n):
+            return
+        if " ".join(toks) != f2:
+            loc["ws"] = f2
+        self.norms.append(
+            {"id": ident, "kind": toks[0], "target": toks[1], "ref": toks[2], "text": f3, "loc": loc}
+        )
+
+    def parse_star(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
+        toks = f2.split()
+        if ident != "*":
+            self.err(file, n, f"malformed id {ident!r} (an equivalence line starts with '*' and a tab)")
+            return
+        if len(toks) < 3:
+            self.err(file, n, f"equivalence line needs a type and at least two members, got {f2!r}")
+            return
+        if " ".join(toks) != f2:
+            loc["ws"] = f2
+        if f3 is not None:
+            loc["tail"] = f3
+        self.stars.append({"type": toks[0], "members": toks[1:], "loc": loc, "file": file, "n": n})
+
+    def parse_note(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
+        toks = f2.split()
+        if len(toks) != 2:
+            self.err(file, n, f"{ident}: note line needs 'TYPE TARGET', got {f2!r}")
+            return
+        if not self.claim(ident, file, n):
+            return
+        if " ".join(toks) != f2:
+            loc["ws"] = f2
+        if f3 is None:
+            loc["notext"] = True
+            f3 = ""
+        self.notes.append({"id": ident, "type": toks[0], "target": toks[1], "text": f3, "loc": loc})
+
+    # -- second pass: references -----------------------------------------------------------
+
+    def _ref_problem(self, ref: str) -> str:
+        if ref in self.invalid:
+            return f"{ref} is invalid (see its own error)"
+        if ref in self.ids:
+            return f"{ref} is not an entity, relation or event"
+        return f"unknown id {ref}"
+
+    def resolve(self) -> Annotations:
+        spans, rels, unknown = self.spans, self.rels, self.unknown_ids
+        files_of: dict[str, str] = {}
+        # Lines referring to lines kept verbatim are kept verbatim too (only with keep_unknown).
+        if unknown:
+            changed = True
+            while changed:
+                changed = False
+                for rid, r in list(rels.items()):
+                    refs = [ref for _, ref in r["args"]] + ([r["trigger"]] if r["trigger"] else [])
+                    if any(ref in unknown for ref in refs):
+                        del rels[rid]
+                        self.keep(r["ext"], r["file"], r["n"], r["raw"])
+                        changed = True
+        relations: list[Relation] = []
+        rel_extra: dict[str, dict[str, Any]] = {}
+        rel_attrs: dict[str, dict[str, Any]] = {}
+        span_attrs: dict[str, dict[str, Any]] = {}
+        for rid, r in rels.items():
+            file, n = r["file"], r["n"]
+            ok = True
+            trig = r["trigger"]
+            if trig is not None and trig not in spans:
+                self.err(file, n, f"{rid}: trigger {self._ref_problem(trig)}")
+                ok = False
+            to_span = True
+            for role, ref in r["args"]:
+                if ref in spans:
+                    continue
+                to_span = False
+                if ref not in rels:
+                    self.err(file, n, f"{rid}: argument {role}:{ref}: {self._ref_problem(ref)}")
+                    ok = False
+            if not ok:
+                continue
+            files_of[rid] = file
+            extra = r["extra"]
+            kind: RelationKind
+            if r["p"] == "E" and trig is None and len(r["args"]) == 2 and to_span:
+                kind = "relation"
+                extra["prefix"] = "E"
+            elif r["p"] == "E":
+                kind = "event"
+            else:
+                kind = "relation"
+            rel_extra[rid] = extra
+            relations.append(
+                Relation(
+                    id=rid,
+                    type=r["type"],
+                    args=tuple(Argument(role, ref) for role, ref in r["args"]),
+                    trigger=trig,
+                    kind=kind,
+                    attributes=rel_attrs.setdefault(rid, {}),
+                    extra=extra,
+                )
+            )
+        for a in self.attrs:
+            tgt = a["target"]
+            loc = a["loc"]
+            file_n = (self._file_of(a["id"]), loc["line"])
+            if tgt in unknown:
+                self._demote(a["id"], loc, self._line_attr(a))
+                continue
+            if tgt in spans:
+                values, owner = span_attrs.setdefault(tgt, {}), spans[tgt][3]
+            elif tgt in rel_extra:
+                values, owner = rel_attrs[tgt], rel_extra[tgt]
+            else:
+                self.err(*file_n, f"{a['id']}: target {self._ref_problem(tgt)}")
+                continue
+            meta = owner.setdefault("attrs", {})
+            name = a["name"]
+            if name in values:
+                first = meta[name]
+                self.err(*file_n, f"{a['id']}: attribute {name} of {tgt} already set by {first['id']}")
+                continue
+            values[name] = a["value"]
+            entry = {"id": a["id"], **loc}
+            meta[name] = entry
+        groundings: dict[str, list[Grounding]] = {}
+        for g in self.norms:
+            tgt, loc = g["target"], g["loc"]
+            if tgt in unknown:
+                self._demote(g["id"], loc, self._line_norm(g))
+                continue
+            if tgt not in spans:
+                msg = (
+                    "a normalisation must target a T entity"
+                    if tgt in rels
+                    else f"target {self._ref_problem(tgt)}"
+                )
+                self.err(self._file_of(g["id"]), loc["line"], f"{g['id']}: {msg}")
+                continue
+            groundings.setdefault(tgt, []).append(
+                Grounding(ref=g["ref"], text=g["text"], source_id=g["id"], kind=g["kind"], extra=loc)
+            )
+        links: list[Link] = []
+        for k, st in enumerate(self.stars, 1):
+            members = st["members"]
+            if any(m in unknown for m in members):
+                self.keep(st["loc"]["file"], st["file"], st["n"], self._line_star(st))
+                continue
+            bad = [m for m in members if m not in spans]
+            if bad:
+                self.err(st["file"], st["n"], f"{st['type']} member {bad[0]}: must be a T entity")
+                continue
+            group = f"*{k}"
+            for j, tgt in enumerate(members[1:], 1):
+                links.append(
+                    Link(
+                        id=f"{group}.{j}",
+                        type=st["type"],
+                        source=members[0],
+                        target=tgt,
+                        group=group,
+                        extra=st["loc"] if j == 1 else {},
+                    )
+                )
+        notes: list[Note] = []
+        for nt in self.notes:
+            tgt, loc = nt["target"], nt["loc"]
+            if tgt in unknown:
+                self._demote(nt["id"], loc, self._line_note(nt))
+                continue
+            if tgt not in spans and tgt not in rel_extra:
+                self.err(self._file_of(nt["id"]), loc["line"], f"{nt['id']}: target {self._ref_problem(tgt)}")
+                continue
+            notes.append(Note(id=nt["id"], type=nt["type"], target=tgt, text=nt["text"], extra=loc))
+        # positional arguments: a third faster than keywords on the hot path (order checked at import)
+        span_records = [
+            Span(
+                sid,
+                type_,
+                frags,
+                text,
+                span_attrs.get(sid) or {},
+                tuple(groundings[sid]) if sid in groundings else (),
+                extra,
+            )
+            for sid, (type_, frags, text, extra) in spans.items()
+        ]
+        for file, kept in self.kept.items():
+            line, raw = min(kept)
+            self.warn(
+                file,
+                line,
+                f"kept {len(kept)} non-brat line(s) verbatim (first: {raw[:40]!r}); they are written back "
+                "unchanged but not imported as annotations",
+            )
+        return Annotations(
+            spans=tuple(span_records), relations=tuple(relations), links=tuple(links), notes=tuple(notes)
+        )
+
+    # helpers to keep a dependent line verbatim (keep_unknown mode), reconstructing its exact text
+    def _file_of(self, ident: str) -> str:
+        return self.ids[ident][0]
+
+    def _demote(self, ident: str, loc: dict[str, Any], raw: str) -> None:
+        self.keep(loc["file"], self._file_of(ident), loc["line"], raw)
+
+    @staticmethod
+    def _line_attr(a: dict[str, Any]) -> str:
+        return _attr_line(a["id"], a["name"], a["target"], a["value"], a["loc"])
+
+    @staticmethod
+    def _line_norm(g: dict[str, Any]) -> str:
+        return _norm_line(g["id"], g["kind"], g["target"], g["ref"], g["text"], g["loc"])
+
+    @staticmethod
+    def _line_star(st: dict[str, Any]) -> str:
+        return _star_line(st["type"], st["members"], st["loc"])
+
+    @staticmethod
+    def _line_note(nt: dict[str, Any]) -> str:
+        return _note_line(nt["id"], nt["type"], nt["target"], nt["text"], nt["loc"])
+
+
+def _default_source(txt: str) -> str:
+    parent = os.path.basename(os.path.dirname(os.path.abspath(txt)))
+    name = os.path.basename(txt)
+    return f"{parent}/{name}" if parent else name
+
+
+def _find_ann_paths(txt: str) -> list[str]:
+    stem = txt[:-4] if txt.endswith(".txt") else os.path.splitext(txt)[0]
+    return [p for p in (f"{stem}.{ext}" for ext in ANN_EXTENSIONS) if os.path.isfile(p)]
+
+
+def _parse_document(
+    txt_path: str,
+    ann_paths: Sequence[str],
+    *,
+    keep_unknown: bool,
+    source: str | None,
+) -> tuple[ParsedDocument | None, list[Problem]]:
+    problems: list[Problem] = []
+    exts = [p.rpartition(".")[2] for p in ann_paths]
+    if "ann" in exts and ("a1" in exts or "a2" in exts):
+        problems.append(
+            Problem(
+                txt_path,
+                None,
+                "both a .ann and .a1/.a2 files exist for this text; pass the annotation files explicitly",
+            )
+        )
+        return None, problems
+    if len(set(exts)) != len(exts):
+        problems.append(Problem(txt_path, None, f"two annotation files with one extension: {exts}"))
+        return None, problems
+    decoded = _decode(txt_path, problems)
+    if decoded is None:
+        return None, problems
+    text, bom = decoded
+    if "\r" in text:
+        problems.append(
+            Problem(
+                txt_path,
+                text.count("\n", 0, text.index("\r")) + 1,
+                "the text has CR (\\r) characters (CRLF line endings?); kept as stored, so offsets count "
+                "each \\r as brat does",
+                "warning",
+            )
+        )
+    parser = _Parser(text, keep_unknown)
+    files: dict[str, dict[str, Any]] = {}
+    for path, ext in zip(ann_paths, exts, strict=True):
+        dec = _decode(path, problems)
+        if dec is None:
+            continue
+        content, abom = dec
+        opts: dict[str, Any] = {}
+        if abom:
+            opts["bom"] = True
+        lines = _split_lines(path, content, opts, problems)
+        files[ext] = opts
+        if lines is not None:
+            parser.parse_file(ext, path, lines)
+    annotations = parser.resolve()
+    order = {path: k for k, path in enumerate((txt_path, *ann_paths))}
+    problems.extend(sorted(parser.problems, key=lambda p: (order.get(p.file, 0), p.line or 0)))
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    meta: dict[str, Any] = {"files": files}
+    if parser.verbatim:
+        meta["verbatim"] = sorted(parser.verbatim, key=lambda v: (exts.index(v[0]), v[1]))
+    annotations = Annotations(
+        spans=annotations.spans,
+        relations=annotations.relations,
+        links=annotations.links,
+        notes=annotations.notes,
+        extra={"standoff": meta},
+    )
+    name = os.path.basename(txt_path)
+    document = Document(
+        external_id=name[:-4] if name.endswith(".txt") else os.path.splitext(name)[0],
+        text=text,
+        source=source if source is not None else _default_source(txt_path),
+        metadata={"bom": True} if bom else {},
+    )
+    warnings = tuple(str(p) for p in problems)
+    return ParsedDocument(document=document, annotations=annotations, warnings=warnings), problems
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a bulk read.
+
+    Why: reading builds hundreds of thousands of small acyclic objects; with the collector on, its
+    generational passes over the growing heap double the time of a large import. Nothing we build
+    has cycles, so pausing it frees nothing late; its previous state is restored.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def read_document(
+    txt_path: str | os.PathLike[str],
+    ann_paths: Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    keep_unknown: bool = False,
+    source: str | None = None,
+) -> ParsedDocument:
+    """Read one document: its ``.txt`` and its ``.ann`` or ``.a1``/``.a2`` files.
+
+    ``ann_paths`` defaults to the files beside the text with the same stem (``.ann``, else whichever of
+    ``.a1``/``.a2`` exist; none means an unannotated text). Raises :class:`FormatError` listing every
+    problem; warnings come back in ``ParsedDocument.warnings``.
+    """
+    txt = os.fspath(txt_path)
+    anns = [os.fspath(p) for p in ann_paths] if ann_paths is not None else _find_ann_paths(txt)
+    if not os.path.isfile(txt):
+        raise FormatError.single(txt, None, "text file not found")
+    parsed, problems = _parse_document(txt, anns, keep_unknown=keep_unknown, source=source)
+    if parsed is None:
+        raise FormatError(problems)
+    return parsed
+
+
+def read_directory_lenient(
+    path: str | os.PathLike[str], *, keep_unknown: bool = False, recursive: bool = True
+) -> ReadResult:
+    """Read every document under ``path``; keep the valid ones and list every problem of the others.
+
+    A document is a ``.txt`` file (any ``.txt``, as in brat) with its annotation files of the same
+    stem. Hidden files and folders are skipped; an annotation file without a ``.txt`` is a problem.
+    ``Document.source`` is the path relative to the parent of ``path`` (e.g. ``train/PMID-1.txt``).
+    """
+    root = os.fspath(path)
+    if not os.path.isdir(root):
+        raise FormatError.single(root, None, "not a directory")
+    docs: list[ParsedDocument] = []
+    problems: list[Problem] = []
+    rejected: list[str] = []
+    base = os.path.dirname(os.path.abspath(root))
+    with _gc_paused():
+        for folder, names in _walk(root, recursive):
+            rel = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
+            by_stem: dict[str, dict[str, str]] = {}
+            for name in names:
+                stem, dot, ext = name.rpartition(".")
+                if dot and (ext == "txt" or ext in ANN_EXTENSIONS):
+                    by_stem.setdefault(stem, {})[ext] = os.path.join(folder, name)
+            for stem in sorted(by_stem):
+                group = by_stem[stem]
+                txt = group.get("txt")
+                anns = [group[e] for e in ANN_EXTENSIONS if e in group]
+                if txt is None:
+                    for a in anns:
+                        problems.append(Problem(a, None, f"annotation file without its text {stem}.txt"))
+                        rejected.append(a)
+                    continue
+                source = f"{rel}/{stem}.txt"
+                parsed, probs = _parse_document(txt, anns, keep_unknown=keep_unknown, source=source)
+                if parsed is None:
+                    problems.extend(probs)
+                    rejected.append(txt)
+                else:
+                    docs.append(parsed)
+    return ReadResult(documents=docs, problems=problems, rejected=rejected)
+
+
+def read_directory(
+    path: str | os.PathLike[str], *, keep_unknown: bool = False, recursive: bool = True
+) -> list[ParsedDocument]:
+    """Read every document under ``path``, all or nothing: :class:`FormatError` lists every problem
+    of every file. Use :func:`read_directory_lenient` to import the valid documents and list the rest."""
+    result = read_directory_lenient(path, keep_unknown=keep_unknown, recursive=recursive)
+    if result.problems:
+        raise FormatError(result.problems)
+    return result.documents
+
+
+def _walk(root: str, recursive: bool) -> Iterator[tuple[str, list[str]]]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
+        yield dirpath, sorted(f for f in filenames if not f.startswith("."))
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+def _field2(canon: str, extra: Mapping[str, Any]) -> str:
+    ws = extra.get("ws")
+    if ws is not None and _norm(ws) == _norm(canon):
+        return ws
+    return canon
+
+
+def _tail(extra: Mapping[str, Any]) -> str:
+    tail = extra.get("tail")
+    return "" if tail is None else "\t" + tail
+
+
+def _attr_line(ident: str, name: str, target: str, value: Any, extra: Mapping[str, Any]) -> str:
+    canon = f"{name} {target}" if value is True else f"{name} {target} {value}"
+    return f"{ident}\t{_field2(canon, extra)}{_tail(extra)}"
+
+
+def _norm_line(
+    ident: str, kind: str, target: str, ref: str, text: str | None, extra: Mapping[str, Any]
+) -> str:
+    line = f"{ident}\t{_field2(f'{kind} {target} {ref}', extra)}"
+    return line if text is None else f"{line}\t{_one_line(text)}"
+
+
+def _star_line(type_: str, members: Sequence[str], extra: Mapping[str, Any]) -> str:
+    return f"*\t{_field2(type_ + ' ' + ' '.join(members), extra)}{_tail(extra)}"
+
+
+def _note_line(ident: str, type_: str, target: str, text: str, extra: Mapping[str, Any]) -> str:
+    line = f"{ident}\t{_field2(f'{type_} {target}', extra)}"
+    return line if extra.get("notext") and not text else f"{line}\t{_one_line(text)}"
+
+
+def _one_line(text: str) -> str:
+    if "\n" in text or "\r" in text:
+        return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return text
+
+
+class _IdAllocator:
+    """Keeps valid, unique brat ids and hands out the next free ``<prefix><n>`` for the others."""
+
+    def __init__(self, reserved: Iterable[str]) -> None:
+        self.used: set[str] = set(reserved)
+        self.next: dict[str, int] = {}
+
+    def claim(self, ident: str | None, prefixes: str) -> bool:
+        if ident and ident[0] in prefixes and len(ident) > 1 and ident not in self.used and _clean(ident):
+            self.used.add(ident)
+            return True
+        return False
+
+    def new(self, prefix: str) -> str:
+        n = self.next.get(prefix)
+        if n is None:
+            n = 1 + max(
+                (int(u[1:]) for u in self.used if u[:1] == prefix and u[1:].isdigit() and u[1:].isascii()),
+                default=0,
+            )
+        while f"{prefix}{n}" in self.used:
+            n += 1
+        self.next[prefix] = n + 1
+        ident = f"{prefix}{n}"
+        self.used.add(ident)
+        return ident
+
+
+def _clean(token: str) -> bool:
+    return bool(token) and not any(c.isspace() for c in token)
+
+
+_RANK = {"T": 0, "R": 1, "E": 1, "A": 2, "M": 2, "N": 3, "*": 4, "#": 5}
+
+
+def format_annotations(annotations: Annotations) -> dict[str, str]:
+    """The annotation files' contents, keyed by extension (``ann``, or ``a1``/``a2``).
+
+    Items read from standoff are written back at their line with their ids and spacing, so a read
+    followed by a write gives the same bytes; other items get valid ids and go after them (see the
+    module docstring). Raises :class:`InvalidInput` for content standoff cannot hold.
+    """
+    meta: Mapping[str, Any] = annotations.extra.get("standoff") or {}
+    files_opts: Mapping[str, Mapping[str, Any]] | None = meta.get("files")
+    exts = list(files_opts) if files_opts is not None else []
+    verbatim: list[Sequence[Any]] = list(meta.get("verbatim") or ())
+    has_items = bool(annotations.spans or annotations.relations or annotations.links or annotations.notes)
+    if not exts and (has_items or verbatim):
+        exts = ["ann"]
+    errors: list[str] = []
+    if annotations.labels:
+        errors.append(f"standoff cannot hold document labels ({annotations.labels[0].name}=...)")
+    first_ext = exts[0] if exts else "ann"
+    last_ext = exts[-1] if exts else "ann"
+
+    # ids: keep valid unique ones, then allocate the rest
+    reserved: list[str] = []
+    for v in verbatim:
+        ident = str(v[2]).split("\t", 1)[0]
+        if ident and ident[0] in _KNOWN_PREFIXES:
+            reserved.append(ident)
+    ids = _IdAllocator(reserved)
+    attr_ids: dict[tuple[str, str], str] = {}
+    ground_ids: dict[tuple[str, int], str] = {}
+    for owner in (*annotations.spans, *annotations.relations):
+        for name, entry in (owner.extra.get("attrs") or {}).items():
+            aid = entry.get("id") if isinstance(entry, Mapping) else None
+            if owner.attributes.get(name) not in (None, False) and ids.claim(aid, "AM"):
+                attr_ids[(owner.id, name)] = str(aid)
+    for s in annotations.spans:
+        for k, g in enumerate(s.groundings):
+            if ids.claim(g.source_id, "N"):
+                ground_ids[(s.id, k)] = str(g.source_id)
+    rename: dict[str, str] = {}
+    span_ids = {s.id for s in annotations.spans}
+    all_ids = [x.id for x in (*annotations.spans, *annotations.relations, *annotations.notes)]
+    if len(set(all_ids)) != len(all_ids):
+        dups = sorted(k for k, v in Counter(all_ids).items() if v > 1)
+        raise InvalidInput(f"cannot write standoff: duplicate local ids {', '.join(dups[:10])}")
+    pending: list[tuple[str, str]] = []
+    for s in annotations.spans:
+        if not ids.claim(s.id, "T"):
+            pending.append((s.id, "T"))
+    rel_prefix: dict[str, str] = {}
+    for r in annotations.relations:
+        p = "E" if r.kind == "event" or r.trigger is not None or r.extra.get("prefix") == "E" else "R"
+        rel_prefix[r.id] = p
+        if not ids.claim(r.id, p):
+            pending.append((r.id, p))
+    for nt in annotations.notes:
+        if not ids.claim(nt.id, "#"):
+            pending.append((nt.id, "#"))
+    for old, p in pending:
+        rename[old] = ids.new(p)
+    known = span_ids | set(rel_prefix)
+    triggers = {r.trigger for r in annotations.relations if r.trigger is not None}
+
+    def ref(x: str, what: str) -> str:
+        if x not in known:
+            errors.append(f"{what} refers to unknown id {x}")
+        return rename.get(x, x)
+
+    def tok(x: str, what: str) -> str:
+        if not _clean(x):
+            errors.append(f"{what} {x!r} contains whitespace or is empty")
+        return x
+
+    out: dict[str, list[tuple[float, int, int, str]]] = {e: [] for e in exts}
+    seq = 0
+
+    def put(extra: Mapping[str, Any], rank_key: str, line: str, default_ext: str) -> None:
+        nonlocal seq
+        seq += 1
+        ext = extra.get("file")
+        pos = extra.get("line")
+        if ext in out and isinstance(pos, int):
+            out[ext].append((pos, 0, seq, line))
+        else:
+            out.setdefault(default_ext, []).append((float("inf"), _RANK[rank_key], seq, line))
+
+    def put_attrs(
+        target: str, owner_id: str, attributes: Mapping[str, Any], attr_meta: Mapping[str, Any]
+    ) -> None:
+        for name, value in attributes.items():
+            if value is False or value is None:
+                continue
+            entry = attr_meta.get(name) or {}
+            aid = attr_ids.get((owner_id, name)) or ids.new("A")
+            if value is not True:
+                value = str(value)
+                tok(value, f"value of attribute {name} of {owner_id}")
+            tok(name, f"attribute name on {owner_id}")
+            put(entry, aid[0], _attr_line(aid, name, target, value, entry), last_ext)
+
+    for s in annotations.spans:
+        sid = rename.get(s.id, s.id)
+        if not s.fragments:
+            errors.append(f"span {s.id} has no fragments (a name without a mention); standoff cannot hold it")
+            continue
+        tok(s.type, f"type of span {s.id}")
+        canon = s.type + " " + ";".join(f"{a} {b}" for a, b in s.fragments)
+        line = f"{sid}\t{_field2(canon, s.extra)}"
+        if not (s.extra.get("notext")):
+            line += "\t" + _one_line(s.text)
+        put(s.extra, "T", line, last_ext if s.id in triggers else first_ext)
+        put_attrs(sid, s.id, s.attributes, s.extra.get("attrs") or {})
+        for k, g in enumerate(s.groundings):
+            gid = ground_ids.get((s.id, k)) or ids.new("N")
+            line = _norm_line(gid, g.kind, sid, tok(g.ref, "grounding"), g.text, g.extra)
+            put(g.extra, "N", line, last_ext)
+    for r in annotations.relations:
+        rid = rename.get(r.id, r.id)
+        p = rel_prefix[r.id]
+        tok(r.type, f"type of {r.id}")
+        if r.trigger is not None and r.trigger not in span_ids:
+            errors.append(f"the trigger {r.trigger} of {r.id} is not a span")
+        head = r.type if r.trigger is None else f"{r.type}:{rename.get(r.trigger, r.trigger)}"
+        args = " ".join(f"{tok(a.role, f'role in {r.id}')}:{ref(a.ref, f'{r.id} {a.role}')}" for a in r.args)
+        canon = f"{head} {args}" if args else head
+        put(r.extra, p, f"{rid}\t{_field2(canon, r.extra)}{_tail(r.extra)}", last_ext)
+        attrs: dict[str, Any] = dict(r.attributes)
+        if r.label is not None and "label" not in attrs:
+            attrs["label"] = str(r.label)
+        for tag in r.tags:
+            attrs.setdefault(tag, True)
+        put_attrs(rid, r.id, attrs, r.extra.get("attrs") or {})
+    groups: dict[str, list[Link]] = {}
+    for lk in annotations.links:
+        groups.setdefault(lk.group if lk.group is not None else f"\0{lk.id}", []).append(lk)
+    for members_links in groups.values():
+        for lk in members_links:
+            for end in (lk.source, lk.target):
+                if end not in span_ids:
+                    errors.append(f"link {lk.id} ({lk.type}) joins {end}, which is not a span")
+        first = members_links[0]
+        if all(lk.source == first.source for lk in members_links):
+            # a star from its first member: the exact member list of a brat * line
+            ends = [first.source, *(lk.target for lk in members_links)]
+        else:
+            ends = list(dict.fromkeys(e for lk in members_links for e in (lk.source, lk.target)))
+        members = [rename.get(e, e) for e in ends]
+        extra = next((lk.extra for lk in members_links if lk.extra.get("line") is not None), first.extra)
+        tok(first.type, f"type of link {first.id}")
+        put(extra, "*", _star_line(first.type, members, extra), last_ext)
+    for nt in annotations.notes:
+        nid = rename.get(nt.id, nt.id)
+        tok(nt.type, f"type of note {nt.id}")
+        line = _note_line(nid, nt.type, ref(nt.target, f"note {nt.id}"), nt.text, nt.extra)
+        put(nt.extra, "#", line, last_ext)
+    for v in verbatim:
+        ext, pos, raw = str(v[0]), v[1], str(v[2])
+        out.setdefault(ext, []).append((pos, 0, 0, raw))
+    if errors:
+        raise InvalidInput(
+            "cannot write standoff: "
+            + "; ".join(errors[:10])
+            + (f" (and {len(errors) - 10} more)" if len(errors) > 10 else "")
+        )
+    result: dict[str, str] = {}
+    for ext, entries in out.items():
+        opts: Mapping[str, Any] = (files_opts or {}).get(ext) or {}
+        nl = opts.get("newline", "\n")
+        entries.sort(key=lambda t: (t[0], t[1], t[2]))
+        body = nl.join(t[3] for t in entries)
+        if entries and opts.get("final_newline", True):
+            body += nl
+        if opts.get("bom"):
+            body = "\ufeff" + body
+        result[ext] = body
+    return result
+
+
+def write_document(
+    document: Document, annotations: Annotations, outdir: str | os.PathLike[str]
+) -> list[Path]:
+    """Write ``<external_id>.txt`` and its annotation files into ``outdir``; return the paths written.
+
+    Bytes are written as they are (no newline translation), so a document read by
+    :func:`read_document` comes back byte for byte.
+    """
+    name = document.external_id
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        raise InvalidInput(f"cannot use the external id {name!r} as a file name")
+    contents = format_annotations(annotations)
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    txt = out / f"{name}.txt"
+    prefix = "\ufeff" if document.metadata.get("bom") else ""
+    txt.write_bytes((prefix + document.text).encode("utf-8"))
+    paths = [txt]
+    for ext, body in contents.items():
+        p = out / f"{name}.{ext}"
+        p.write_bytes(body.encode("utf-8"))
+        paths.append(p)
+    return paths
