@@ -6,9 +6,10 @@ from collections.abc import Callable
 
 import typer
 
-from corpusdb.cli import database, project
+from corpusdb.cli import database, demo, project
 
 REGISTRY: list[Callable[[typer.Typer], None]] = [
     project.register,
     database.register,
+    demo.register,
 ]

@@ -1,0 +1,64 @@
+"""The sample project behind ``corpusdb demo``: real text, four annotators, ready to inspect.
+
+Why bundled: a new user should see the whole tool on real data in one command, without ../shared
+or a download. The data is bratiaa's example project (MIT): seven CoNLL-2002 Spanish news documents
+annotated with PER/ORG/LOC/MISC by four annotators (see ``corpusdb/sample/README.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from corpusdb import db, migrate
+from corpusdb.api import Corpus
+from corpusdb.errors import Conflict, NotFound
+
+SAMPLE_PROJECT = "sample"
+SAMPLE_ANNOTATORS = ("Lisa", "Maria", "Max", "Peter")
+SAMPLE_ADJUDICATOR = "Ana"
+
+
+def sample_dir() -> Path:
+    """Where the bundled brat files are (inside the installed package)."""
+    return Path(str(resources.files("corpusdb") / "sample" / "bratiaa"))
+
+
+@dataclass(frozen=True, slots=True)
+class DemoResult:
+    corpus: Corpus
+    created: bool
+    """False when the sample project already existed and was reused."""
+
+
+def build_demo(url: str | None = None, *, fresh: bool = False) -> DemoResult:
+    """Create the sample project (or reuse it): documents, four annotators' submitted sets, one
+    adjudicator. With ``fresh`` an existing sample project is an error to avoid mixing data."""
+    engine = db.make_engine(url)
+    migrate.upgrade(engine)  # an empty file becomes a corpusdb database; an old one is brought up
+    try:
+        corpus = Corpus.open(SAMPLE_PROJECT, engine=engine)
+    except NotFound:
+        corpus = Corpus.create(SAMPLE_PROJECT, "conll-ner", engine=engine)
+    else:
+        if fresh:
+            raise Conflict(
+                f"a project named {SAMPLE_PROJECT!r} already exists in this database; use another --db"
+            )
+        return DemoResult(corpus, created=False)
+    _load(corpus)
+    return DemoResult(corpus, created=True)
+
+
+def _load(corpus: Corpus) -> None:
+    from importers.standoff import read_directory
+
+    root = sample_dir()
+    corpus.add_annotator(SAMPLE_ADJUDICATOR, "adjudicator")
+    for name in SAMPLE_ANNOTATORS:
+        corpus.add_annotator(name)
+        parsed = read_directory(root / name)
+        corpus.add_documents(p.document for p in parsed)
+        for p in parsed:
+            corpus.create_set(p.document.external_id, name, annotations=p.annotations, status="submitted")

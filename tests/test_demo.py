@@ -1,0 +1,52 @@
+"""`corpusdb demo` (the README's first command) builds the sample project from bundled real text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from corpusdb.api import Corpus
+from corpusdb.cli.main import main
+from corpusdb.demo import SAMPLE_ANNOTATORS, build_demo, sample_dir
+
+
+def test_sample_data_is_bundled() -> None:
+    root = sample_dir()
+    assert (root / "BRATIAA_LICENSE").is_file()
+    for name in SAMPLE_ANNOTATORS:
+        assert len(list((root / name).glob("*.txt"))) == 7
+
+
+def test_demo_builds_then_reuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CORPUSDB_URL", raising=False)
+    assert main(["-f", "json", "demo"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["created"] is True
+    status = data["status"]
+    assert status["documents"] == 7 and status["documents_ready"] == 7
+    assert {a["name"]: a["submitted"] for a in status["annotators"]} == {
+        "Ana": 0, "Lisa": 7, "Maria": 7, "Max": 7, "Peter": 7
+    }  # fmt: skip
+    assert (tmp_path / "corpusdb.sqlite").exists()
+    # The annotations are the real files': Lisa has 404 entity spans, Max 358 (SOURCE.md).
+    corpus = Corpus.open("sample", url=f"sqlite:///{tmp_path / 'corpusdb.sqlite'}")
+    counts = {
+        name: sum(
+            len(s.annotations.spans) for s in corpus.read_sets([i.id for i in corpus.sets(annotator=name)])
+        )
+        for name in SAMPLE_ANNOTATORS
+    }
+    assert counts == {"Lisa": 404, "Maria": 404, "Max": 358, "Peter": 401}
+    assert main(["demo"]) == 0
+    assert "reusing the sample project" in capsys.readouterr().out
+    assert main(["demo", "--fresh"]) == 6
+
+
+def test_build_demo_on_postgres(pg_url: str) -> None:
+    res = build_demo(pg_url)
+    assert res.created and res.corpus.status().documents == 7
