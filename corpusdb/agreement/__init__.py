@@ -1,0 +1,115 @@
+"""The pure agreement engine: coefficients, span/relation/link matching, bootstrap (no database).
+
+Depends only on :mod:`corpusdb.records`, :mod:`corpusdb.errors`, numpy, scipy, statsmodels and
+``krippendorff``. Every result is a frozen dataclass with ``to_dict()`` (stable JSON keys) so a
+report can render it. Degenerate inputs give ``value=None`` and a ``note``; malformed input raises
+:class:`AgreementInputError` (both ``InvalidInput`` and ``ValueError``).
+
+Modules, one job each: ``coefficients`` (two raters, from a table), ``multirater`` (Fleiss, AC1,
+Brennan-Prediger, Conger; missing ratings), ``alpha`` (Krippendorff's alpha, SE, per category, at
+scale), ``weights``, ``unitizing`` (unitizing alpha), ``gamma`` (Mathet et al.'s gamma),
+``bootstrap`` (document bootstrap), ``spans`` (matching), ``relations``, ``links``, ``labels``.
+"""
+
+from corpusdb.agreement.alpha import krippendorff_alpha, krippendorff_alpha_counts, per_category_alpha
+from corpusdb.agreement.bootstrap import (
+    bootstrap_alpha,
+    bootstrap_prf,
+    bootstrap_table,
+    bootstrap_units,
+    cluster_bootstrap,
+)
+from corpusdb.agreement.coefficients import (
+    bennett_s,
+    cohen_kappa,
+    contingency_table,
+    gwet_ac1,
+    krippendorff_alpha_table,
+    per_category_kappa,
+    percent_agreement,
+    scott_pi,
+    specific_agreement,
+)
+from corpusdb.agreement.gamma import gamma_agreement
+from corpusdb.agreement.labels import (
+    LabelAgreement,
+    PairwiseMatrix,
+    label_agreement,
+    label_ratings,
+    pairwise_matrix,
+)
+from corpusdb.agreement.links import LinkComparison, compare_links
+from corpusdb.agreement.multirater import (
+    brennan_prediger,
+    conger_kappa,
+    fleiss_kappa,
+    gwet_ac,
+    per_category_fleiss,
+    ratings_to_counts,
+)
+from corpusdb.agreement.relations import RelationComparison, compare_relations
+from corpusdb.agreement.results import PRF, AgreementInputError, BootstrapCI, Coefficient
+from corpusdb.agreement.spans import (
+    CRITERIA,
+    PreparedSpans,
+    SpanComparison,
+    SpanReport,
+    compare_spans,
+    semeval_counts,
+    span_report,
+)
+from corpusdb.agreement.tokens import token_codes
+from corpusdb.agreement.unitizing import UnitizingAlpha, unitizing_alpha, unitizing_alpha_spans
+from corpusdb.agreement.weights import agreement_weights
+
+__all__ = [
+    "CRITERIA",
+    "PRF",
+    "AgreementInputError",
+    "BootstrapCI",
+    "Coefficient",
+    "LabelAgreement",
+    "LinkComparison",
+    "PairwiseMatrix",
+    "PreparedSpans",
+    "RelationComparison",
+    "SpanComparison",
+    "SpanReport",
+    "UnitizingAlpha",
+    "agreement_weights",
+    "bennett_s",
+    "bootstrap_alpha",
+    "bootstrap_prf",
+    "bootstrap_table",
+    "bootstrap_units",
+    "brennan_prediger",
+    "cluster_bootstrap",
+    "cohen_kappa",
+    "compare_links",
+    "compare_relations",
+    "compare_spans",
+    "conger_kappa",
+    "contingency_table",
+    "fleiss_kappa",
+    "gamma_agreement",
+    "gwet_ac",
+    "gwet_ac1",
+    "krippendorff_alpha",
+    "krippendorff_alpha_counts",
+    "krippendorff_alpha_table",
+    "label_agreement",
+    "label_ratings",
+    "pairwise_matrix",
+    "per_category_alpha",
+    "per_category_fleiss",
+    "per_category_kappa",
+    "percent_agreement",
+    "ratings_to_counts",
+    "scott_pi",
+    "semeval_counts",
+    "span_report",
+    "specific_agreement",
+    "token_codes",
+    "unitizing_alpha",
+    "unitizing_alpha_spans",
+]
