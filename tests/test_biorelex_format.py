@@ -16,11 +16,7 @@ import pytest
 from corpusdb.errors import FormatError, InvalidInput
 from corpusdb.records import Annotations, Argument, Document, Link, ParsedDocument, Relation, Span
 from importers.biorelex import format_biorelex, read_biorelex, read_biorelex_lenient, write_biorelex
-
-try:
-    from tests.conftest import FIXTURES
-except ModuleNotFoundError:  # pytest started without the repository root on sys.path
-    from conftest import FIXTURES  # type: ignore[no-redef]
+from tests.conftest import FIXTURES
 
 SAMPLE = FIXTURES / "biorelex" / "sample.json"
 

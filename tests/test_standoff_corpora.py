@@ -14,11 +14,7 @@ import pytest
 from corpusdb.errors import FormatError
 from corpusdb.records import Annotations, ParsedDocument
 from importers.standoff import format_annotations, read_directory, read_directory_lenient
-
-try:
-    from tests.conftest import shared_path
-except ModuleNotFoundError:  # pytest started without the repository root on sys.path
-    from conftest import shared_path  # type: ignore[no-redef]
+from tests.conftest import shared_path
 
 pytestmark = pytest.mark.shared
 

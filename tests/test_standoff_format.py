@@ -23,11 +23,7 @@ from importers.standoff import (
     read_document,
     write_document,
 )
-
-try:
-    from tests.conftest import FIXTURES
-except ModuleNotFoundError:  # pytest started without the repository root on sys.path
-    from conftest import FIXTURES  # type: ignore[no-redef]
+from tests.conftest import FIXTURES
 
 FIX = FIXTURES / "standoff"
 EVERY = FIX / "every_line" / "every-line.txt"
