@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -88,18 +89,16 @@ def grounding_from_json(d: Mapping[str, Any]) -> Grounding:
 def check_references(ann: Annotations, where: str = "annotations") -> None:
     """Every local id unique, every reference resolvable: refuse a set that would not round-trip."""
     problems: list[str] = []
-    ids: set[str] = set()
-    for item_id in (
-        [s.id for s in ann.spans]
-        + [r.id for r in ann.relations]
-        + [lk.id for lk in ann.links]
-        + [n.id for n in ann.notes]
-    ):
-        if item_id in ids:
-            problems.append(f"local id {item_id!r} is used twice")
-        ids.add(item_id)
     span_ids = {s.id for s in ann.spans}
     rel_ids = {r.id for r in ann.relations}
+    other_ids = [lk.id for lk in ann.links] + [n.id for n in ann.notes]
+    n_items = len(ann.spans) + len(ann.relations) + len(other_ids)
+    if len(span_ids | rel_ids | set(other_ids)) != n_items:  # some id is used twice: say which
+        ids: set[str] = set()
+        for item_id in [s.id for s in ann.spans] + [r.id for r in ann.relations] + other_ids:
+            if item_id in ids:
+                problems.append(f"local id {item_id!r} is used twice")
+            ids.add(item_id)
     for r in ann.relations:
         if r.trigger is not None and r.trigger not in span_ids:
             problems.append(f"relation {r.id}: trigger {r.trigger!r} is not a span of this set")
@@ -112,10 +111,8 @@ def check_references(ann: Annotations, where: str = "annotations") -> None:
         for end in (lk.source, lk.target):
             if end not in span_ids:
                 problems.append(f"link {lk.id}: {end!r} is not a span of this set")
-    for s in ann.spans:
-        for frag in s.fragments:
-            if len(frag) != 2 or frag[0] > frag[1] or frag[0] < 0:
-                problems.append(f"span {s.id}: bad fragment {frag!r}")
+    bad = [(s.id, f) for s in ann.spans for f in s.fragments if len(f) != 2 or f[0] > f[1] or f[0] < 0]
+    problems += [f"span {sid}: bad fragment {frag!r}" for sid, frag in bad]
     names = [lb.name for lb in ann.labels]
     if len(set(names)) != len(names):
         problems.append("a document label name is given twice")
@@ -131,59 +128,77 @@ def insert_annotations(conn: Connection, set_id: int, ann: Annotations) -> None:
 
 def insert_many(conn: Connection, items: Sequence[tuple[int, Annotations]]) -> None:
     """Insert the content of many sets at once: one ``executemany`` per table for the whole batch."""
-    n_spans = sum(len(a.spans) for _, a in items)
-    n_rels = sum(len(a.relations) for _, a in items)
-    n_args = sum(len(r.args) for _, a in items for r in a.relations)
-    n_links = sum(len(a.links) for _, a in items)
-    n_notes = sum(len(a.notes) for _, a in items)
-    n_labels = sum(len(a.labels) for _, a in items)
-    span_ids = iter(db.allocate_ids(conn, "span", n_spans))
-    rel_ids = iter(db.allocate_ids(conn, "relation", n_rels))
-    arg_ids = iter(db.allocate_ids(conn, "relation_arg", n_args))
-    link_ids = iter(db.allocate_ids(conn, "link", n_links))
-    note_ids = iter(db.allocate_ids(conn, "note", n_notes))
-    label_ids = iter(db.allocate_ids(conn, "document_label", n_labels))
+    insert_rows(conn, build_rows(items))
 
-    span_rows: list[tuple[Any, ...]] = []
-    rel_rows: list[tuple[Any, ...]] = []
-    arg_rows: list[tuple[Any, ...]] = []
-    link_rows: list[tuple[Any, ...]] = []
-    note_rows: list[tuple[Any, ...]] = []
-    label_rows: list[tuple[Any, ...]] = []
+
+@dataclass(slots=True)
+class ContentRows:
+    """The rows of many sets' content before their primary keys are allocated.
+
+    Why apart from inserting: rows can be built away from the database (in a worker process during
+    a large import) and keyed and inserted later. References between rows are *positions* in these
+    lists (a relation's trigger, an argument's span or relation, a link's two spans).
+    """
+
+    spans: list[tuple[Any, ...]] = field(default_factory=list)
+    """``SPAN_COLS`` without ``id``."""
+    relations: list[tuple[Any, ...]] = field(default_factory=list)
+    """``REL_COLS`` without ``id``; ``trigger_id`` is a span position."""
+    args: list[tuple[Any, ...]] = field(default_factory=list)
+    """``(relation position, position, role, span position | None, relation position | None)``."""
+    links: list[tuple[Any, ...]] = field(default_factory=list)
+    """``LINK_COLS`` without ``id``; ``source_id`` and ``target_id`` are span positions."""
+    notes: list[tuple[Any, ...]] = field(default_factory=list)
+    """``NOTE_COLS`` without ``id``."""
+    labels: list[tuple[Any, ...]] = field(default_factory=list)
+    """``LABEL_COLS`` without ``id``."""
+
+
+def build_rows(items: Iterable[tuple[int, Annotations]], rows: ContentRows | None = None) -> ContentRows:
+    """The rows of these sets' content (appended to ``rows`` when given); checks references first."""
+    out = rows if rows is not None else ContentRows()
+    span_rows, rel_rows, arg_rows = out.spans, out.relations, out.args
+    link_rows, note_rows, label_rows = out.links, out.notes, out.labels
+    append = span_rows.append
+    dumps = orjson.dumps
+    n_spans = len(span_rows)
     for set_id, ann in items:
         check_references(ann, f"annotation set {set_id}")
         sid: dict[str, int] = {}
-        append = span_rows.append
+        # This loop runs once per span imported (10^6 in a large import): the common case is kept
+        # cheap — one fragment, JSON written directly, mappings that are already dicts encoded as they are.
         for s in ann.spans:
-            pk = next(span_ids)
-            sid[s.id] = pk
+            sid[s.id] = n_spans
+            n_spans += 1
             frags = s.fragments
-            if len(frags) == 1:  # the common case, kept cheap: this loop runs once per span imported
+            if len(frags) == 1:
                 start, stop = frags[0]
+                frag_json = f"[[{start},{stop}]]"
             else:
                 start = min((a for a, _ in frags), default=-1)
                 stop = max((b for _, b in frags), default=-1)
+                frag_json = _dumps(frags)
+            attrs, extra = s.attributes, s.extra
             append(
                 (
-                    pk,
                     set_id,
                     s.id,
                     s.type,
-                    _dumps(frags),
+                    frag_json,
                     start,
                     stop,
                     s.text,
-                    _dumps(dict(s.attributes)) if s.attributes else None,
+                    dumps(attrs if type(attrs) is dict else dict(attrs)).decode() if attrs else None,
                     _dumps([grounding_to_json(g) for g in s.groundings]) if s.groundings else None,
-                    _dumps(dict(s.extra)) if s.extra else None,
+                    dumps(extra if type(extra) is dict else dict(extra)).decode() if extra else None,
                 )
             )
-        rid = {r.id: next(rel_ids) for r in ann.relations}
+        base = len(rel_rows)
+        rid = {r.id: base + k for k, r in enumerate(ann.relations)}
         for r in ann.relations:
-            pk = rid[r.id]
+            pos = len(rel_rows)
             rel_rows.append(
                 (
-                    pk,
                     set_id,
                     r.id,
                     r.type,
@@ -195,35 +210,60 @@ def insert_many(conn: Connection, items: Sequence[tuple[int, Annotations]]) -> N
                     _j(r.extra),
                 )
             )
-            for pos, a in enumerate(r.args):
+            for k, a in enumerate(r.args):
                 if a.ref in sid:
-                    arg_rows.append((next(arg_ids), pk, pos, a.role, sid[a.ref], None))
+                    arg_rows.append((pos, k, a.role, sid[a.ref], None))
                 else:
-                    arg_rows.append((next(arg_ids), pk, pos, a.role, None, rid[a.ref]))
+                    arg_rows.append((pos, k, a.role, None, rid[a.ref]))
         for lk in ann.links:
-            link_rows.append(
-                (
-                    next(link_ids),
-                    set_id,
-                    lk.id,
-                    lk.type,
-                    sid[lk.source],
-                    sid[lk.target],
-                    lk.group,
-                    _j(lk.extra),
-                )
-            )
+            link_rows.append((set_id, lk.id, lk.type, sid[lk.source], sid[lk.target], lk.group, _j(lk.extra)))
         for n in ann.notes:
-            note_rows.append((next(note_ids), set_id, n.id, n.type, n.target, n.text, _j(n.extra)))
+            note_rows.append((set_id, n.id, n.type, n.target, n.text, _j(n.extra)))
         for lb in ann.labels:
-            label_rows.append((next(label_ids), set_id, lb.name, lb.value, _j(lb.extra)))
+            label_rows.append((set_id, lb.name, lb.value, _j(lb.extra)))
+    return out
 
-    db.executemany(conn, "span", SPAN_COLS, span_rows)
-    db.executemany(conn, "relation", REL_COLS, rel_rows)
-    db.executemany(conn, "relation_arg", ARG_COLS, arg_rows)
-    db.executemany(conn, "link", LINK_COLS, link_rows)
-    db.executemany(conn, "note", NOTE_COLS, note_rows)
-    db.executemany(conn, "document_label", LABEL_COLS, label_rows)
+
+def insert_rows(conn: Connection, rows: ContentRows) -> None:
+    """Allocate primary keys for ``rows``, resolve their positions, and insert them table by table."""
+    span_ids = db.allocate_ids(conn, "span", len(rows.spans))
+    rel_ids = db.allocate_ids(conn, "relation", len(rows.relations))
+    arg_ids = db.allocate_ids(conn, "relation_arg", len(rows.args))
+    link_ids = db.allocate_ids(conn, "link", len(rows.links))
+    note_ids = db.allocate_ids(conn, "note", len(rows.notes))
+    label_ids = db.allocate_ids(conn, "document_label", len(rows.labels))
+    db.executemany(conn, "span", SPAN_COLS, [(pk, *r) for pk, r in zip(span_ids, rows.spans, strict=True)])
+    db.executemany(
+        conn,
+        "relation",
+        REL_COLS,
+        [
+            (pk, *r[:7], None if r[7] is None else span_ids[r[7]], r[8])
+            for pk, r in zip(rel_ids, rows.relations, strict=True)
+        ],
+    )
+    db.executemany(
+        conn,
+        "relation_arg",
+        ARG_COLS,
+        [
+            (pk, rel_ids[r], k, role, None if s is None else span_ids[s], None if a is None else rel_ids[a])
+            for pk, (r, k, role, s, a) in zip(arg_ids, rows.args, strict=True)
+        ],
+    )
+    db.executemany(
+        conn,
+        "link",
+        LINK_COLS,
+        [
+            (pk, sid, local, typ, span_ids[src], span_ids[tgt], group, extra)
+            for pk, (sid, local, typ, src, tgt, group, extra) in zip(link_ids, rows.links, strict=True)
+        ],
+    )
+    db.executemany(conn, "note", NOTE_COLS, [(pk, *r) for pk, r in zip(note_ids, rows.notes, strict=True)])
+    db.executemany(
+        conn, "document_label", LABEL_COLS, [(pk, *r) for pk, r in zip(label_ids, rows.labels, strict=True)]
+    )
 
 
 def delete_annotations(conn: Connection, set_ids: Iterable[int]) -> None:

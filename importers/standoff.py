@@ -105,11 +105,15 @@ from corpusdb.records import (
 
 __all__ = [
     "ANN_EXTENSIONS",
+    "DocumentFiles",
     "ReadResult",
+    "find_documents",
     "format_annotations",
+    "format_document",
     "read_directory",
     "read_directory_lenient",
     "read_document",
+    "read_documents",
     "write_document",
 ]
 
@@ -839,6 +843,63 @@ def read_document(
     return parsed
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentFiles:
+    """One document found in a directory: its ``.txt`` (None for orphan annotation files), its
+    annotation files and its ``source`` (the ``.txt`` path relative to the directory's parent)."""
+
+    txt: str | None
+    anns: tuple[str, ...]
+    source: str
+
+
+def find_documents(path: str | os.PathLike[str], *, recursive: bool = True) -> list[DocumentFiles]:
+    """The documents under ``path`` in reading order, without reading them.
+
+    Why apart from reading: a caller can show progress or read the list in parallel chunks
+    (:func:`read_documents` on each); :func:`read_directory_lenient` is the two together.
+    """
+    root = os.fspath(path)
+    if not os.path.isdir(root):
+        raise FormatError.single(root, None, "not a directory")
+    found: list[DocumentFiles] = []
+    base = os.path.dirname(os.path.abspath(root))
+    for folder, names in _walk(root, recursive):
+        rel = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
+        by_stem: dict[str, dict[str, str]] = {}
+        for name in names:
+            stem, dot, ext = name.rpartition(".")
+            if dot and (ext == "txt" or ext in ANN_EXTENSIONS):
+                by_stem.setdefault(stem, {})[ext] = os.path.join(folder, name)
+        for stem in sorted(by_stem):
+            group = by_stem[stem]
+            anns = tuple(group[e] for e in ANN_EXTENSIONS if e in group)
+            found.append(DocumentFiles(group.get("txt"), anns, f"{rel}/{stem}.txt"))
+    return found
+
+
+def read_documents(found: Iterable[DocumentFiles], *, keep_unknown: bool = False) -> ReadResult:
+    """Read documents listed by :func:`find_documents`; keep the valid ones, list the others' problems."""
+    docs: list[ParsedDocument] = []
+    problems: list[Problem] = []
+    rejected: list[str] = []
+    with _gc_paused():
+        for f in found:
+            if f.txt is None:
+                stem = f.source.rpartition("/")[2][:-4]
+                for a in f.anns:
+                    problems.append(Problem(a, None, f"annotation file without its text {stem}.txt"))
+                    rejected.append(a)
+                continue
+            parsed, probs = _parse_document(f.txt, f.anns, keep_unknown=keep_unknown, source=f.source)
+            if parsed is None:
+                problems.extend(probs)
+                rejected.append(f.txt)
+            else:
+                docs.append(parsed)
+    return ReadResult(documents=docs, problems=problems, rejected=rejected)
+
+
 def read_directory_lenient(
     path: str | os.PathLike[str], *, keep_unknown: bool = False, recursive: bool = True
 ) -> ReadResult:
@@ -848,38 +909,7 @@ def read_directory_lenient(
     stem. Hidden files and folders are skipped; an annotation file without a ``.txt`` is a problem.
     ``Document.source`` is the path relative to the parent of ``path`` (e.g. ``train/PMID-1.txt``).
     """
-    root = os.fspath(path)
-    if not os.path.isdir(root):
-        raise FormatError.single(root, None, "not a directory")
-    docs: list[ParsedDocument] = []
-    problems: list[Problem] = []
-    rejected: list[str] = []
-    base = os.path.dirname(os.path.abspath(root))
-    with _gc_paused():
-        for folder, names in _walk(root, recursive):
-            rel = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
-            by_stem: dict[str, dict[str, str]] = {}
-            for name in names:
-                stem, dot, ext = name.rpartition(".")
-                if dot and (ext == "txt" or ext in ANN_EXTENSIONS):
-                    by_stem.setdefault(stem, {})[ext] = os.path.join(folder, name)
-            for stem in sorted(by_stem):
-                group = by_stem[stem]
-                txt = group.get("txt")
-                anns = [group[e] for e in ANN_EXTENSIONS if e in group]
-                if txt is None:
-                    for a in anns:
-                        problems.append(Problem(a, None, f"annotation file without its text {stem}.txt"))
-                        rejected.append(a)
-                    continue
-                source = f"{rel}/{stem}.txt"
-                parsed, probs = _parse_document(txt, anns, keep_unknown=keep_unknown, source=source)
-                if parsed is None:
-                    problems.extend(probs)
-                    rejected.append(txt)
-                else:
-                    docs.append(parsed)
-    return ReadResult(documents=docs, problems=problems, rejected=rejected)
+    return read_documents(find_documents(path, recursive=recursive), keep_unknown=keep_unknown)
 
 
 def read_directory(
@@ -1155,6 +1185,23 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
     return result
 
 
+def format_document(document: Document, annotations: Annotations) -> dict[str, bytes]:
+    """The bytes of ``<external_id>.txt`` and its annotation files, keyed by file name.
+
+    Why apart from writing: an export formats every document first, so content standoff cannot
+    hold is refused before any file is written.
+    """
+    name = document.external_id
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        raise InvalidInput(f"cannot use the external id {name!r} as a file name")
+    contents = format_annotations(annotations)
+    prefix = "\ufeff" if document.metadata.get("bom") else ""
+    files = {f"{name}.txt": (prefix + document.text).encode("utf-8")}
+    for ext, body in contents.items():
+        files[f"{name}.{ext}"] = body.encode("utf-8")
+    return files
+
+
 def write_document(
     document: Document, annotations: Annotations, outdir: str | os.PathLike[str]
 ) -> list[Path]:
@@ -1163,18 +1210,12 @@ def write_document(
     Bytes are written as they are (no newline translation), so a document read by
     :func:`read_document` comes back byte for byte.
     """
-    name = document.external_id
-    if not name or "/" in name or "\\" in name or name in (".", ".."):
-        raise InvalidInput(f"cannot use the external id {name!r} as a file name")
-    contents = format_annotations(annotations)
+    files = format_document(document, annotations)
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    txt = out / f"{name}.txt"
-    prefix = "\ufeff" if document.metadata.get("bom") else ""
-    txt.write_bytes((prefix + document.text).encode("utf-8"))
-    paths = [txt]
-    for ext, body in contents.items():
-        p = out / f"{name}.{ext}"
-        p.write_bytes(body.encode("utf-8"))
+    paths = []
+    for name, data in files.items():
+        p = out / name
+        p.write_bytes(data)
         paths.append(p)
     return paths

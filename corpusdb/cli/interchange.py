@@ -1,0 +1,225 @@
+"""``corpusdb import brat|biorelex`` and ``corpusdb export brat|biorelex``: corpora in and out.
+
+A refused import prints every problem of the run on stderr, one per line (``file:line: error: ...``),
+then the warnings, and exits 4 (invalid files) or 6 (clashes with what is stored); the database is
+unchanged. Warnings of a committed import go to stderr too; the summary (or ``--format json``) to stdout.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from corpusdb.cli.common import emit, out, progress, state
+from corpusdb.interchange import ExportReport, ImportProblems, ImportReport
+
+
+class Kind(StrEnum):
+    annotation = "annotation"
+    gold = "gold"
+    prediction = "prediction"
+
+
+class Status(StrEnum):
+    assigned = "assigned"
+    in_progress = "in_progress"
+    submitted = "submitted"
+
+
+import_app = typer.Typer(
+    help="Import annotated corpora: brat/BioNLP standoff, BioRelEx JSON.", no_args_is_help=True
+)
+export_app = typer.Typer(
+    help="Export annotation sets: brat/BioNLP standoff, BioRelEx JSON.", no_args_is_help=True
+)
+
+AnnotatorOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--annotator", "-a", help="Whose sets these are (created if missing); omit with --kind gold."
+    ),
+]
+KindOpt = Annotated[
+    Kind, typer.Option(help="annotation, gold (no annotator) or prediction (a system's output).")
+]
+StatusOpt = Annotated[Status, typer.Option(help="Status of the new sets.")]
+LenientOpt = Annotated[
+    bool,
+    typer.Option(
+        "--lenient", help="Import the valid documents and list the others (default: all or nothing)."
+    ),
+]
+ReplaceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--replace", help="Replace a set the annotator already has with different content (default: refuse)."
+    ),
+]
+
+
+def _lines(lines: list[str]) -> None:
+    """Plain lines on stderr (problems name files; no markup, no wrapping: scripts grep them)."""
+    for line in lines:
+        sys.stderr.write(" ".join(line.split("\n")) + "\n")
+    sys.stderr.flush()
+
+
+@contextmanager
+def _bar() -> Iterator[Callable[[str, int, int | None], None]]:
+    with progress("importing") as bar:
+        task = bar.add_task("importing", total=None)
+
+        def tick(phase: str, done: int, total: int | None) -> None:
+            bar.update(task, description=phase, completed=done, total=total)
+
+        yield tick
+
+
+def _run_import(
+    ctx: typer.Context, do: Callable[[Any, Callable[[str, int, int | None], None]], ImportReport]
+) -> None:
+    st = state(ctx)
+    corpus = st.corpus()
+    try:
+        with _bar() as tick:
+            rep = do(corpus, tick)
+    except ImportProblems as err:
+        _lines([str(p) for p in err.problems] + list(err.warnings))
+        raise
+    _lines([*rep.warnings, *rep.schema_warnings, *(str(p) for p in rep.problems)])
+    emit(st, rep.to_dict(), lambda: out.print(rep.summary(), markup=False))
+
+
+@import_app.command("brat")
+def import_brat(
+    ctx: typer.Context,
+    path: Annotated[
+        Path, typer.Argument(help="A folder of .txt + .ann (or .a1/.a2) files, searched recursively.")
+    ],
+    annotator: AnnotatorOpt = None,
+    kind: KindOpt = Kind.annotation,
+    status: StatusOpt = Status.submitted,
+    lenient: LenientOpt = False,
+    keep_unknown: Annotated[
+        bool, typer.Option("--keep-unknown", help="Keep non-brat lines (e.g. BioNLP GI W lines) verbatim.")
+    ] = False,
+    replace: ReplaceOpt = False,
+) -> None:
+    """Import brat standoff / BioNLP .a1/.a2 files as one annotator's sets (or gold), all or nothing.
+
+    Documents are created as needed; importing the same files again changes nothing; a set that differs
+    from the one the annotator already has is refused unless --replace.
+    """
+    _run_import(
+        ctx,
+        lambda c, tick: c.import_brat(
+            path, annotator, kind=kind.value, status=status.value, lenient=lenient, keep_unknown=keep_unknown,
+            replace=replace, progress=tick,
+        ),
+    )  # fmt: skip
+
+
+@import_app.command("biorelex")
+def import_biorelex(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A BioRelEx JSON file (a list of sentences).")],
+    annotator: AnnotatorOpt = None,
+    kind: KindOpt = Kind.annotation,
+    status: StatusOpt = Status.submitted,
+    lenient: LenientOpt = False,
+    replace: ReplaceOpt = False,
+) -> None:
+    """Import a BioRelEx JSON file (one document per sentence) as one annotator's sets (or gold)."""
+    _run_import(
+        ctx,
+        lambda c, tick: c.import_biorelex(
+            path,
+            annotator,
+            kind=kind.value,
+            status=status.value,
+            lenient=lenient,
+            replace=replace,
+            progress=tick,
+        ),
+    )
+
+
+ExportAnnotatorOpt = Annotated[
+    str | None, typer.Option("--annotator", "-a", help="Whose sets (default: your own with --as).")
+]
+GoldOpt = Annotated[bool, typer.Option("--gold", help="Export the gold sets.")]
+ExportKindOpt = Annotated[
+    Kind | None, typer.Option("--kind", help="Only sets of this kind (when an annotator has several).")
+]
+DocsOpt = Annotated[
+    list[str] | None, typer.Option("--document", "-d", help="Only these documents (repeatable).")
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing files.")]
+
+
+def _exported(ctx: typer.Context, rep: ExportReport) -> None:
+    _lines(list(rep.warnings))
+    emit(state(ctx), rep.to_dict(), lambda: out.print(rep.summary(), markup=False))
+
+
+@export_app.command("brat")
+def export_brat(
+    ctx: typer.Context,
+    outdir: Annotated[Path, typer.Argument(help="Folder to write into (created if missing).")],
+    annotator: ExportAnnotatorOpt = None,
+    gold: GoldOpt = False,
+    kind: ExportKindOpt = None,
+    document: DocsOpt = None,
+    flat: Annotated[
+        bool,
+        typer.Option("--flat", help="All files in OUTDIR (default: the folders they were imported from)."),
+    ] = False,
+    force: ForceOpt = False,
+) -> None:
+    """Write sets as brat files; what was imported comes back byte for byte. Blindness applies."""
+    rep = (
+        state(ctx)
+        .corpus()
+        .export_brat(
+            outdir,
+            annotator,
+            gold=gold,
+            kind=kind.value if kind else None,
+            documents=document,
+            flat=flat,
+            overwrite=force,
+        )
+    )
+    _exported(ctx, rep)
+
+
+@export_app.command("biorelex")
+def export_biorelex(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="The JSON file to write.")],
+    annotator: ExportAnnotatorOpt = None,
+    gold: GoldOpt = False,
+    kind: ExportKindOpt = None,
+    document: DocsOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Write sets as one BioRelEx JSON file (sentences in import order). Blindness applies."""
+    rep = (
+        state(ctx)
+        .corpus()
+        .export_biorelex(
+            path, annotator, gold=gold, kind=kind.value if kind else None, documents=document, overwrite=force
+        )
+    )
+    _exported(ctx, rep)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(import_app, name="import")
+    app.add_typer(export_app, name="export")

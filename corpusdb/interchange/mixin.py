@@ -1,0 +1,225 @@
+"""``Corpus.import_brat`` / ``import_biorelex`` / ``export_brat`` / ``export_biorelex``.
+
+Why a thin layer: ``sources`` lists the input, ``pipeline`` reads it in chunks (in worker processes
+for large imports) into rows, ``importing`` checks and writes everything in one transaction, and
+``exporting`` reads through the blindness gate and lays out files. This mixin validates the options,
+times the run and assembles the report.
+
+Decisions users see:
+* A document is identified by its id (brat: the file stem; BioRelEx: the sentence id) and its text
+  hash: the same id and text is reused, the same id with another text is a conflict.
+* Importing the same files again changes nothing (identical sets are left alone); a *different* set
+  for the same annotator, kind and document is a conflict unless ``replace=True``, which replaces
+  its content in the same transaction and bumps its version.
+* Names the project's schema does not know are stored as they are and listed as schema warnings.
+* A brat export writes each document into the subfolder it was imported from (``train/``,
+  ``devel/``), so a round trip reproduces the tree; ``flat=True`` writes everything into one folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from time import perf_counter
+
+from corpusdb.errors import Conflict, InvalidInput, UsageError
+from corpusdb.interchange import exporting
+from corpusdb.interchange.importing import Progress, Target, load
+from corpusdb.interchange.pipeline import gc_paused
+from corpusdb.interchange.report import ExportReport, ImportReport
+from corpusdb.interchange.sources import Source, biorelex_source, brat_source
+from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
+from corpusdb.service import ServiceBase
+from corpusdb.sets import current_guideline_version
+from guidelines.schema import Schema
+
+PathLike = str | os.PathLike[str]
+
+
+class InterchangeMixin(ServiceBase):
+    """Corpora in and out: brat/BioNLP standoff and BioRelEx JSON, without loss."""
+
+    # -- importing -------------------------------------------------------------------------------
+    def import_brat(
+        self,
+        path: PathLike,
+        annotator: str | None = None,
+        *,
+        kind: str = "annotation",
+        status: str = "submitted",
+        lenient: bool = False,
+        keep_unknown: bool = False,
+        replace: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """Import a brat/BioNLP directory (``.txt`` + ``.ann`` or ``.a1``/``.a2``, subfolders too) or
+        one ``.txt`` as ``annotator``'s sets (None with ``kind="gold"``), all or nothing.
+
+        Documents are created as needed (same id and text: reused); the annotator is created if missing
+        (role ``system`` for predictions). Raises ``ImportRefused``/``ImportConflict`` listing every
+        problem, unless ``lenient``: then the valid documents are imported and the report lists the rest.
+        ``keep_unknown`` keeps non-brat lines (BioNLP GI ``W`` lines) verbatim instead of refusing them.
+        """
+        target = self._target(annotator, kind, status, lenient, replace)
+        t0 = perf_counter()
+        spath = os.fspath(path)
+        schema = self.schema()
+        source = brat_source(spath, keep_unknown=keep_unknown, schema=schema)
+        return self._import(source, schema, "brat", spath, target, t0, progress)
+
+    def import_biorelex(
+        self,
+        path: PathLike,
+        annotator: str | None = None,
+        *,
+        kind: str = "annotation",
+        status: str = "submitted",
+        lenient: bool = False,
+        replace: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """Import a BioRelEx JSON file (one document per sentence) as ``annotator``'s sets; the same
+        rules as :meth:`import_brat`."""
+        target = self._target(annotator, kind, status, lenient, replace)
+        t0 = perf_counter()
+        spath = os.fspath(path)
+        schema = self.schema()
+        source = biorelex_source(spath, schema=schema)
+        return self._import(source, schema, "biorelex", spath, target, t0, progress)
+
+    def _target(self, annotator: str | None, kind: str, status: str, lenient: bool, replace: bool) -> Target:
+        self._require("lead", doing="import annotations")
+        if kind not in SET_KINDS:
+            raise UsageError(f"kind {kind!r} is not one of {', '.join(SET_KINDS)}")
+        if status not in SET_STATUSES:
+            raise UsageError(f"status {status!r} is not one of {', '.join(SET_STATUSES)}")
+        if kind == "gold":
+            if annotator is not None:
+                raise UsageError("gold belongs to the adjudication, not to an annotator: omit --annotator")
+        elif annotator is None or not annotator.strip() or annotator != annotator.strip():
+            raise UsageError(f"a {kind} import needs an annotator name (--annotator NAME)")
+        role = "system" if kind == "prediction" else "annotator"
+        return Target(annotator, role, kind, status, replace, lenient)
+
+    def _import(
+        self,
+        source: Source,
+        schema: Schema,
+        fmt: str,
+        path: str,
+        target: Target,
+        t0: float,
+        progress: Progress | None,
+    ) -> ImportReport:
+        if not source.external_ids and not source.problems:
+            raise InvalidInput(f"{path}: no documents found")
+        # One write transaction for the whole run: chunks are read (by workers for large imports)
+        # while earlier ones are written; a refusal rolls everything back.
+        with gc_paused(), self._write() as conn:
+            out = load(
+                conn,
+                project_id=self.project_id,
+                guideline_version=current_guideline_version(conn, self.project_id),
+                schema=schema,
+                target=target,
+                external_ids=source.external_ids,
+                chunks=source.chunks,
+                reread=source.reread,
+                problems=source.problems,
+                progress=progress,
+            )
+            rejected = [*source.rejected, *out.rejected]
+            self._audit(
+                conn, f"import_{fmt}", path, annotator=target.annotator, kind=target.kind, status=target.status,
+                documents=out.documents, sets_created=out.sets_created, sets_replaced=out.sets_replaced,
+                rejected=len(rejected),
+            )  # fmt: skip
+        return ImportReport(
+            format=fmt,
+            path=path,
+            annotator=target.annotator,
+            kind=target.kind,
+            status=target.status,
+            documents=out.documents,
+            documents_added=out.documents_added,
+            documents_existing=out.documents_existing,
+            sets_created=out.sets_created,
+            sets_replaced=out.sets_replaced,
+            sets_unchanged=out.sets_unchanged,
+            items=out.items,
+            annotator_created=out.annotator_created,
+            warnings=tuple(out.warnings),
+            schema_warnings=tuple(out.schema_warnings),
+            rejected=tuple(rejected),
+            problems=(*out.problems, *out.conflicts),
+            seconds=perf_counter() - t0,
+        )
+
+    # -- exporting -------------------------------------------------------------------------------
+    def export_brat(
+        self,
+        outdir: PathLike,
+        annotator: str | None = None,
+        *,
+        gold: bool = False,
+        kind: str | None = None,
+        documents: Sequence[str] | None = None,
+        flat: bool = False,
+        overwrite: bool = False,
+    ) -> ExportReport:
+        """Write ``annotator``'s sets (default: your own) or gold (``gold=True``) as brat files under
+        ``outdir``, in the folders they were imported from (``flat``: all in ``outdir``).
+
+        Only sets this user may read are exported (blindness); hidden ones are counted in the report.
+        Nothing is written when any document cannot be written or, without ``overwrite``, a file exists.
+        """
+        items, hidden = self._export_items(annotator, gold, kind, documents)
+        files = exporting.plan_brat_files(items, flat)
+        written = exporting.write_files(outdir, files, overwrite=overwrite)
+        return ExportReport(
+            "brat", os.fspath(outdir), len(items), tuple(written), hidden, self._hidden_note(hidden)
+        )
+
+    def export_biorelex(
+        self,
+        path: PathLike,
+        annotator: str | None = None,
+        *,
+        gold: bool = False,
+        kind: str | None = None,
+        documents: Sequence[str] | None = None,
+        overwrite: bool = False,
+    ) -> ExportReport:
+        """Write the chosen sets as one BioRelEx JSON file (sentences in import order), equal as data
+        to the file they were imported from; the same choice and blindness as :meth:`export_brat`."""
+        from importers.biorelex import format_biorelex
+
+        items, hidden = self._export_items(annotator, gold, kind, documents)
+        text = format_biorelex(items)
+        target = os.fspath(path)
+        if os.path.exists(target) and not overwrite:
+            raise Conflict(f"{target} exists; pass --force to overwrite")
+        with open(target, "wb") as fh:
+            fh.write(text.encode("ascii"))
+        return ExportReport("biorelex", target, len(items), (target,), hidden, self._hidden_note(hidden))
+
+    def _export_items(
+        self, annotator: str | None, gold: bool, kind: str | None, documents: Sequence[str] | None
+    ) -> tuple[list[tuple[Document, Annotations]], int]:
+        with self._read() as conn:
+            infos, hidden = exporting.choose_sets(
+                conn,
+                self.project_id,
+                self.actor,
+                annotator=annotator,
+                gold=gold,
+                kind=kind,
+                documents=documents,
+            )
+            return exporting.load_for_export(conn, infos), hidden
+
+    @staticmethod
+    def _hidden_note(hidden: int) -> tuple[str, ...]:
+        if not hidden:
+            return ()
+        return (f"{hidden} set(s) left out: hidden until every annotator of their document has submitted",)

@@ -1,0 +1,184 @@
+"""Reading an import in chunks, in worker processes when it is large, as rows ready to insert.
+
+Why: parsing standoff is pure Python and costs about as much as inserting its rows. So the files are
+read in chunks by worker processes, which also turn each chunk into plain row tuples
+(``content.build_rows``), while the main process — the only one that touches the database — inserts
+the chunks already read. Records never cross processes (pickling frozen dataclasses costs more than
+parsing); tuples of strings and ints cross cheaply. Each task carries what a worker needs to sort its
+documents without the database: the stored texts' hashes (a different text is a conflict) and the
+documents on which the annotator already has a set (decided by the main process, by fingerprint).
+Small imports, BioRelEx files and platforms without ``fork`` use the same chunk function in-process.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from corpusdb.content import ContentRows, build_rows
+from corpusdb.documents import sha256_text
+from corpusdb.errors import Problem
+from corpusdb.interchange.schema_check import Found, SchemaUsage
+from corpusdb.interchange.store import fingerprint
+from corpusdb.records import Document, ParsedDocument
+from guidelines.schema import Schema
+from importers.standoff import DocumentFiles
+
+CHUNK = 250
+"""Documents per chunk: small enough to overlap reading and writing, large enough to batch inserts."""
+PARALLEL_FROM = 1_000
+"""Fewer documents than this are read in-process (starting workers would cost more than it saves)."""
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic collector during bulk work: rows are acyclic tuples, and generational passes
+    over a heap of 10^6 of them would cost more than the inserts."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A document on which the annotator already has a set: the main process compares fingerprints."""
+
+    external_id: str
+    where: str
+    fingerprint: bytes
+
+
+@dataclass(slots=True)
+class Chunk:
+    """What one chunk of documents gives the writer."""
+
+    size: int
+    """Files (or sentences) this chunk covered, for progress."""
+    documents: list[Document] = field(default_factory=list)
+    """Documents whose new sets are in ``rows`` (stored already with the same text, or new)."""
+    headers: list[tuple[int, str, Mapping[str, Any]]] = field(default_factory=list)
+    """``(set id, external id, set extra)`` of the new sets, in ``documents`` order."""
+    rows: ContentRows = field(default_factory=ContentRows)
+    held: list[Held] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    """The reader's problems of rejected files (their errors and warnings)."""
+    rejected: list[str] = field(default_factory=list)
+    conflicts: list[Problem] = field(default_factory=list)
+    """Documents stored under the same id with another text."""
+    warnings: list[str] = field(default_factory=list)
+    """Warnings of accepted documents."""
+    usage: Found = field(default_factory=dict)
+    items: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One chunk of brat files for a worker, with the facts it needs from the store."""
+
+    files: tuple[DocumentFiles, ...]
+    set_ids: tuple[int, ...]
+    """A pre-allocated set id per entry of ``files`` (unused ones leave harmless gaps)."""
+    keep_unknown: bool
+    stored: Mapping[str, str]
+    """External id → sha256 of the stored documents among these files."""
+    held: frozenset[str]
+    """External ids on which the annotator already has a set of this kind."""
+    schema: Schema
+
+
+def sort_documents(
+    parsed: Sequence[ParsedDocument],
+    set_ids: Sequence[int],
+    where: Sequence[str],
+    *,
+    stored: Mapping[str, str],
+    held: frozenset[str],
+    schema: Schema,
+    size: int,
+) -> Chunk:
+    """Sort valid documents into new sets (as rows), held ones and conflicts; count schema mismatches."""
+    out = Chunk(size)
+    accepted: list[ParsedDocument] = []
+    items = []
+    for d, set_id, loc in zip(parsed, set_ids, where, strict=True):
+        ext = d.document.external_id
+        sha = stored.get(ext)
+        if sha is not None and sha != sha256_text(d.document.text):
+            out.conflicts.append(
+                Problem(loc, None, f"document {ext!r} is already stored with a different text (a document is "
+                        "identified by its id and text hash)")
+            )  # fmt: skip
+            out.rejected.append(loc)
+            continue
+        out.warnings.extend(d.warnings)
+        accepted.append(d)
+        if ext in held:
+            out.held.append(Held(ext, loc, fingerprint(d.annotations)))
+            continue
+        out.documents.append(d.document)
+        out.headers.append((set_id, ext, d.annotations.extra))
+        items.append((set_id, d.annotations))
+    usage = SchemaUsage(schema)
+    usage.add(accepted)
+    out.usage = usage.found
+    out.rows = build_rows(items)
+    out.items = {
+        "spans": len(out.rows.spans),
+        "relations": len(out.rows.relations),
+        "links": len(out.rows.links),
+        "notes": len(out.rows.notes),
+        "labels": len(out.rows.labels),
+    }
+    return out
+
+
+def read_chunk(task: Task) -> Chunk:
+    """Read one chunk of brat files and sort them (runs in a worker process)."""
+    from importers.standoff import read_documents
+
+    with gc_paused():
+        result = read_documents(task.files, keep_unknown=task.keep_unknown)
+        by_source = {f.source: (sid, f.txt or "") for f, sid in zip(task.files, task.set_ids, strict=True)}
+        placed = [by_source[d.document.source] for d in result.documents]
+        out = sort_documents(
+            result.documents,
+            [sid for sid, _ in placed],
+            [txt for _, txt in placed],
+            stored=task.stored,
+            held=task.held,
+            schema=task.schema,
+            size=len(task.files),
+        )
+    out.problems = result.problems
+    out.rejected = result.rejected + out.rejected
+    return out
+
+
+def workers_for(n_documents: int) -> int:
+    """How many worker processes to read with: none for small imports, and none off Linux (``fork``
+    starts workers at once with everything imported; it is unsafe on macOS and absent on Windows)."""
+    if n_documents < PARALLEL_FROM or not sys.platform.startswith("linux"):
+        return 0
+    return max(1, min(4, len(os.sched_getaffinity(0))))  # the cores this process may use
+
+
+def run(tasks: Sequence[Task], workers: int) -> Iterator[Chunk]:
+    """The chunks in task order, read by ``workers`` processes ahead of the consumer (0: in-process)."""
+    if workers <= 0 or len(tasks) < 2:
+        for t in tasks:
+            yield read_chunk(t)
+        return
+    # fork: the workers start at once with everything imported; they never touch the database
+    # connection the parent holds (a child process exits without closing it).
+    with multiprocessing.get_context("fork").Pool(min(workers, len(tasks))) as pool:
+        yield from pool.imap(read_chunk, tasks)

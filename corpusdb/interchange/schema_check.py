@@ -1,0 +1,110 @@
+"""What imported annotations use that the project's schema does not know.
+
+Why warnings and not errors: an import stores the files faithfully (a round trip must give them back),
+and a corpus often predates the schema chosen for it. The lead learns what does not fit — one line
+per unknown type, role or attribute, with a count and a first example — and decides: amend the
+schema, or correct the data. Item-level validation (argument types, offsets...) belongs to submission.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from corpusdb.records import ParsedDocument
+from guidelines.schema import Schema
+
+Found = dict[tuple[str, str], list[object]]
+"""``(what, name)`` → ``[count, first example]``; mergeable across chunks read in other processes."""
+
+_WHAT = {
+    "span": "span(s) of type {!r}: not an entity type",
+    "relation": "relation(s)/event(s) of type {!r}: not a relation type",
+    "role": "argument(s) with role {!r}: not a role of that relation",
+    "attribute": "item(s) with attribute {!r}: not an attribute",
+    "link": "link(s) of type {!r}: not a link type",
+    "document label": "document label(s) {!r}: not a document label",
+}
+
+
+class SchemaUsage:
+    """Counts the names documents use that ``schema`` does not define."""
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self.found: Found = {}
+        self._entities = {e.name for e in schema.entities}
+        self._relations = {r.name: r for r in schema.relations}
+        self._known: dict[tuple[str, str], bool] = {}
+
+    def _unknown(self, what: str, name: str) -> bool:
+        key = (what, name)
+        known = self._known.get(key)
+        if known is None:
+            s = self.schema
+            look = {"attribute": s.attribute, "link": s.link, "document label": s.document_label}[what]
+            known = self._known[key] = look(name) is not None
+        return not known
+
+    def _note(self, what: str, name: str, where: str, count: int = 1) -> None:
+        seen = self.found.get((what, name))
+        if seen is None:
+            self.found[(what, name)] = [count, where]
+        else:
+            seen[0] += count  # type: ignore[operator]
+
+    def add(self, docs: Iterable[ParsedDocument]) -> None:
+        entities, relations = self._entities, self._relations
+        for d in docs:
+            ext = d.document.external_id
+            ann = d.annotations
+            spans = ann.spans
+            # per type, not per span: a corpus has 10^6 spans and a handful of types
+            for t in {s.type for s in spans} - entities:
+                hits = [s for s in spans if s.type == t]
+                self._note("span", t, f"{ext} {hits[0].id}", len(hits))
+            for item in [*(s for s in spans if s.attributes), *(r for r in ann.relations if r.attributes)]:
+                for name in item.attributes:
+                    if self._unknown("attribute", name):
+                        self._note("attribute", name, f"{ext} {item.id}")
+            rels = ann.relations
+            for t in {r.type for r in rels} - relations.keys():
+                hits = [r for r in rels if r.type == t]
+                self._note("relation", t, f"{ext} {hits[0].id}", len(hits))
+            for r in rels:
+                rt = relations.get(r.type)
+                if rt is not None:
+                    for a in r.args:
+                        role = f"{r.type}.{a.role}"
+                        known = self._known.get(("role", role))
+                        if known is None:
+                            known = self._known[("role", role)] = rt.role(a.role) is not None
+                        if not known:
+                            self._note("role", role, f"{ext} {r.id}")
+            for lk in ann.links:
+                if self._unknown("link", lk.type):
+                    self._note("link", lk.type, f"{ext} {lk.id}")
+            for lb in ann.labels:
+                if self._unknown("document label", lb.name):
+                    self._note("document label", lb.name, ext)
+
+    def merge(self, found: Found) -> None:
+        for key, (count, example) in found.items():
+            seen = self.found.get(key)
+            if seen is None:
+                self.found[key] = [count, example]
+            else:
+                seen[0] += count  # type: ignore[operator]
+
+    def warnings(self) -> list[str]:
+        return [
+            f"schema {self.schema.name}: {count} {_WHAT[what].format(name)} of the schema (first: {example}); "
+            "stored as they are"
+            for (what, name), (count, example) in self.found.items()
+        ]
+
+
+def schema_warnings(schema: Schema, docs: Iterable[ParsedDocument]) -> list[str]:
+    """One warning per kind of mismatch, e.g. ``12 span(s) of type 'Gene' ... (first: PMID-1 T3)``."""
+    usage = SchemaUsage(schema)
+    usage.add(docs)
+    return usage.warnings()

@@ -1,0 +1,115 @@
+"""The input of one import, per format: which documents, and how to read them in chunks.
+
+Why apart from ``importing``: the writer does not care where documents come from. A brat directory
+is listed first (without reading) so that its documents can be read in chunks by worker processes; a
+BioRelEx file is one JSON document, read at once and handed over as a single chunk.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from corpusdb.errors import Problem, UsageError
+from corpusdb.interchange import pipeline
+from corpusdb.interchange.importing import Prepared
+from corpusdb.interchange.pipeline import Chunk, Held, Task
+from corpusdb.records import ParsedDocument
+from guidelines.schema import Schema
+from importers.standoff import DocumentFiles
+
+
+@dataclass
+class Source:
+    """What ``importing.load`` needs: the documents' ids, their chunks, and problems found up front."""
+
+    external_ids: list[str]
+    chunks: Callable[[Prepared], Iterable[Chunk]]
+    reread: Callable[[Held], ParsedDocument]
+    """The full records of one held document (only needed to replace a stored set)."""
+    problems: list[Problem] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+
+
+def _stem(f: DocumentFiles) -> str:
+    return f.source.rpartition("/")[2][:-4]
+
+
+def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int | None = None) -> Source:
+    """A brat/BioNLP directory (recursively) or one ``.txt`` file. ``workers``: None chooses by size."""
+    from importers.standoff import find_documents, read_document
+
+    if os.path.isfile(path):
+        if not path.endswith(".txt"):
+            raise UsageError(f"{path}: give a directory, or a document's .txt file")
+        folder, name = os.path.split(path)
+        found = [
+            f
+            for f in find_documents(folder or ".", recursive=False)
+            if f.txt is not None and _stem(f) == name[:-4]
+        ]
+    else:
+        found = find_documents(path)
+    # A project holds one document per id (the file stem): a name reused in another folder is a problem.
+    first: dict[str, str] = {}
+    files: list[DocumentFiles] = []
+    out = Source([], lambda _p: (), lambda h: read_document(h.where, keep_unknown=keep_unknown))
+    for f in found:
+        if f.txt is not None and _stem(f) in first:
+            out.problems.append(
+                Problem(f.txt, None, f"document id {_stem(f)!r} is already read from {first[_stem(f)]}; a project "
+                        "holds one document per id: import such folders separately, into different projects")
+            )  # fmt: skip
+            out.rejected.append(f.txt)
+            continue
+        if f.txt is not None:
+            first[_stem(f)] = f.txt
+            out.external_ids.append(_stem(f))
+        files.append(f)
+    n_workers = pipeline.workers_for(len(out.external_ids)) if workers is None else workers
+
+    def chunks(prep: Prepared) -> Iterable[Chunk]:
+        ids = iter(prep.set_ids)
+        tasks = []
+        for i in range(0, len(files), pipeline.CHUNK):
+            part = tuple(files[i : i + pipeline.CHUNK])
+            stems = [_stem(f) for f in part if f.txt is not None]
+            tasks.append(
+                Task(
+                    files=part,
+                    set_ids=tuple(next(ids) if f.txt is not None else 0 for f in part),
+                    keep_unknown=keep_unknown,
+                    stored={s: prep.stored[s] for s in stems if s in prep.stored},
+                    held=frozenset(s for s in stems if s in prep.held),
+                    schema=schema,
+                )
+            )
+        return pipeline.run(tasks, n_workers)
+
+    out.chunks = chunks
+    return out
+
+
+def biorelex_source(path: str, *, schema: Schema) -> Source:
+    """A BioRelEx JSON file: one document per sentence, read at once (invalid sentences listed)."""
+    from importers.biorelex import read_biorelex_lenient
+
+    result = read_biorelex_lenient(path)
+    docs = result.documents
+    by_id = {d.document.external_id: d for d in docs}
+
+    def chunks(prep: Prepared) -> Iterable[Chunk]:
+        where = [f"{path} (sentence {d.document.external_id})" for d in docs]
+        chunk = pipeline.sort_documents(
+            docs, prep.set_ids, where, stored=prep.stored, held=prep.held, schema=schema, size=len(docs)
+        )
+        chunk.problems = result.problems
+        ids = dict(zip(where, by_id, strict=True))
+        chunk.rejected = [
+            *result.rejected,
+            *(ids[w] for w in chunk.rejected),
+        ]  # sentence ids, as the reader's
+        return [chunk]
+
+    return Source(list(by_id), chunks, lambda h: by_id[h.external_id])

@@ -1,0 +1,332 @@
+"""Imports into the store and exports out of it, on small files written by the tests themselves.
+
+Why own fixtures: the behaviour that matters (all or nothing, every error listed, lenient mode,
+idempotent re-import, text clashes, blindness of exports) must be tested in a user's clone, without
+../shared; tests/test_interchange_corpora.py adds the real corpora.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select, update
+
+from corpusdb.api import Corpus
+from corpusdb.errors import Conflict, FormatError, InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.interchange import ImportConflict, ImportRefused
+from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow, SpanRow
+from corpusdb.records import Annotations, DocLabel, Document, Span
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+TEXT_A = "IL-2 binds the receptor."
+TEXT_B = "p53 activates NF-kappa B in T cells."
+ANN_A = "T1\tProtein 0 4\tIL-2\nT2\tProtein 15 23\treceptor\nR1\tBind Arg1:T1 Arg2:T2\t\n"
+ANN_B = "T1\tProtein 0 3\tp53\nT2\tProtein 14 24\tNF-kappa B\nA1\tNegation T1\n"
+
+
+def write(root: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, body in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(body.encode("utf-8") if isinstance(body, str) else body)
+    return root
+
+
+def good_corpus(root: Path) -> Path:
+    return write(
+        root,
+        {"a/doc-a.txt": TEXT_A, "a/doc-a.ann": ANN_A, "b/doc-b.txt": TEXT_B, "b/doc-b.ann": ANN_B},
+    )
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.suffix in (".txt", ".ann", ".a1", ".a2")
+    }
+
+
+def counts(corpus: Corpus) -> tuple[int, int, int, int]:
+    with corpus.engine.connect() as conn:
+        return tuple(  # type: ignore[return-value]
+            conn.execute(select(func.count()).select_from(t)).scalar_one()
+            for t in (DocumentRow, AnnotationSetRow, SpanRow, AnnotatorRow)
+        )
+
+
+@pytest.fixture
+def corpus(sqlite_url: str) -> Corpus:
+    return Corpus.create("p", "ge-2011", url=sqlite_url)
+
+
+def test_import_export_round_trip_keeps_folders(corpus: Corpus, tmp_path: Path) -> None:
+    src = good_corpus(tmp_path / "src")
+    rep = corpus.import_brat(src, "alice")
+    assert (rep.documents, rep.documents_added, rep.sets_created) == (2, 2, 1 * 2)
+    assert rep.items["spans"] == 4 and rep.items["relations"] == 1
+    assert rep.annotator_created and corpus.annotator("alice").role == "annotator"
+    assert [s.status for s in corpus.sets(annotator="alice")] == ["submitted", "submitted"]
+    out = corpus.export_brat(tmp_path / "out", "alice")
+    assert out.documents == 2 and len(out.files) == 4
+    assert tree(tmp_path / "out") == tree(src)
+    flat = corpus.export_brat(tmp_path / "flat", "alice", flat=True)
+    assert sorted(Path(f).name for f in flat.files) == ["doc-a.ann", "doc-a.txt", "doc-b.ann", "doc-b.txt"]
+    assert corpus.document("doc-a").source == "src/a/doc-a.txt"
+
+
+def test_a1_a2_and_every_line_type(any_url: str, tmp_path: Path) -> None:
+    """The repository's standoff fixtures (every line type, .a1/.a2, notes, groundings, CRLF-free
+    non-BMP text) come back byte for byte on SQLite and PostgreSQL."""
+    corpus = Corpus.create("p", "ge-2011", url=any_url)
+    src = tmp_path / "standoff"
+    for name in ("bionlp", "every_line", "bb2011"):
+        shutil.copytree(FIXTURES / "standoff" / name, src / name)
+    rep = corpus.import_brat(src, "alice")
+    assert rep.documents == 4
+    corpus.export_brat(tmp_path / "out", "alice")
+    assert tree(tmp_path / "out") == tree(src)
+    spans = {s.id: s for s in corpus.read_set(corpus.sets(document="every-line")[0].id).annotations.spans}
+    assert [g.ref for g in spans["T5"].groundings] == ["Wikipedia:64488"]
+    assert spans["T10"].fragments == ((109, 114), (115, 118), (118, 121))
+
+
+def test_all_or_nothing_lists_every_error(corpus: Corpus, tmp_path: Path) -> None:
+    src = good_corpus(tmp_path / "src")
+    write(
+        src,
+        {
+            "c/bad-1.txt": "abc def",
+            "c/bad-1.ann": "T1\tProtein 0 3\tabd\nT2\tProtein 4 99\tdef\nR1\tBind Arg1:T1 Arg2:T9\n",
+            "c/bad-2.txt": "xyz",
+            "c/bad-2.ann": "X1\tstrange line\n",
+            "c/orphan.ann": "",
+        },
+    )
+    before = counts(corpus)
+    with pytest.raises(ImportRefused) as err:
+        corpus.import_brat(src, "alice")
+    assert isinstance(err.value, FormatError) and err.value.exit_code == 4
+    where = sorted((Path(p.file).name, p.line) for p in err.value.problems if p.severity == "error")
+    assert where == [
+        ("bad-1.ann", 1),
+        ("bad-1.ann", 2),
+        ("bad-1.ann", 3),
+        ("bad-1.ann", 3),
+        ("bad-2.ann", 1),
+        ("orphan.ann", None),
+    ]
+    assert counts(corpus) == before  # no document, set, span or annotator
+
+
+def test_lenient_imports_the_valid_documents(corpus: Corpus, tmp_path: Path) -> None:
+    src = good_corpus(tmp_path / "src")
+    write(src, {"c/bad.txt": "abc", "c/bad.ann": "T1\tProtein 0 3\tabd\n"})
+    rep = corpus.import_brat(src, "alice", lenient=True)
+    assert rep.documents == 2 and rep.sets_created == 2
+    assert [Path(r).name for r in rep.rejected] == ["bad.txt"]
+    assert [Path(p.file).name for p in rep.problems] == ["bad.ann"]
+    assert [d.external_id for d in corpus.documents()] == ["doc-a", "doc-b"]
+
+
+def test_reimport_is_a_no_op_and_a_changed_set_needs_replace(corpus: Corpus, tmp_path: Path) -> None:
+    src = good_corpus(tmp_path / "src")
+    corpus.import_brat(src, "alice")
+    before = counts(corpus)
+    again = corpus.import_brat(src, "alice")
+    assert (again.documents_added, again.documents_existing, again.sets_created, again.sets_unchanged) == (
+        0,
+        2,
+        0,
+        2,
+    )
+    assert counts(corpus) == before
+    # bob's import of the same texts reuses the documents
+    bob = corpus.import_brat(src, "bob")
+    assert (bob.documents_added, bob.sets_created) == (0, 2)
+    # a changed file for alice: refused (every clash listed), unless --replace
+    (src / "a" / "doc-a.ann").write_text("T1\tProtein 0 4\tIL-2\n", encoding="utf-8")
+    (src / "b" / "doc-b.ann").write_text("", encoding="utf-8")
+    before = counts(corpus)
+    with pytest.raises(ImportConflict) as err:
+        corpus.import_brat(src, "alice")
+    assert isinstance(err.value, Conflict) and err.value.exit_code == 6
+    assert sorted(Path(p.file).name for p in err.value.problems) == ["doc-a.txt", "doc-b.txt"]
+    assert counts(corpus) == before
+    old = corpus.set_headers(document="doc-a", annotator="alice")[0]
+    rep = corpus.import_brat(src, "alice", replace=True, status="in_progress")
+    assert (rep.sets_replaced, rep.sets_created, rep.sets_unchanged) == (2, 0, 0)
+    new = corpus.set_headers(document="doc-a", annotator="alice")[0]
+    assert new.id == old.id and new.version == old.version + 1 and new.status == "in_progress"
+    alice = corpus.as_user("alice")
+    assert [s.id for s in alice.read_set(new.id).annotations.spans] == ["T1"]
+    alice.export_brat(tmp_path / "out")
+    assert tree(tmp_path / "out") == tree(src)
+
+
+def test_a_different_text_under_a_stored_id_is_refused(corpus: Corpus, tmp_path: Path) -> None:
+    corpus.import_brat(good_corpus(tmp_path / "src"), "alice")
+    other = write(tmp_path / "other", {"doc-a.txt": TEXT_A + " Changed.", "doc-a.ann": "", "new.txt": "x"})
+    before = counts(corpus)
+    with pytest.raises(ImportConflict, match="already stored with a different text"):
+        corpus.import_brat(other, "bob")
+    assert counts(corpus) == before  # bob was not created either
+    rep = corpus.import_brat(other, "bob", lenient=True)
+    assert rep.documents == 1 and [Path(r).name for r in rep.rejected] == ["doc-a.txt"]
+
+
+def test_one_id_from_two_folders_is_refused(corpus: Corpus, tmp_path: Path) -> None:
+    src = write(tmp_path / "src", {"x/d.txt": "one", "y/d.txt": "two"})
+    with pytest.raises(ImportRefused, match="already read from"):
+        corpus.import_brat(src, "alice")
+    rep = corpus.import_brat(src, "alice", lenient=True)
+    assert rep.documents == 1 and corpus.document("d").text == "one"
+
+
+def test_gold_prediction_and_options(corpus: Corpus, tmp_path: Path) -> None:
+    src = good_corpus(tmp_path / "src")
+    gold = corpus.import_brat(src, kind="gold")
+    assert gold.annotator is None and {s.kind for s in corpus.sets(kind="gold")} == {"gold"}
+    assert all(s.annotator is None for s in corpus.sets(kind="gold"))
+    corpus.import_brat(src, "tagger", kind="prediction")
+    assert corpus.annotator("tagger").role == "system"
+    with pytest.raises(UsageError, match="omit --annotator"):
+        corpus.import_brat(src, "alice", kind="gold")
+    with pytest.raises(UsageError, match="needs an annotator"):
+        corpus.import_brat(src)
+    with pytest.raises(UsageError):
+        corpus.import_brat(src, "alice", status="done")
+    corpus.export_brat(tmp_path / "gold", gold=True)
+    assert tree(tmp_path / "gold") == tree(src)
+    one = corpus.import_brat(src / "a" / "doc-a.txt", "carol")  # a single document
+    assert one.documents == 1
+    with pytest.raises(FormatError, match="not a directory"):
+        corpus.import_brat(tmp_path / "missing", "alice")
+
+
+def test_schema_mismatches_are_warnings_and_stored(corpus: Corpus, tmp_path: Path) -> None:
+    src = write(
+        tmp_path / "src",
+        {"d.txt": "abc def ghi", "d.ann": "T1\tGizmo 0 3\tabc\nT2\tGizmo 4 7\tdef\nT3\tProtein 8 11\tghi\n"
+                                           "R1\tTouches Arg1:T1 Arg2:T3\nA1\tShiny T1\n"},
+    )  # fmt: skip
+    rep = corpus.import_brat(src, "alice")
+    text = "\n".join(rep.schema_warnings)
+    assert "2 span(s) of type 'Gizmo'" in text and "(first: d T1)" in text
+    assert "'Touches'" in text and "'Shiny'" in text
+    assert len(rep.schema_warnings) == 3
+    stored = corpus.read_set(corpus.sets(annotator="alice")[0].id).annotations
+    assert [s.type for s in stored.spans] == ["Gizmo", "Gizmo", "Protein"]
+
+
+def test_reader_warnings_are_reported(corpus: Corpus, tmp_path: Path) -> None:
+    src = write(tmp_path / "src", {"d.txt": "a\u00a0b c", "d.ann": "T1\tProtein 0 3\ta b\n"})
+    rep = corpus.import_brat(src, "alice")
+    assert len(rep.warnings) == 1 and "d.ann:1: warning:" in rep.warnings[0]
+
+
+def test_only_a_lead_imports(corpus: Corpus, tmp_path: Path) -> None:
+    corpus.add_annotator("alice")
+    with pytest.raises(PermissionDenied):
+        corpus.as_user("alice").import_brat(good_corpus(tmp_path / "src"), "alice")
+
+
+# -- exports and blindness -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_annotators(corpus: Corpus, tmp_path: Path) -> Corpus:
+    src = good_corpus(tmp_path / "src")
+    corpus.import_brat(src, "alice")
+    corpus.import_brat(src, "bob", status="in_progress")
+    corpus.add_annotator("lead", "lead")
+    return corpus
+
+
+def test_an_annotator_exports_only_their_own_sets(two_annotators: Corpus, tmp_path: Path) -> None:
+    alice = two_annotators.as_user("alice")
+    rep = alice.export_brat(tmp_path / "mine")  # default: one's own sets
+    assert rep.documents == 2 and rep.hidden == 0
+    with pytest.raises(PermissionDenied, match="only their own"):
+        alice.export_brat(tmp_path / "bob", "bob")
+    with pytest.raises(PermissionDenied):
+        alice.export_brat(tmp_path / "gold", gold=True)
+    assert not (tmp_path / "bob").exists()
+
+
+def test_a_lead_waits_until_every_set_is_submitted(two_annotators: Corpus, tmp_path: Path) -> None:
+    lead = two_annotators.as_user("lead")
+    with pytest.raises(PermissionDenied, match="hidden until every annotator"):
+        lead.export_brat(tmp_path / "x", "alice")  # bob has not submitted: alice's sets stay hidden
+    bob_doc_b = two_annotators.set_headers(document="doc-b", annotator="bob")[0]
+    with two_annotators.engine.begin() as conn:  # bob submits doc-b only
+        conn.execute(
+            update(AnnotationSetRow).where(AnnotationSetRow.id == bob_doc_b.id).values(status="submitted")
+        )
+    rep = lead.export_brat(tmp_path / "y", "alice")
+    assert rep.documents == 1 and rep.hidden == 1 and rep.warnings
+    assert sorted(Path(f).name for f in rep.files) == ["doc-b.ann", "doc-b.txt"]
+    with pytest.raises(UsageError, match="--annotator NAME"):
+        two_annotators.export_brat(tmp_path / "z")  # the owner has no sets of their own
+    with pytest.raises(NotFound):
+        two_annotators.export_brat(tmp_path / "z", "nobody")
+    with pytest.raises(NotFound, match="no document 'zzz'"):
+        two_annotators.export_brat(tmp_path / "z", "alice", documents=["zzz"])
+
+
+def test_export_refuses_to_overwrite_and_what_brat_cannot_hold(
+    two_annotators: Corpus, tmp_path: Path
+) -> None:
+    alice = two_annotators.as_user("alice")
+    alice.export_brat(tmp_path / "out", documents=["doc-a"])
+    with pytest.raises(Conflict, match="--force"):
+        alice.export_brat(tmp_path / "out")
+    rep = alice.export_brat(tmp_path / "out", overwrite=True)
+    assert rep.documents == 2
+    two_annotators.add_document(Document("labelled", "abc"))
+    two_annotators.create_set("labelled", "alice", annotations=Annotations(
+        spans=(Span("T1", "Protein", ((0, 3),), "abc"),), labels=(DocLabel("relevance", "DR"),)))  # fmt: skip
+    with pytest.raises(InvalidInput, match="document labels"):
+        alice.export_brat(tmp_path / "new")
+    assert not (tmp_path / "new").exists()  # nothing written
+
+
+def test_large_imports_read_in_worker_processes(
+    any_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chunked, multi-process path (taken from 1,000 documents on) on a small corpus: same
+    result, same all-or-nothing, same re-import policy, on SQLite and PostgreSQL."""
+    from corpusdb.interchange import pipeline
+
+    monkeypatch.setattr(pipeline, "CHUNK", 2)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 1)
+    if sys.platform.startswith("linux"):
+        assert pipeline.workers_for(5) >= 1
+    corpus = Corpus.create("p", "ge-2011", url=any_url)
+    src = good_corpus(tmp_path / "src")
+    for name in ("bionlp", "every_line", "bb2011"):
+        shutil.copytree(FIXTURES / "standoff" / name, src / name)
+    rep = corpus.import_brat(src, "alice")
+    assert (rep.documents, rep.sets_created) == (6, 6)
+    corpus.export_brat(tmp_path / "out", "alice")
+    assert tree(tmp_path / "out") == tree(src)
+    assert corpus.import_brat(src, "alice").sets_unchanged == 6
+    # an error in the last chunk: chunks already written are rolled back
+    write(src, {"zz/zz-bad.txt": "abc", "zz/zz-bad.ann": "T1\tProtein 0 3\tabd\n"})
+    before = counts(corpus)
+    with pytest.raises(ImportRefused) as err:
+        corpus.import_brat(src, "bob")
+    assert [Path(p.file).name for p in err.value.problems] == ["zz-bad.ann"]
+    assert counts(corpus) == before
+    (src / "zz" / "zz-bad.ann").write_text("T1\tProtein 0 3\tabc\n", encoding="utf-8")
+    (src / "a" / "doc-a.ann").write_text("T1\tProtein 0 4\tIL-2\n", encoding="utf-8")
+    with pytest.raises(ImportConflict):
+        corpus.import_brat(src, "alice")
+    rep = corpus.import_brat(src, "alice", replace=True)
+    assert (rep.sets_created, rep.sets_replaced, rep.sets_unchanged) == (1, 1, 5)
+    corpus.export_brat(tmp_path / "out2", "alice")
+    assert tree(tmp_path / "out2") == tree(src)
