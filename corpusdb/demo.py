@@ -14,6 +14,7 @@ from pathlib import Path
 from corpusdb import db, migrate
 from corpusdb.api import Corpus
 from corpusdb.errors import Conflict, NotFound
+from corpusdb.reports import AgreementReport
 
 SAMPLE_PROJECT = "sample"
 SAMPLE_ANNOTATORS = ("Lisa", "Maria", "Max", "Peter")
@@ -49,6 +50,12 @@ def build_demo(url: str | None = None, *, fresh: bool = False) -> DemoResult:
         return DemoResult(corpus, created=False)
     _load(corpus)
     return DemoResult(corpus, created=True)
+
+
+def demo_agreement(corpus: Corpus) -> AgreementReport:
+    """What a lead looks at first: exact span+type agreement of the four annotators (the figures
+    bratiaa publishes for this data: pairwise F1 from 0.816 Maria-Max to 0.959 Lisa-Peter)."""
+    return corpus.agreement("spans", raters=list(SAMPLE_ANNOTATORS), criterion="exact", types="required")
 
 
 def _load(corpus: Corpus) -> None:

@@ -33,6 +33,12 @@ def test_demo_builds_then_reuses(
         "Ana": 0, "Lisa": 7, "Maria": 7, "Max": 7, "Peter": 7
     }  # fmt: skip
     assert (tmp_path / "corpusdb.sqlite").exists()
+    # the agreement a lead looks at first: bratiaa's figures on this data (0.816 Maria–Max … 0.959 Lisa–Peter)
+    agreement = data["agreement"]
+    assert agreement["schema"] == "corpusdb.agreement/1"
+    f1 = {(p["a"], p["b"]): round(p["overall"]["f1"], 3) for p in agreement["pairs"]}
+    assert f1[("Maria", "Max")] == 0.816 and f1[("Lisa", "Peter")] == 0.959
+    assert agreement["lowest"]["documents"][0]["document"] == "esp.train-doc-100"
     # The annotations are the real files': Lisa has 404 entity spans, Max 358 (SOURCE.md).
     corpus = Corpus.open("sample", url=f"sqlite:///{tmp_path / 'corpusdb.sqlite'}")
     counts = {
@@ -43,7 +49,11 @@ def test_demo_builds_then_reuses(
     }
     assert counts == {"Lisa": 404, "Maria": 404, "Max": 358, "Peter": 401}
     assert main(["demo"]) == 0
-    assert "reusing the sample project" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "reusing the sample project" in text
+    for title in ("Pairwise F1", "Per type", "Documents with the lowest agreement", "Types with the lowest agreement"):
+        assert title in text
+    assert "0.816" in text and "esp.train-doc-100" in text
     assert main(["demo", "--fresh"]) == 6
 
 

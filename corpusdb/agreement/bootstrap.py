@@ -47,8 +47,8 @@ def cluster_bootstrap(summaries: np.ndarray, statistic: Statistic, *, n_resample
         raise AgreementInputError("n_resamples must be at least 1")
     s = np.asarray(summaries, dtype=float)
     d = s.shape[0]
-    flat = s.reshape(d, -1)
     shape = s.shape[1:]
+    flat = s.reshape(d, int(np.prod(shape)))  # not (d, -1): that fails for d = 0 (a pair sharing no document)
     total = flat.sum(axis=0)
     est = float(statistic(total.reshape((1, *shape)))[0])
     if d < 2:

@@ -9,19 +9,29 @@ from rich.table import Table
 
 from corpusdb.cli.common import emit, out, state
 
+DEMO_SECTIONS = (
+    "Summary",
+    "Pairwise F1",
+    "Per type",
+    "Documents with the lowest agreement",
+    "Types with the lowest agreement",
+)
+
 
 def demo(
     ctx: typer.Context,
     fresh: Annotated[bool, typer.Option(help="Refuse to reuse an existing sample project.")] = False,
 ) -> None:
     """Build a sample project (real news text, four annotators) and print its status and agreement."""
-    from corpusdb.demo import build_demo
+    from corpusdb.demo import build_demo, demo_agreement
+    from corpusdb.reports.render import render_text
 
     st = state(ctx)
     res = build_demo(st.url, fresh=fresh)
     corpus = res.corpus
     rep = corpus.status()
-    data = {"url": st.url, "created": res.created, "status": rep.to_dict()}
+    agreement = demo_agreement(corpus).to_dict()
+    data = {"url": st.url, "created": res.created, "status": rep.to_dict(), "agreement": agreement}
 
     def render() -> None:
         verb = "built" if res.created else "reusing"
@@ -34,7 +44,8 @@ def demo(
         for a in rep.annotators:
             t.add_row(a.name, a.role, str(a.assigned), str(a.in_progress), str(a.submitted))
         out.print(t)
-        out.print("next: corpusdb status | corpusdb tui --as Ana")
+        render_text(agreement, out, only=DEMO_SECTIONS)
+        out.print("next: corpusdb agree --html agreement.html | corpusdb status | corpusdb tui --as Ana")
 
     emit(st, data, render)
 

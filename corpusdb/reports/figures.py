@@ -1,0 +1,109 @@
+"""The report's pictures as inline SVG, drawn by matplotlib (imported only here, only for HTML).
+
+Why matplotlib: a well-kept library that draws heatmaps and bar charts correctly (colour maps,
+colour bars, text contrast); its SVG backend needs no display and no files. ``Figure`` is used
+directly, never ``pyplot``, so no global backend or figure state is touched in the caller.
+Output is deterministic (fixed hash salt, no date) so reports can be diffed.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+
+def _svg(fig: Any) -> str:
+    import matplotlib as mpl
+
+    buf = io.StringIO()
+    with mpl.rc_context({"svg.hashsalt": "corpusdb", "svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    text = buf.getvalue()
+    return re.sub(r"^.*?(<svg)", r"\1", text, count=1, flags=re.S)  # drop the XML prolog and DOCTYPE
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=100)
+
+
+def _annotate(ax: Any, values: np.ndarray, shown: Sequence[Sequence[str]], norm: np.ndarray) -> None:
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if shown[i][j]:
+                dark = not np.isnan(norm[i, j]) and norm[i, j] < 0.6
+                ax.text(j, i, shown[i][j], ha="center", va="center", fontsize=9,
+                        color="white" if dark else "black")
+
+
+def heatmap_svg(matrix: Mapping[str, Any], title: str) -> str:
+    """Annotator x annotator heatmap (row = A, column = B); undefined cells are left blank."""
+    names = list(matrix["names"])
+    vals = np.array([[np.nan if v is None else v for v in row] for row in matrix["values"]], dtype=float)
+    k = len(names)
+    fig = _figure(1.6 + 0.9 * k, 1.2 + 0.8 * k)
+    ax = fig.add_subplot()
+    finite = vals[np.isfinite(vals)]
+    lo = float(min(finite.min(), 0.5)) if finite.size else 0.0
+    im = ax.imshow(np.ma.masked_invalid(vals), cmap="viridis", vmin=lo, vmax=1.0)
+    ax.set_xticks(range(k), labels=names, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_yticks(range(k), labels=names)
+    norm = (vals - lo) / (1.0 - lo) if lo < 1.0 else vals
+    _annotate(ax, vals, [["" if np.isnan(v) else f"{v:.3f}" for v in row] for row in vals], norm)
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    return _svg(fig)
+
+
+def confusion_svg(confusion: Mapping[str, Any], row_label: str, col_label: str) -> str:
+    """Counts of (row type, column type) on matched items, plus a (none) row and column for
+    one-sided items; colour is the share of the row, so rare types are as readable as common ones."""
+    labels = [*confusion["labels"], "(none)"]
+    q = len(confusion["labels"])
+    t = np.zeros((q + 1, q + 1))
+    t[:q, :q] = np.array(confusion["table"], dtype=float).reshape(q, q)
+    t[:q, q] = confusion["unmatched_a"]
+    t[q, :q] = confusion["unmatched_b"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = t / t.sum(axis=1, keepdims=True)
+    fig = _figure(1.8 + 0.75 * (q + 1), 1.4 + 0.6 * (q + 1))
+    ax = fig.add_subplot()
+    im = ax.imshow(np.nan_to_num(share), cmap="Blues", vmin=0, vmax=1)
+    ax.set_xticks(range(q + 1), labels=labels, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_yticks(range(q + 1), labels=labels)
+    ax.set_xlabel(col_label)
+    ax.set_ylabel(row_label)
+    shown = [[("" if (i == q and j == q) else str(int(v))) for j, v in enumerate(row)] for i, row in enumerate(t)]
+    _annotate(ax, t, shown, 1 - np.nan_to_num(share))
+    ax.axhline(q - 0.5, color="grey", lw=0.8)
+    ax.axvline(q - 0.5, color="grey", lw=0.8)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="share of the row")
+    return _svg(fig)
+
+
+def bars_svg(rows: Sequence[Mapping[str, Any]], xlabel: str) -> str:
+    """Horizontal bars of each type's value, with the range over pairs (min–max) as whiskers."""
+    rows = [r for r in rows if r.get("value") is not None]
+    names = [str(r["name"]) for r in rows]
+    vals = np.array([r["value"] for r in rows], dtype=float)
+    fig = _figure(6.0, 0.8 + 0.35 * max(len(rows), 1))
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    err = None
+    if rows and all(r.get("min") is not None for r in rows):
+        lo = vals - np.array([r["min"] for r in rows], dtype=float)
+        hi = np.array([r["max"] for r in rows], dtype=float) - vals
+        err = np.vstack([lo, hi])
+    ax.barh(y, vals, xerr=err, color="#4c72b0", ecolor="#333333", capsize=3)
+    for yi, v in zip(y, vals, strict=True):  # inside the bar, clear of the whiskers
+        ax.text(0.01, yi, f"{v:.3f}", va="center", fontsize=8, color="white" if v > 0.12 else "black")
+    ax.set_yticks(y, labels=names)
+    ax.invert_yaxis()
+    ax.set_xlim(min(0.0, float(vals.min()) if len(vals) else 0.0), 1.1)
+    ax.set_xlabel(xlabel)
+    return _svg(fig)

@@ -1,0 +1,91 @@
+"""Load the raters' sets for an agreement report in one read, through the blindness gate.
+
+Why here and not in the engine: the engine is pure (records in, figures out); this module is the
+only place where an agreement report touches the database, and it reads nothing but what
+``corpusdb.access.visible_sets`` clears for the acting user. An annotator therefore compares only
+their own sets and learns nothing of anybody else's, not even whether they exist.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+
+from corpusdb import access
+from corpusdb.errors import InvalidInput, NotFound, PermissionDenied
+from corpusdb.records import Annotations, SetInfo
+from corpusdb.reports.options import GOLD, AgreementOptions
+from corpusdb.service import Actor
+from corpusdb.sets import read_contents
+
+
+@dataclass(frozen=True, slots=True)
+class Rater:
+    """One side of the comparison: an annotator, a system's predictions, or gold."""
+
+    name: str
+    kind: str
+    sets: Mapping[str, Annotations]
+    """Document external id -> that rater's annotations."""
+
+    def info(self) -> dict[str, object]:
+        return {"name": self.name, "kind": self.kind, "documents": len(self.sets)}
+
+
+def rater_name(info: SetInfo, annotation_names: set[str]) -> str:
+    """Gold is ``gold``; a prediction set is its system's name (``name:prediction`` on a clash)."""
+    if info.kind == "gold":
+        return GOLD
+    name = info.annotator or "?"
+    if info.kind == "prediction" and name in annotation_names:
+        return f"{name}:prediction"
+    return name
+
+
+def _choose(available: dict[str, str], opts: AgreementOptions, actor: Actor) -> list[str]:
+    """The raters to compare, in a stable order, or a refusal that reveals nothing hidden."""
+    if opts.raters is None:
+        kinds = ["annotation"] + (["gold"] if opts.gold else []) + (["prediction"] if opts.predictions else [])
+        chosen = [n for k in kinds for n in sorted(n for n, kk in available.items() if kk == k)]
+    else:
+        chosen = list(dict.fromkeys(opts.raters))
+        missing = [n for n in chosen if n not in available]
+        if missing:
+            if actor.role in ("annotator", "system"):
+                raise PermissionDenied(
+                    f"no sets of {', '.join(map(repr, missing))} are visible to {actor.label}: an annotator's "
+                    "agreement report compares only sets they may read (annotation is double-blind)")
+            raise NotFound(
+                f"no visible sets of {', '.join(map(repr, missing))} on the selected documents (unknown name, or "
+                "the documents are not yet submitted by every annotator); visible raters: "
+                + (", ".join(sorted(available)) or "none"))
+    if len(chosen) < 2:
+        who = f"{actor.label} ({actor.role})"
+        hint = (" an annotator sees only their own sets, so cannot compare with anyone" if actor.role in
+                ("annotator", "system") else " add --gold / --predictions, or wait until documents are submitted")
+        raise InvalidInput(f"agreement needs at least two raters with visible sets; {who} can read "
+                           f"{', '.join(chosen) or 'none'}:{hint}")
+    return chosen
+
+
+def load_raters(conn: Connection, project_id: int, actor: Actor, opts: AgreementOptions,
+                document_ids: list[int] | None) -> list[Rater]:
+    """Every chosen rater's visible sets on the chosen documents, read in bulk."""
+    infos = access.visible_sets(conn, project_id, actor, document_ids=document_ids)
+    names = {i.annotator for i in infos if i.kind == "annotation" and i.annotator}
+    available: dict[str, str] = {}
+    by_rater: dict[str, list[SetInfo]] = defaultdict(list)
+    for info in infos:
+        name = rater_name(info, names)  # type: ignore[arg-type]
+        available.setdefault(name, info.kind)
+        by_rater[name].append(info)
+    chosen = _choose(available, opts, actor)
+    wanted = [i for n in chosen for i in by_rater[n]]
+    content = {s.info.id: s.annotations for s in read_contents(conn, wanted)}
+    return [
+        Rater(n, available[n], {i.document_external_id: content[i.id] for i in by_rater[n]})
+        for n in chosen
+    ]

@@ -1,0 +1,145 @@
+"""What an agreement report compares, as one validated record (the API and the CLI share it).
+
+Why a record: the same choices (raters, layer, criterion, type handling, documents, bootstrap) go
+into the computation, into the report's ``settings`` (so a JSON report says how it was made), and
+into every renderer; validating them once here gives one error message for the API and the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from corpusdb.agreement.spans import CRITERIA, TYPE_MODES
+from corpusdb.errors import InvalidInput
+
+LAYERS: tuple[str, ...] = ("spans", "relations", "links", "labels")
+RELATION_MODES: tuple[str, ...] = ("strict", "relaxed")
+GOLD = "gold"
+"""The rater name of the gold (adjudicated) sets."""
+
+_EMPTY: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+
+
+def parse_merge(spec: str) -> tuple[str, tuple[str, ...]]:
+    """``"protein,DNA,RNA=macromolecule"`` -> ``("macromolecule", ("protein", "DNA", "RNA"))``.
+
+    >>> parse_merge("cell line, cell type=cell")
+    ('cell', ('cell line', 'cell type'))
+    """
+    members, sep, cls = spec.rpartition("=")
+    names = tuple(m.strip() for m in members.split(",") if m.strip())
+    if not sep or not cls.strip() or not names:
+        raise InvalidInput(f"a type merge is MEMBERS=CLASS, e.g. 'protein,DNA,RNA=macromolecule'; got {spec!r}")
+    return cls.strip(), names
+
+
+def type_classes_from(merges: Iterable[str] | Mapping[str, Iterable[str]] | None) -> dict[str, tuple[str, ...]]:
+    """User merges (``--merge`` strings or a mapping class -> members) as a checked mapping."""
+    if not merges:
+        return {}
+    pairs = (
+        [(k, tuple(v)) for k, v in merges.items()] if isinstance(merges, Mapping) else [parse_merge(s) for s in merges]
+    )
+    out: dict[str, tuple[str, ...]] = {}
+    owner: dict[str, str] = {}
+    for cls, members in pairs:
+        for m in members:
+            if owner.get(m, cls) != cls:
+                raise InvalidInput(f"type {m!r} is merged into two classes: {owner[m]!r} and {cls!r}")
+            owner[m] = cls
+        out[cls] = tuple(dict.fromkeys((*out.get(cls, ()), *members)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class AgreementOptions:
+    """One agreement computation. ``raters`` None means every annotator with visible sets."""
+
+    layer: str = "spans"
+    raters: tuple[str, ...] | None = None
+    gold: bool = False
+    """Add the gold sets as a rater named ``gold`` (when ``raters`` is None)."""
+    predictions: bool = False
+    """Add every system's prediction sets as raters (when ``raters`` is None)."""
+    criterion: str = "exact"
+    jaccard: float = 0.5
+    types: str = "required"
+    type_classes: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _EMPTY)
+    relation_mode: str = "strict"
+    label: str | None = None
+    """The document label to compare (default: the schema's first, or the only one present)."""
+    ordinal: bool = False
+    """Document-label categories are ordered (schema order): ordinal alpha, linearly weighted kappa."""
+    split: str | None = None
+    documents: tuple[str, ...] | None = None
+    bootstrap: int = 0
+    seed: int = 0
+    confidence: float = 0.95
+    lowest: int = 5
+    """How many documents and types the ``lowest`` lists hold."""
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.layer not in LAYERS:
+            problems.append(f"layer must be one of {', '.join(LAYERS)}, got {self.layer!r}")
+        if self.criterion not in CRITERIA:
+            problems.append(f"criterion must be one of {', '.join(CRITERIA)}, got {self.criterion!r}")
+        if self.types not in TYPE_MODES:
+            problems.append(f"types must be one of {', '.join(TYPE_MODES)}, got {self.types!r}")
+        if self.types == "merged" and not self.type_classes:
+            problems.append("types 'merged' needs type merges, e.g. --merge protein,DNA,RNA=macromolecule")
+        if self.relation_mode not in RELATION_MODES:
+            problems.append(f"relation mode must be strict or relaxed, got {self.relation_mode!r}")
+        if not 0.0 < self.jaccard <= 1.0:
+            problems.append(f"the Jaccard threshold must be in (0, 1], got {self.jaccard}")
+        if self.bootstrap < 0:
+            problems.append(f"the number of bootstrap resamples must be 0 (off) or more, got {self.bootstrap}")
+        if not 0.5 <= self.confidence < 1.0:
+            problems.append(f"confidence must be in [0.5, 1), got {self.confidence}")
+        if self.raters is not None and len(set(self.raters)) < 2:
+            problems.append("name at least two different raters (or none for all)")
+        if problems:
+            raise InvalidInput("; ".join(problems))
+
+    @classmethod
+    def build(cls, *, merges: Iterable[str] | Mapping[str, Iterable[str]] | None = None,
+              raters: Sequence[str] | None = None, documents: Sequence[str] | None = None,
+              **kwargs: Any) -> AgreementOptions:
+        """Options from loose arguments; merges imply types='merged' unless types is given."""
+        classes = type_classes_from(merges)
+        if classes and kwargs.setdefault("types", "merged") != "merged":
+            raise InvalidInput(f"type merges need types 'merged', not {kwargs['types']!r}")
+        return cls(type_classes=MappingProxyType(classes), raters=tuple(raters) if raters is not None else None,
+                   documents=tuple(documents) if documents is not None else None, **kwargs)
+
+    def class_of(self, type_name: str) -> str:
+        """A type's merged class (itself unless merged)."""
+        if self.types != "merged":
+            return type_name
+        for cls, members in self.type_classes.items():
+            if type_name in members:
+                return cls
+        return type_name
+
+    def settings(self) -> dict[str, Any]:
+        """The ``settings`` object of the JSON report."""
+        span_like = self.layer != "labels"
+        return {
+            "layer": self.layer,
+            "raters": list(self.raters) if self.raters is not None else None,
+            "gold": self.gold,
+            "predictions": self.predictions,
+            "criterion": self.criterion if span_like else None,
+            "jaccard": self.jaccard if span_like and self.criterion == "jaccard" else None,
+            "types": self.types if span_like else None,
+            "type_classes": {k: list(v) for k, v in self.type_classes.items()} if self.types == "merged" else {},
+            "relation_mode": self.relation_mode if self.layer == "relations" else None,
+            "label": self.label if self.layer == "labels" else None,
+            "ordinal": self.ordinal if self.layer == "labels" else None,
+            "documents": {"split": self.split, "ids": list(self.documents) if self.documents is not None else None},
+            "bootstrap": {"resamples": self.bootstrap, "seed": self.seed, "confidence": self.confidence}
+            if self.bootstrap else None,
+        }

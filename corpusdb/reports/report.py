@@ -1,0 +1,148 @@
+"""The agreement report: one JSON-able body (schema ``corpusdb.agreement/1``) plus the engine's
+results for Python users. Renderers (text, Markdown, HTML) read only the body, so every output
+shows exactly the numbers the JSON API gives.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from corpusdb.agreement import relations as _relations
+from corpusdb.agreement import spans as _spans
+from corpusdb.agreement.labels import LabelAgreement, PairwiseMatrix
+from corpusdb.reports import aggregate
+from corpusdb.reports.doclabels import compute_labels
+from corpusdb.reports.loading import Rater
+from corpusdb.reports.options import AgreementOptions
+from corpusdb.reports.pairs import PairResult, SchemaTypes, compare_pair
+from corpusdb.reports.units import UnitAgreement, span_units
+from guidelines.schema import Schema
+
+SCHEMA_ID = "corpusdb.agreement/1"
+Progress = Callable[[int, int, str], None]
+"""Called as ``progress(done, total, what)`` after each step (pair, multi-rater units)."""
+
+DOCUMENT_POLICY = ("each pair of raters is compared on the documents both have a visible set for; "
+                   "a document with a single rater's set is not compared")
+LINK_POLICY = ("F1 over the edges of each rater's cluster closure (symmetric types) and over directed edges; "
+               "spans are mapped through the span alignment, an edge touching an unaligned span counts as one-sided")
+
+
+@dataclass(frozen=True, slots=True)
+class AgreementReport:
+    """``to_dict()`` is the documented JSON (see ``corpusdb/reports/README.md``)."""
+
+    body: dict[str, Any] = field(repr=False)
+    options: AgreementOptions
+    pairs: tuple[PairResult, ...] = ()
+    labels: LabelAgreement | None = None
+    units: UnitAgreement | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return copy.deepcopy(self.body)
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return dict(self.body["summary"])
+
+    def matrix(self, measure: str | None = None) -> dict[str, Any]:
+        """One annotator x annotator matrix (default: the layer's headline measure)."""
+        mats = self.body["matrices"]
+        return mats[measure or next(iter(mats))]
+
+    def pairwise(self, measure: Callable[[PairResult], float | None], name: str = "") -> PairwiseMatrix:
+        """Any pairwise measure of the engine's pair results as a rater x rater matrix (mirrored;
+        the diagonal is None), e.g. ``report.pairwise(lambda p: p.overall.only_a, "misses")``."""
+        names = [r["name"] for r in self.body["raters"]]
+        idx = {n: i for i, n in enumerate(names)}
+        vals: list[list[float | None]] = [[None] * len(names) for _ in names]
+        for p in self.pairs:
+            vals[idx[p.a]][idx[p.b]] = vals[idx[p.b]][idx[p.a]] = measure(p)
+        return PairwiseMatrix(name or getattr(measure, "__name__", "measure"), tuple(names),
+                              tuple(tuple(r) for r in vals))
+
+    def pair(self, a: str, b: str) -> PairResult:
+        """The engine results of one pair (either order; ``a`` is the reference as computed)."""
+        for p in self.pairs:
+            if {p.a, p.b} == {a, b}:
+                return p
+        raise KeyError((a, b))
+
+
+def _policy(opts: AgreementOptions, units: UnitAgreement | None) -> dict[str, Any]:
+    one_sided = {"spans": _spans.POLICY, "relations": _relations.POLICY, "links": LINK_POLICY}.get(opts.layer)
+    return {"one_sided": one_sided, "documents": DOCUMENT_POLICY, "units": units.policy if units else None,
+            "reference": "in each pair A (the row) is the reference: precision = matched / B's items, "
+                         "recall = matched / A's items; F1 and the coefficients are symmetric"}
+
+
+def build_report(*, project: str, actor: str, schema: Schema | None, raters: Sequence[Rater],
+                 opts: AgreementOptions, texts: dict[str, str] | None = None,
+                 progress: Progress | None = None) -> AgreementReport:
+    """Compute every pairwise and multi-rater figure for the loaded raters."""
+    names = [r.name for r in raters]
+    head: dict[str, Any] = {
+        "schema": SCHEMA_ID, "project": project, "actor": actor,
+        "generated": datetime.now(UTC).replace(microsecond=0).isoformat(), "layer": opts.layer,
+        "settings": opts.settings(), "raters": [r.info() for r in raters],
+    }
+    per_doc_raters: dict[str, int] = {}
+    for r in raters:
+        for d in r.sets:
+            per_doc_raters[d] = per_doc_raters.get(d, 0) + 1
+    compared = sorted(d for d, n in per_doc_raters.items() if n >= 2)
+    notes = []
+    single = len(per_doc_raters) - len(compared)
+    if single:
+        notes.append(f"{single} document(s) have a set of only one rater and are not compared")
+    head["documents"] = compared
+    if opts.layer == "labels":
+        la, body = compute_labels(raters, opts, schema)
+        head["settings"]["label"] = body.pop("label")
+        head["policy"] = {"one_sided": body["multirater"]["policy"], "documents": DOCUMENT_POLICY, "units": None,
+                          "reference": "in each pair A is the row of the table"}
+        body["lowest"] = {"documents": aggregate.lowest(body["per_document"]["rows"], opts.lowest),
+                          "types": aggregate.lowest(body["per_type"]["rows"], opts.lowest)}
+        if progress:
+            progress(1, 1, "document labels")
+        return AgreementReport({**head, **_order(body), "notes": notes}, opts, labels=la)
+    types = SchemaTypes.from_schema(schema)
+    steps = len(names) * (len(names) - 1) // 2 + (1 if opts.layer == "spans" and len(names) >= 3 else 0)
+    pairs: list[PairResult] = []
+    for i, a in enumerate(raters):
+        for b in raters[i + 1:]:
+            pairs.append(compare_pair(a, b, opts, types, texts))
+            if progress:
+                progress(len(pairs), steps, f"{a.name} vs {b.name}")
+    units = span_units(names, pairs, opts) if opts.layer == "spans" else None
+    if progress and units is not None:
+        progress(steps, steps, "multi-rater units")
+    notes += [f"{p.a} and {p.b} share no document: not compared" for p in pairs if not p.documents]
+    excluded = sum(p.spans.excluded_a + p.spans.excluded_b for p in pairs if p.spans is not None)
+    if excluded:
+        notes.append(f"{excluded} span(s) without a text mention (names only) are left out of span matching")
+    type_rows = aggregate.per_type_rows(pairs)
+    doc_rows = aggregate.per_document_rows(pairs)
+    body = {
+        "summary": {**aggregate.summary(pairs, opts), "pair_measure": "f1"},
+        "pairs": [aggregate.pair_entry(p, opts.layer) for p in pairs],
+        "matrices": aggregate.matrices(names, pairs, opts.layer),
+        "multirater": {**units.to_dict(), "bootstrap": units.to_dict()["bootstrap"] or None} if units else None,
+        "per_type": {"measure": "mean_pairwise_f1", "rows": type_rows},
+        "per_document": {"measure": "mean_pairwise_f1", "rows": doc_rows},
+        "lowest": {"documents": aggregate.lowest(doc_rows, opts.lowest),
+                   "types": aggregate.lowest(type_rows, opts.lowest)},
+        "confusion": aggregate.confusion(pairs),
+    }
+    head["policy"] = _policy(opts, units)
+    return AgreementReport({**head, **body, "notes": notes}, opts, tuple(pairs), units=units)
+
+
+def _order(body: dict[str, Any]) -> dict[str, Any]:
+    keys = ("summary", "pairs", "matrices", "multirater", "per_type", "per_document", "lowest", "confusion",
+            "categories")
+    return {k: body[k] for k in keys if k in body}

@@ -1,0 +1,85 @@
+"""``Corpus.agreement``: the DB-facing side of agreement reports (a mixin of ``corpusdb.api.Corpus``).
+
+Why a thin layer: choosing documents and raters and reading their sets (through the blindness
+gate, in one bulk read) is all the database does here; everything else is the pure engine in
+``corpusdb.agreement`` and the aggregation in this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from corpusdb.errors import NotFound
+from corpusdb.service import ServiceBase
+
+if TYPE_CHECKING:  # the engine (numpy, scipy, statsmodels) loads on first use, not with corpusdb.api
+    from corpusdb.reports.options import AgreementOptions
+    from corpusdb.reports.report import AgreementReport, Progress
+
+
+class AgreementMixin(ServiceBase):
+    """Inter-annotator agreement reports over the sets the acting user may read."""
+
+    def agreement(
+        self,
+        layer: str = "spans",
+        *,
+        raters: Sequence[str] | None = None,
+        gold: bool = False,
+        predictions: bool = False,
+        criterion: str = "exact",
+        jaccard: float = 0.5,
+        types: str | None = None,
+        merges: Iterable[str] | Mapping[str, Iterable[str]] | None = None,
+        relation_mode: str = "strict",
+        label: str | None = None,
+        ordinal: bool = False,
+        split: str | None = None,
+        documents: Sequence[str] | None = None,
+        bootstrap: int = 0,
+        seed: int = 0,
+        confidence: float = 0.95,
+        lowest: int = 5,
+        options: AgreementOptions | None = None,
+        progress: Progress | None = None,
+    ) -> AgreementReport:
+        """Agreement between raters on one layer (``spans``, ``relations``, ``links``, ``labels``).
+
+        ``raters``: annotator names, ``"gold"``, or a system's name (its prediction sets); None means
+        every annotator whose sets you may read (plus gold / predictions when asked). ``merges``:
+        ``["protein,DNA,RNA=macromolecule"]`` or ``{"macromolecule": ["protein", "DNA", "RNA"]}``
+        (implies ``types="merged"``). ``documents``/``split`` restrict the documents (both: the
+        intersection). ``bootstrap`` > 0 adds document-bootstrap CIs (seeded by ``seed``).
+
+        >>> corpus.agreement(criterion="exact").matrix("f1")  # doctest: +SKIP
+        """
+        from corpusdb.reports.loading import load_raters
+        from corpusdb.reports.options import AgreementOptions
+        from corpusdb.reports.report import build_report
+
+        if options is None:
+            extra = {"types": types} if types is not None else {}
+            options = AgreementOptions.build(
+                layer=layer, raters=raters, gold=gold, predictions=predictions, criterion=criterion,
+                jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
+                split=split, documents=documents, bootstrap=bootstrap, seed=seed, confidence=confidence,
+                lowest=lowest, **extra)  # fmt: skip
+        doc_ids = None
+        if options.split is not None or options.documents is not None:
+            chosen = self.documents(split=options.split, external_ids=options.documents,  # type: ignore[attr-defined]
+                                    with_text=False)
+            if not chosen:
+                raise NotFound(f"no documents in split {options.split!r}" if options.split else "no documents")
+            doc_ids = [d.id for d in chosen]
+        with self._read() as conn:
+            raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids)
+        texts = None
+        if options.criterion == "fragment" and options.layer != "labels":
+            wanted = sorted({d for r in raters_ for d in r.sets})
+            texts = {d.external_id: d.text for d in self.documents(external_ids=wanted)}  # type: ignore[attr-defined]
+        return build_report(
+            project=self.info().name,  # type: ignore[attr-defined]
+            actor=f"{self.actor.label} ({self.actor.role})", schema=self.schema(),  # type: ignore[attr-defined]
+            raters=raters_, opts=options, texts=texts, progress=progress)
+
