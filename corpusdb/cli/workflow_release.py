@@ -1,0 +1,144 @@
+"""``corpusdb split``, ``release`` and ``releases``: splitting gold and freezing it into releases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.workflow_common import bar, codes, fmt_float
+from corpusdb.errors import UsageError
+
+
+def split(
+    ctx: typer.Context,
+    ratios: Annotated[str, typer.Option(help="Shares per split, e.g. 70/10/20.")] = "70/10/20",
+    names: Annotated[str, typer.Option(help="Split names, e.g. train/dev/test.")] = "train/dev/test",
+    seed: Annotated[int, typer.Option(help="Seed (same documents and seed: same splits).")] = 0,
+    stratify: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Balance over: entity, relation, relation_label, label or label:NAME (repeatable)."
+        ),
+    ] = None,
+    reset: Annotated[bool, typer.Option(help="Re-split documents already split (they move!).")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the splits without saving them.")] = False,
+) -> None:
+    """Split documents into train/dev/test, group-aware and stratified; documents already split stay."""
+    st = state(ctx)
+    try:
+        r = [float(x) for x in ratios.split("/")]
+    except ValueError as exc:
+        raise UsageError(f"--ratios takes numbers joined by '/', e.g. 70/10/20, not {ratios!r}") from exc
+    rep = st.corpus().split(ratios=r, names=names.split("/"), seed=seed, stratify=stratify or (), reset=reset,
+                            dry_run=dry_run)  # fmt: skip
+
+    def render() -> None:
+        t = Table("split", "documents", "groups", "share", "target", "distance", "distribution",
+                  title=f"{rep.newly_assigned} document(s) newly assigned, {rep.kept} kept (seed {rep.seed})")  # fmt: skip
+        for s in rep.splits:
+            dist = ", ".join(f"{k} {v}" for k, v in s.distribution.items())
+            t.add_row(s.name, str(s.documents), str(s.groups), f"{s.share:.3f}", f"{s.target:.3f}",
+                      fmt_float(s.distance), dist)  # fmt: skip
+        out.print(t)
+        if rep.whole:
+            out.print("whole: " + ", ".join(f"{k} {v}" for k, v in rep.whole.items()), markup=False)
+        if dry_run:
+            out.print("(dry run: nothing saved)")
+
+    emit(st, rep.to_dict(), render)
+
+
+def release(
+    ctx: typer.Context,
+    version: Annotated[str, typer.Argument(help="The new release's version, e.g. v1.")],
+    outdir: Annotated[Path | None, typer.Option("--out", "-o", help="Also write its files here.")] = None,
+    notes: Annotated[str, typer.Option(help="Release notes.")] = "",
+    allow_open: Annotated[bool, typer.Option(help="Release even with unresolved conflicts.")] = False,
+    agreement: Annotated[bool, typer.Option(help="Compute the agreement summary.")] = True,
+) -> None:
+    """Freeze gold and its splits into an immutable release (JSON, brat, manifest, change log)."""
+    st = state(ctx)
+    with bar("releasing") as cb:
+        info = st.corpus().release(version, notes=notes, outdir=outdir, allow_open=allow_open,
+                                   agreement=agreement, progress=cb)  # fmt: skip
+
+    def render() -> None:
+        cnt = info.counts
+        out.print(f"release {info.version}: {cnt.get('documents', 0)} documents, {cnt.get('spans', 0)} spans, "
+                  f"{cnt.get('relations', 0)} relations, {len(info.files) + 1} files", markup=False)  # fmt: skip
+        s = info.changelog.get("summary", {})
+        out.print(
+            f"since {info.previous or 'nothing'}: " + ", ".join(f"{k} {v}" for k, v in s.items()),
+            markup=False,
+        )
+        if outdir is not None:
+            out.print(f"written to {outdir}", markup=False)
+
+    emit(st, info.to_dict(), render)
+
+
+releases_app = typer.Typer(help="Releases: list (default), show, export.", invoke_without_command=True)
+
+
+@releases_app.callback()
+def releases(ctx: typer.Context) -> None:
+    """List the releases, oldest first."""
+    if ctx.invoked_subcommand is not None:
+        return
+    st = state(ctx)
+    res = st.corpus().releases()
+    emit(st, [{"version": r.version, "created": r.created.isoformat(), "previous": r.previous, "notes": r.notes,
+               "counts": dict(r.counts)} for r in res],
+         lambda: [out.print(f"{r.version}\t{r.created:%Y-%m-%d %H:%M}\t{r.counts.get('documents', 0)} documents"
+                            f"\t{r.notes}", markup=False) for r in res])  # fmt: skip
+
+
+@releases_app.command("show", epilog=codes("5 not a lead or adjudicator"))
+def releases_show(
+    ctx: typer.Context, version: Annotated[str, typer.Argument(help="Release version.")]
+) -> None:
+    """A release's counts, files (sha256) and change log."""
+    st = state(ctx)
+    found = [r for r in st.corpus().releases() if r.version == version]
+    if not found:
+        from corpusdb.errors import NotFound
+
+        raise NotFound(f"no release {version!r} in this project")
+    r = found[0]
+
+    def render() -> None:
+        out.print(
+            f"release {r.version} ({r.created:%Y-%m-%d %H:%M}), previous {r.previous or '-'}", markup=False
+        )
+        out.print("counts: " + ", ".join(f"{k} {v}" for k, v in r.counts.items()), markup=False)
+        for p, f in r.files.items():
+            out.print(f"  {f['sha256'][:16]}  {f['bytes']:>9}  {p}", markup=False)
+
+    emit(st, r.to_dict(), render)
+
+
+@releases_app.command(
+    "export", epilog=codes("5 not a lead or adjudicator", "6 a file would differ from the manifest")
+)
+def releases_export(
+    ctx: typer.Context,
+    version: Annotated[str, typer.Argument(help="Release version.")],
+    outdir: Annotated[Path, typer.Argument(help="Folder to write the files into.")],
+) -> None:
+    """Write a release's files again, byte for byte (checked against its manifest)."""
+    st = state(ctx)
+    paths = st.corpus().export_release(version, outdir)
+    emit(
+        st, [str(p) for p in paths], lambda: out.print(f"wrote {len(paths)} files to {outdir}", markup=False)
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("split", epilog=codes("5 not a lead"))(split)
+    app.command("release", epilog=codes("4 invalid version", "5 not a lead",
+                                        "6 version exists, nothing to release, or open conflicts"))(release)  # fmt: skip
+    app.add_typer(releases_app, name="releases", epilog=codes("5 not a lead or adjudicator"))

@@ -1,0 +1,373 @@
+"""Adjudication: build each document's gold set from its sources, one recorded decision per item.
+
+Merge semantics (why): a unit (see ``units``) on which every source agrees goes into gold as
+``unanimous``; with ``threshold=k``, a version held by at least k of the n sources goes in as
+``majority`` (and when at least k sources have *nothing* there, the others' items are refused, also
+``majority``). Everything else waits for ``resolve``: take one source's version, take none, or put an
+edited item (``adjudicated``). A unit already decided is never touched again, so re-running the merge
+after more annotators submit keeps every decision made. Relations and links enter gold only once the
+spans they point at have gold items; their arguments are rewritten to those gold ids. Gold local ids
+are allocated once (``T<n>``, ``R<n>``, ``L<n>``) and never renumbered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from corpusdb.edits import PREFIX
+from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
+from corpusdb.records import (
+    Annotations,
+    AnnotationSet,
+    Argument,
+    DecisionInfo,
+    DocLabel,
+    Link,
+    Relation,
+    Span,
+)
+from corpusdb.service import ServiceBase, utcnow_aware
+from corpusdb.sets import read_contents
+from corpusdb.workflow import store, units
+from corpusdb.workflow.conflicts import Analysis, analyse, analyse_many
+from corpusdb.workflow.types import Item, MergeResult, Resolution, SourceRef
+from corpusdb.workflow.units import Member, Unit
+
+Progress = Callable[[int, int], None]
+
+
+class _Gold:
+    """One document's gold content being built in a transaction: fresh ids, pending decisions."""
+
+    def __init__(self, ann: Annotations, used: set[str]) -> None:
+        self.spans = list(ann.spans)
+        self.relations = list(ann.relations)
+        self.links = list(ann.links)
+        self.labels = list(ann.labels)
+        self.notes = list(ann.notes)
+        self.extra = ann.extra
+        self.changed = False
+        self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
+        # every id gold ever gave out (decisions keep them): a deleted id is never reused
+        taken = used | {x.id for x in (*self.spans, *self.relations, *self.links, *self.notes)}
+        self.top: dict[str, int] = {}
+        for t in taken:
+            m = _NUM.match(t)
+            if m:
+                self.top[m.group(1)] = max(self.top.get(m.group(1), 0), int(m.group(2)))
+
+    def annotations(self) -> Annotations:
+        return Annotations(tuple(self.spans), tuple(self.relations), tuple(self.links), tuple(self.notes),
+                           tuple(self.labels), self.extra)  # fmt: skip
+
+    def fresh(self, kind: str) -> str:
+        prefix = PREFIX[kind]
+        self.top[prefix] = self.top.get(prefix, 0) + 1
+        return f"{prefix}{self.top[prefix]}"
+
+    def add(self, item: Item) -> str:
+        self.changed = True
+        if isinstance(item, DocLabel):
+            self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
+            return item.name
+        kind = "span" if isinstance(item, Span) else "relation" if isinstance(item, Relation) else "link"
+        new = replace(item, id=self.fresh(kind), extra={})  # type: ignore[type-var]
+        getattr(self, kind + "s").append(new)
+        return new.id  # type: ignore[union-attr]
+
+
+_NUM = re.compile(r"^(\D+?)(\d+)$")
+
+
+def _used_ids(a: Analysis) -> set[str]:
+    return {d.item_id for d in a.decisions if d.item_id and d.item_kind != "label"}
+
+
+def _kind(item: Item) -> str:
+    return {Span: "span", Relation: "relation", Link: "link", DocLabel: "label"}[type(item)]
+
+
+def _materialise(a: Analysis, m: Member) -> Item | str:
+    """The source item with its references rewritten to gold ids, or why that is not possible yet."""
+    item = m.item
+    if isinstance(item, Relation):
+        args = []
+        for arg in item.args:
+            key = a.member_unit.get((m.source, arg.ref))
+            gold = a.unit_gold.get(key) if key else None
+            if gold is None:
+                why = "was refused" if key in a.unit_decision else "has no gold item yet: resolve it first"
+                return f"argument {arg.role} ({key or arg.ref}) {why}"
+            args.append(Argument(arg.role, gold))
+        trigger = None
+        if item.trigger is not None:
+            key = a.member_unit.get((m.source, item.trigger))
+            trigger = a.unit_gold.get(key) if key else None
+            if trigger is None:
+                return f"trigger ({key or item.trigger}) has no gold item yet: resolve it first"
+        return replace(item, args=tuple(args), trigger=trigger, extra={})
+    if isinstance(item, Link):
+        ends = []
+        for ref in (item.source, item.target):
+            key = a.member_unit.get((m.source, ref))
+            gold = a.unit_gold.get(key) if key else None
+            if gold is None:
+                return f"link end {key or ref} has no gold item yet: resolve it first"
+            ends.append(gold)
+        return replace(item, source=ends[0], target=ends[1], group=None, extra={})
+    if isinstance(item, Span):
+        return replace(item, extra={})
+    return item
+
+
+def _auto(u: Unit, n: int, threshold: int | None) -> tuple[str, list[Member] | None] | None:
+    """(method, winning members or None for "refuse") when a unit can be decided without a person."""
+    if n == 0:
+        return None
+    per_source = Counter(m.source for m in u.members)
+    if any(c > 1 for c in per_source.values()):
+        return None  # a source holds two versions: a person must look
+    if units.is_agreed(u, n):
+        return "unanimous", list(u.members)
+    if threshold is None:
+        return None
+    grp = units.groups(u)
+    top = len({m.source for m in grp[0][1]}) if grp else 0
+    second = len({m.source for m in grp[1][1]}) if len(grp) > 1 else 0
+    absent = n - len(per_source)
+    if top >= threshold and top > second and top > absent:
+        return ("unanimous" if top == n else "majority"), grp[0][1]
+    if absent >= threshold and absent > top:
+        return "majority", None
+    return None
+
+
+def _refs(a: Analysis, ms: Sequence[Member]) -> list[SourceRef]:
+    return [units.ref_of(a.sources, m) for m in ms]
+
+
+def _all_refs(a: Analysis, u: Unit) -> list[SourceRef]:
+    return _refs(a, u.members) + [units.absent_ref(a.sources, i) for i in units.missing_sources(u, a.n)]
+
+
+def _decide(a: Analysis, svc: ServiceBase, gold: _Gold, u: Unit, method: str, item: Item | None,
+            sources: Sequence[SourceRef], reason: str | None) -> DecisionInfo:  # fmt: skip
+    """Put the item into gold (None: refuse it) and queue its decision; written by ``_write``."""
+    local = gold.add(item) if item is not None else ""
+    src = [s.to_dict() for s in sources]
+    gold.decisions.append((u.kind, local, method, svc.actor.id, src, reason))  # type: ignore[arg-type]
+    info = DecisionInfo(
+        0, a.document, u.kind, local, method, svc.actor.name, tuple(src), reason, utcnow_aware()
+    )
+    a.note_decision(u.key, info)
+    return info
+
+
+def _write(a: Analysis, gold: _Gold, status: str) -> store.GoldWrite:
+    return store.GoldWrite(
+        a.doc_id, a.gold.id if a.gold else None, status, a.gold.status if a.gold else None,
+        gold.annotations(), gold.changed, gold.decisions,
+    )  # fmt: skip
+
+
+def _open_count(a: Analysis) -> int:
+    return sum(1 for u in a.units if a.is_open(u))
+
+
+class AdjudicationMixin(ServiceBase):
+    """Gold sets: auto-merge, resolving conflicts, decisions (adjudicators and leads)."""
+
+    def merge(
+        self,
+        document: str | int | None = None,
+        *,
+        threshold: int | None = None,
+        criterion: str = "exact",
+        types: str = "ignored",
+        sources: Sequence[str | int] | None = None,
+        progress: Progress | None = None,
+    ) -> list[MergeResult]:
+        """Merge agreed items into gold on one document, or on every ready document (all or nothing).
+
+        ``threshold=k`` also accepts a version held by at least k sources (``majority``).
+        """
+        self._require("lead", "adjudicator", doing="merge annotations into gold")
+        if threshold is not None and threshold < 1:
+            raise UsageError(f"the threshold must be at least 1, got {threshold}")
+        schema = self.schema()  # type: ignore[attr-defined]
+        out: list[MergeResult] = []
+        with self._write() as conn:
+            found = analyse_many(conn, self.project_id, self.actor, None if document is None else [document],
+                                 schema, criterion=criterion, types=types, sources=sources)  # fmt: skip
+            writes: list[store.GoldWrite] = []
+            for i, a in enumerate(found):
+                if a.n:
+                    res, w = self._merge_one(a, threshold)
+                    out.append(res)
+                    if w.set_id is None or w.changed or w.status != w.old_status:
+                        writes.append(w)
+                if progress is not None:
+                    progress(i + 1, len(found))
+            store.write_golds(conn, self.project_id, writes)
+            gold_ids = {w.doc_id: w.set_id for w in writes}
+            out = [replace(r, gold_set_id=gold_ids.get(a.doc_id) or r.gold_set_id)
+                   for r, a in zip(out, [a for a in found if a.n], strict=True)]  # fmt: skip
+            self._audit(conn, "merge", str(document or "*"), documents=len(out), threshold=threshold,
+                        criterion=criterion)  # fmt: skip
+        return out
+
+    def _merge_one(self, a: Analysis, threshold: int | None) -> tuple[MergeResult, store.GoldWrite]:
+        gold = _Gold(a.gold_ann, _used_ids(a))
+        added, rejected, kept = self._auto_pass(a, gold, threshold)
+        open_ = _open_count(a)
+        w = _write(a, gold, "submitted" if open_ == 0 else "in_progress")
+        return MergeResult(a.document, a.gold.id if a.gold else 0, dict(added), rejected, kept, open_), w
+
+    def _auto_pass(self, a: Analysis, gold: _Gold, threshold: int | None) -> tuple[Counter[str], int, int]:
+        """Decide every undecided unit that needs no person; spans come before what points at them."""
+        added: Counter[str] = Counter()
+        rejected = kept = 0
+        for u in a.units:
+            if u.key in a.unit_decision:
+                kept += 1
+                continue
+            auto = _auto(u, a.n, threshold)
+            if auto is None:
+                continue
+            method, winners = auto
+            if winners is None:
+                _decide(a, self, gold, u, method, None, _all_refs(a, u),
+                        f"auto-merge: at least {threshold} of {a.n} sources have no such item")  # fmt: skip
+                rejected += 1
+                continue
+            item = _materialise(a, winners[0])
+            if isinstance(item, str):
+                continue  # an argument is undecided or refused: wait, or a person decides
+            n_agree = len({m.source for m in winners})
+            _decide(
+                a,
+                self,
+                gold,
+                u,
+                method,
+                item,
+                _refs(a, winners),
+                f"auto-merge: {n_agree} of {a.n} sources agree",
+            )
+            added[method] += 1
+        return added, rejected, kept
+
+    def resolve(
+        self,
+        document: str | int,
+        key: str,
+        *,
+        take: str | int | None = None,
+        item: Item | None = None,
+        reject: bool = False,
+        reason: str | None = None,
+        criterion: str = "exact",
+        types: str = "ignored",
+        sources: Sequence[str | int] | None = None,
+    ) -> Resolution:
+        """Decide one conflict: ``take`` a source's version (annotator name, ``name:localid`` or set
+        id), put an edited ``item`` (relation arguments and link ends name *gold* span ids), or
+        ``reject`` them all. Use the same criterion/types/sources as the ``conflicts`` call that gave
+        the key."""
+        self._require("lead", "adjudicator", doing="resolve conflicts")
+        if sum(x is not None and x is not False for x in (take, item, reject or None)) != 1:
+            raise UsageError("resolve needs exactly one of: take=SOURCE, item=ITEM, reject=True")
+        schema = self.schema()  # type: ignore[attr-defined]
+        with self._write() as conn:
+            a = analyse(conn, self.project_id, self.actor, document, schema, criterion=criterion, types=types,
+                        sources=sources)  # fmt: skip
+            u = a.unit(key)
+            if u is None:
+                raise NotFound(
+                    f"no item with key {key!r} on document {a.document} (list them with `corpusdb conflicts`)"
+                )
+            done = a.unit_decision.get(u.key)
+            if done is not None:
+                raise Conflict(
+                    f"{key} on {a.document} was already decided ({done.method}, decision {done.id}); "
+                    "change gold with `corpusdb correct`"
+                )
+            gold = _Gold(a.gold_ann, _used_ids(a))
+            if reject:
+                dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason)
+            elif item is not None:
+                if _kind(item) != u.kind:
+                    raise InvalidInput(f"{key} is a {u.kind}; the edited item is a {_kind(item)}")
+                if isinstance(item, Relation):
+                    ids = {s.id for s in gold.spans} | {r.id for r in gold.relations}
+                    bad = [x.ref for x in item.args if x.ref not in ids]
+                    if bad:
+                        raise InvalidInput(
+                            f"the edited relation points at {bad[0]!r}, which is not a gold item"
+                        )
+                dec = _decide(a, self, gold, u, "adjudicated", item, _refs(a, u.members), reason)
+            else:
+                chosen = self._chosen(a, u, take)  # type: ignore[arg-type]
+                if chosen is None:  # that source has nothing here: taking its version refuses the item
+                    dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason)
+                else:
+                    new = _materialise(a, chosen)
+                    if isinstance(new, str):
+                        raise Conflict(f"cannot take {key} yet: {new}")
+                    same = next(g for _, g in units.groups(u) if chosen in g)
+                    dec = _decide(a, self, gold, u, "adjudicated", new, _refs(a, same), reason)
+            first = len(gold.decisions) - 1
+            self._auto_pass(a, gold, None)  # agreed relations whose spans are now in gold follow them
+            open_ = _open_count(a)
+            [ids] = store.write_golds(
+                conn, self.project_id, [_write(a, gold, "submitted" if open_ == 0 else "in_progress")]
+            )
+            dec = replace(dec, id=ids[first])
+            self._audit(conn, "resolve", f"{a.document} {key}", decision=dec.id, reason=reason)
+        return Resolution(a.document, key, dec.item_id or None, dec, open_)
+
+    def _chosen(self, a: Analysis, u: Unit, take: str | int) -> Member | None:
+        spec = str(take)
+        name, _, local = spec.partition(":")
+        idx = [
+            i for i, s in enumerate(a.sources)
+            if (name.isdigit() and s.ref.set_id == int(name)) or s.ref.annotator == name
+        ]  # fmt: skip
+        if not idx:
+            names = ", ".join(f"{s.ref.annotator} (set {s.ref.set_id})" for s in a.sources)
+            raise NotFound(f"{name!r} is not a source of {a.document} (sources: {names})")
+        ms = [
+            m
+            for m in u.members
+            if m.source in idx and (not local or units.ref_of(a.sources, m).local_id == local)
+        ]
+        if len(ms) > 1:
+            ids = ", ".join(units.ref_of(a.sources, m).local_id for m in ms)
+            raise UsageError(f"{name} has several versions of {u.key} ({ids}): take NAME:LOCALID")
+        return ms[0] if ms else None
+
+    # -- reading ---------------------------------------------------------------------------------
+    def decisions(self, document: str | int | None = None) -> list[DecisionInfo]:
+        """The provenance of gold: every decision, oldest first (an empty ``item_id`` is a refusal)."""
+        self._require("lead", "adjudicator", doing="read adjudication decisions")
+        from corpusdb import access
+
+        with self._read() as conn:
+            docs = None
+            if document is not None:
+                docs = [store.document_row(conn, self.project_id, document)[0]]
+            golds = access.visible_sets(conn, self.project_id, self.actor, document_ids=docs, kind="gold")
+            return store.load_decisions(conn, [g.id for g in golds])
+
+    def gold(self, document: str | int) -> AnnotationSet:
+        """The gold set of a document (NotFound before any merge)."""
+        self._require("lead", "adjudicator", doing="read gold sets")
+        with self._read() as conn:
+            doc_id, ext, _ = store.document_row(conn, self.project_id, document)
+            info = store.gold_info(conn, self.project_id, self.actor, doc_id)
+            if info is None:
+                raise NotFound(f"document {ext} has no gold set yet (run `corpusdb adjudicate`)")
+            return read_contents(conn, [info])[0]

@@ -1,0 +1,360 @@
+"""Releases: gold and its splits frozen into an immutable, re-exportable, documented release.
+
+A release is one ``release`` row holding a *snapshot* (everything needed to produce its files), the
+manifest and the change log. Its files are a pure function of the snapshot and the change log, so
+``export_release`` regenerates them byte for byte at any later time; it checks every file's sha256
+against the manifest and refuses if a writer changed since.
+
+Release format, version 1 (``corpusdb-release``)
+------------------------------------------------
+Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final newline)::
+
+    manifest.json             format, version, counts, and {"sha256", "bytes"} of every other file
+    release.json              the snapshot (below)
+    agreement.json            inter-annotator agreement on the released documents
+    changelog.json            changes since the previous release (``corpusdb.workflow.changelog``)
+    CHANGELOG.md              the same for people
+    brat/<split>/<id>.txt     the document text, as stored
+    brat/<split>/<id>.ann     gold as brat standoff (``importers.standoff.format_annotations``)
+    biorelex/<split>.json     gold as BioRelEx JSON (projects with a ``biorelex`` schema only)
+
+``release.json``::
+
+    {"format": "corpusdb-release", "format_version": 1,
+     "project": "...", "version": "v1", "previous": null | "v0", "created": "<ISO 8601 UTC>",
+     "notes": "...", "schema": "biorelex-1.0", "guideline_version": 2,
+     "schema_definition": {...},                 # guidelines.schema.Schema.to_dict()
+     "split": {"seed": 0, "ratios": {"train": 0.7, ...}, "stratify": [...]} | null,
+     "formats": ["json", "standoff", "biorelex"?],
+     "splits": {"train": ["<id>", ...], "dev": [...], "test": [...]},   # "unsplit" if no split
+     "documents": [{
+        "id": "<external id>", "text": "...", "sha256": "...", "source": "...", "metadata": {...},
+        "group_key": "PMID:1" | null, "split": "train",
+        "annotations": {"spans": [{"id": "T1", "type": "protein", "fragments": [[0, 4]], "text": "IL-2",
+                                   "attributes": {...}?, "groundings": [{"ref": "uniprot:P60568"}]?}],
+                        "relations": [{"id": "R1", "type": "bind", "args": [["Arg1", "T1"], ["Arg2", "T2"]],
+                                       "label": 1?, "tags": [...]?, "attributes": {...}?, "trigger": "T9"?,
+                                       "relation_kind": "event"?}],
+                        "links": [{"id": "L1", "type": "synonym", "source": "T1", "target": "T3"}],
+                        "labels": [{"name": "relevance", "value": "DR"}]},
+        "decisions": [{"kind": "span", "item": "T1" | "" (refused), "method": "unanimous" | "majority" |
+                       "adjudicated" | "corrected", "by": "judy" | null, "reason": "..." | null,
+                       "created": "...", "sources": [{"annotator": "alice", "set_id": 3,
+                                                      "local_id": "T4", "kind": "annotation"}]}]}],
+     "agreement": {...}}                        # as agreement.json
+
+Offsets are Unicode code points, ends exclusive; gold local ids are stable across releases.
+Standoff cannot hold document labels nor names without a mention: they are left out of the ``.ann``
+files (``manifest.counts.standoff_omitted`` says how many) and are in ``release.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+
+from corpusdb import access
+from corpusdb.errors import Conflict, InvalidInput, NotFound
+from corpusdb.models import AuditEventRow, DocumentRow, ProjectRow, ReleaseRow
+from corpusdb.records import Annotations, Document
+from corpusdb.service import ServiceBase, aware, utcnow_aware
+from corpusdb.sets import read_contents
+from corpusdb.workflow import changelog, store
+from corpusdb.workflow.corrections import load_corrections
+from corpusdb.workflow.items import annotations_from_json, annotations_to_json
+from corpusdb.workflow.types import ReleaseInfo, to_jsonable
+
+R = ReleaseRow.__table__
+D = DocumentRow.__table__
+P = ProjectRow.__table__
+EV = AuditEventRow.__table__
+FORMAT = "corpusdb-release"
+FORMAT_VERSION = 1
+Progress = Callable[[int, int], None]
+
+
+def dumps(data: Any) -> bytes:
+    return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def standoff_safe(ann: Annotations) -> tuple[Annotations, int]:
+    """What brat can hold: no document labels, no spans without a mention (nor what points at them)."""
+    gone = {s.id for s in ann.spans if not s.fragments}
+    rels = list(ann.relations)
+    changed = True
+    while changed:
+        changed = False
+        for r in list(rels):
+            if any(a.ref in gone for a in r.args) or r.trigger in gone:
+                gone.add(r.id)
+                rels.remove(r)
+                changed = True
+    links = [lk for lk in ann.links if lk.source not in gone and lk.target not in gone]
+    notes = [n for n in ann.notes if n.target not in gone]
+    kept = Annotations(
+        tuple(s for s in ann.spans if s.id not in gone), tuple(rels), tuple(links), tuple(notes)
+    )
+    return kept, ann.count() - kept.count()
+
+
+def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[str, bytes], dict[str, int]]:
+    """Every file of a release (but the manifest) from its snapshot and change log; and counts."""
+    from importers.standoff import format_annotations
+
+    files: dict[str, bytes] = {
+        "release.json": dumps(snapshot),
+        "agreement.json": dumps(snapshot.get("agreement") or {}),
+        "changelog.json": dumps(log),
+        "CHANGELOG.md": changelog.markdown(snapshot["version"], log).encode("utf-8"),
+    }
+    counts: dict[str, int] = {"documents": 0, "spans": 0, "relations": 0, "links": 0, "labels": 0,
+                              "standoff_omitted": 0}  # fmt: skip
+    by_split: dict[str, list[tuple[Document, Annotations]]] = {}
+    for d in snapshot["documents"]:
+        ann = annotations_from_json(d["annotations"])
+        split = d.get("split") or "unsplit"
+        doc = Document(
+            d["id"], d["text"], d.get("source", ""), d.get("metadata") or {}, d.get("group_key"), split
+        )
+        by_split.setdefault(split, []).append((doc, ann))
+        counts["documents"] += 1
+        counts[f"documents_{split}"] = counts.get(f"documents_{split}", 0) + 1
+        for k in ("spans", "relations", "links", "labels"):
+            counts[k] += len(getattr(ann, k))
+        if "standoff" in snapshot.get("formats", ()):
+            if "/" in doc.external_id or "\\" in doc.external_id or doc.external_id in ("", ".", ".."):
+                raise InvalidInput(
+                    f"document id {doc.external_id!r} cannot be a file name in the brat export"
+                )
+            safe, omitted = standoff_safe(ann)
+            counts["standoff_omitted"] += omitted
+            base = f"brat/{split}/{doc.external_id}"
+            bom = "\ufeff" if doc.metadata.get("bom") else ""
+            files[f"{base}.txt"] = (bom + doc.text).encode("utf-8")
+            for ext, body in format_annotations(safe).items():
+                files[f"{base}.{ext}"] = body.encode("utf-8")
+            if not safe.count():
+                files.setdefault(f"{base}.ann", b"")
+    if "biorelex" in snapshot.get("formats", ()):
+        from importers.biorelex import format_biorelex
+
+        for split, docs in sorted(by_split.items()):
+            files[f"biorelex/{split}.json"] = format_biorelex(docs).encode("ascii")
+    return files, counts
+
+
+def manifest(
+    snapshot: Mapping[str, Any], files: Mapping[str, bytes], counts: Mapping[str, int]
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "project": snapshot["project"],
+        "version": snapshot["version"], "created": snapshot["created"], "counts": dict(counts),
+        "files": {p: {"sha256": hashlib.sha256(b).hexdigest(), "bytes": len(b)} for p, b in sorted(files.items())},
+    }  # fmt: skip
+
+
+def agreement_summary(per_annotator: Mapping[str, Mapping[str, Annotations]]) -> dict[str, Any]:
+    """Span (exact, types required) and relation (strict) F1 per annotator pair on common documents."""
+    from corpusdb.agreement.relations import compare_relations
+    from corpusdb.agreement.spans import compare_spans
+
+    names = sorted(per_annotator)
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            common = sorted(set(per_annotator[a]) & set(per_annotator[b]))
+            if not common:
+                continue
+            docs = {d: (per_annotator[a][d], per_annotator[b][d]) for d in common}
+            spans = compare_spans(
+                {d: (x.spans, y.spans) for d, (x, y) in docs.items()}, "exact", types="required"
+            )
+            rels = compare_relations(docs, spans, mode="strict")
+            pairs.append({"a": a, "b": b, "documents": len(common),
+                          "spans": spans.overall.to_dict(), "relations": rels.overall.to_dict()})  # fmt: skip
+    f1s = [p["spans"]["f1"] for p in pairs if p["spans"]["f1"] is not None]
+    return {
+        "method": "pairwise one-to-one matching; spans exact with equal types, relations strict "
+                  "(arguments through the span alignment); A is the first annotator of the pair",
+        "pairs": pairs,
+        "mean_span_f1": sum(f1s) / len(f1s) if f1s else None,
+    }  # fmt: skip
+
+
+def _info(row: Any, previous: str | None) -> ReleaseInfo:
+    man = row.manifest or {}
+    return ReleaseInfo(row.version, aware(row.created), previous, row.notes, man.get("counts", {}),  # type: ignore[arg-type]
+                       man.get("files", {}), row.changelog or {})  # fmt: skip
+
+
+class ReleasesMixin(ServiceBase):
+    """Freezing, listing and re-exporting releases (leads create; leads and adjudicators read)."""
+
+    def release(
+        self,
+        version: str,
+        *,
+        notes: str = "",
+        outdir: str | Path | None = None,
+        agreement: bool = True,
+        allow_open: bool = False,
+        progress: Progress | None = None,
+    ) -> ReleaseInfo:
+        """Freeze every gold set with its split into release ``version`` (and write it to ``outdir``).
+
+        Refuses while a gold set still has open conflicts, unless ``allow_open``.
+        """
+        self._require("lead", doing="make a release")
+        if not version or not version.strip() or "/" in version:
+            raise InvalidInput(f"release version {version!r} must be a non-empty name without '/'")
+        schema = self.schema()  # type: ignore[attr-defined]
+        info = self.info()  # type: ignore[attr-defined]
+        with self._write() as conn:
+            if conn.execute(
+                select(R.c.id).where(R.c.project_id == self.project_id, R.c.version == version)
+            ).first():
+                raise Conflict(
+                    f"release {version} already exists (releases are immutable: pick a new version)"
+                )
+            golds = access.visible_sets(conn, self.project_id, self.actor, kind="gold")
+            if not golds:
+                raise Conflict(
+                    "nothing to release: no document has a gold set yet (run `corpusdb adjudicate`)"
+                )
+            unfinished = [g.document_external_id for g in golds if g.status != "submitted"]
+            if unfinished and not allow_open:
+                raise Conflict(
+                    f"{len(unfinished)} gold set(s) still have open conflicts ({', '.join(unfinished[:5])}"
+                    f"{' ...' if len(unfinished) > 5 else ''}): resolve them, or release with --allow-open"
+                )
+            prev = conn.execute(
+                select(R.c.id, R.c.version, R.c.snapshot).where(R.c.project_id == self.project_id)
+                .order_by(R.c.id.desc()).limit(1)
+            ).first()  # fmt: skip
+            snapshot = self._snapshot(conn, version, notes, golds, schema, info, prev[1] if prev else None,
+                                      agreement, progress)  # fmt: skip
+            corr = [
+                {"id": c.id, "document": c.document, "action": c.action, "kind": c.item_kind,
+                 "item_id": c.item_id, "before": c.before, "after": c.after, "reason": c.reason,
+                 "author": c.author, "created": c.created.isoformat()}
+                for c in load_corrections(conn, self.project_id, after_release_id=prev[0] if prev else None)
+            ]  # fmt: skip
+            log = changelog.diff(prev[2] if prev else None, snapshot, corr)
+            files, counts = render(snapshot, log)
+            man = manifest(snapshot, files, counts)
+            split = snapshot.get("split") or {}
+            conn.execute(
+                insert(R).values(project_id=self.project_id, version=version, previous_id=prev[0] if prev else None,
+                                 seed=split.get("seed"), ratios=split.get("ratios"), manifest=man, changelog=log,
+                                 snapshot=snapshot, notes=notes, created=utcnow_aware())
+            )  # fmt: skip
+            self._audit(conn, "release", version, documents=counts["documents"], files=len(files) + 1)
+        if outdir is not None:
+            self.export_release(version, outdir)
+        return self._release_info(version)
+
+    def _snapshot(self, conn: Connection, version: str, notes: str, golds: list[Any], schema: Any, info: Any,
+                  previous: str | None, with_agreement: bool, progress: Progress | None) -> dict[str, Any]:  # fmt: skip
+        gold_sets = read_contents(conn, golds)
+        decisions: dict[str, list[dict[str, Any]]] = {}
+        for d in store.load_decisions(conn, [g.id for g in golds]):
+            decisions.setdefault(d.document_external_id, []).append(
+                {"kind": d.item_kind, "item": d.item_id, "method": d.method, "by": d.decided_by,
+                 "reason": d.reason, "created": d.created.isoformat(), "sources": to_jsonable(list(d.sources))}
+            )  # fmt: skip
+        docs_rows = {
+            r.id: r for r in conn.execute(select(D).where(D.c.id.in_([g.document_id for g in golds])))
+        }
+        documents = []
+        for i, s in enumerate(sorted(gold_sets, key=lambda s: s.info.document_external_id)):
+            r = docs_rows[s.info.document_id]
+            documents.append({
+                "id": r.external_id, "text": r.text, "sha256": r.sha256, "source": r.source,
+                "metadata": r.meta or {}, "group_key": r.group_key, "split": r.split,
+                "annotations": annotations_to_json(Annotations(s.annotations.spans, s.annotations.relations,
+                                                               s.annotations.links, (), s.annotations.labels)),
+                "decisions": decisions.get(r.external_id, []),
+            })  # fmt: skip
+            if progress is not None:
+                progress(i + 1, len(gold_sets))
+        splits: dict[str, list[str]] = {}
+        for d in documents:
+            splits.setdefault(d["split"] or "unsplit", []).append(d["id"])
+        ev = conn.execute(
+            select(EV.c.detail).where(EV.c.project_id == self.project_id, EV.c.action == "split")
+            .order_by(EV.c.id.desc()).limit(1)
+        ).scalar_one_or_none()  # fmt: skip
+        formats = ["json", "standoff"] + (["biorelex"] if schema.name.startswith("biorelex") else [])
+        snap: dict[str, Any] = {
+            "format": FORMAT, "format_version": FORMAT_VERSION, "project": info.name, "version": version,
+            "previous": previous, "created": utcnow_aware().isoformat(), "notes": notes, "schema": schema.name,
+            "guideline_version": info.guideline_version, "schema_definition": schema.to_dict(),
+            "split": {k: ev.get(k) for k in ("seed", "ratios", "stratify")} if ev else None,
+            "formats": formats, "splits": splits, "documents": documents, "agreement": None,
+        }  # fmt: skip
+        if with_agreement:
+            snap["agreement"] = self._agreement(conn, [g.document_id for g in golds])
+        return json.loads(json.dumps(snap))  # exactly what the JSON column will give back
+
+    def _agreement(self, conn: Connection, doc_ids: list[int]) -> dict[str, Any]:
+        infos = access.visible_sets(conn, self.project_id, self.actor, document_ids=doc_ids, kind="annotation",
+                                    status="submitted")  # fmt: skip
+        per: dict[str, dict[str, Annotations]] = {}
+        for s in read_contents(conn, infos):
+            per.setdefault(s.info.annotator or "?", {})[s.info.document_external_id] = s.annotations
+        return agreement_summary(per)
+
+    def _release_info(self, version: str) -> ReleaseInfo:
+        found = [r for r in self.releases() if r.version == version]
+        if not found:
+            raise NotFound(f"no release {version!r} in this project")
+        return found[0]
+
+    def releases(self) -> list[ReleaseInfo]:
+        """Every release, oldest first."""
+        self._require("lead", "adjudicator", doing="read releases")
+        with self._read() as conn:
+            rows = conn.execute(
+                select(R.c.id, R.c.version, R.c.previous_id, R.c.manifest, R.c.changelog, R.c.notes, R.c.created)
+                .where(R.c.project_id == self.project_id).order_by(R.c.id)
+            ).all()  # fmt: skip
+        names = {r.id: r.version for r in rows}
+        return [_info(r, names.get(r.previous_id)) for r in rows]
+
+    def export_release(self, version: str, outdir: str | Path) -> list[Path]:
+        """Write release ``version``'s files into ``outdir``, byte for byte as when it was made.
+
+        Every file is checked against the manifest's sha256 before anything is written.
+        """
+        self._require("lead", "adjudicator", doing="export releases")
+        with self._read() as conn:
+            row = conn.execute(
+                select(R.c.snapshot, R.c.changelog, R.c.manifest)
+                .where(R.c.project_id == self.project_id, R.c.version == version)
+            ).first()  # fmt: skip
+        if row is None:
+            raise NotFound(f"no release {version!r} in this project")
+        snapshot, log, man = row
+        files, _ = render(snapshot, log)
+        files["manifest.json"] = dumps(man)
+        listed = man.get("files", {})
+        bad = sorted(p for p in set(files) | set(listed) if p != "manifest.json" and (
+            p not in files or p not in listed or hashlib.sha256(files[p]).hexdigest() != listed[p]["sha256"]))  # fmt: skip
+        if bad:
+            raise Conflict(
+                f"release {version} cannot be re-exported identically: {len(bad)} file(s) differ from its "
+                f"manifest ({', '.join(bad[:3])}); a writer changed since the release was made"
+            )
+        out = Path(outdir)
+        paths = []
+        for rel, data in sorted(files.items()):
+            p = out / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+            paths.append(p)
+        return paths

@@ -1,0 +1,224 @@
+"""Blindness as a security property of every public entry point of the Python API.
+
+The scene: document ``open`` has alice's set (submitted) and bob's set (still in progress, holding a
+secret); document ``done`` has both sets submitted (bob's holds another secret). Nobody but bob may
+see the first secret by any path, and no annotator but bob may see either: not by reading, listing,
+counting, conflicts, agreement, review, exports or releases. Adjudicators and leads see ``done`` (every
+set submitted) and never ``open``.
+
+``test_every_public_method_is_covered`` fails when a method is added to ``Corpus`` without a line here
+saying how it keeps the secret: add one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpusdb.api import Corpus
+from corpusdb.edits import Put
+from corpusdb.errors import CorpusError, PermissionDenied
+from corpusdb.records import Annotations, Document, Grounding, Span
+
+TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
+SECRET_OPEN = "uniprot:SECRET-OPEN-42"
+SECRET_DONE = "uniprot:SECRET-DONE-77"
+
+
+def bob_span(secret: str) -> Span:
+    return Span("T1", "protein", ((15, 28),), "IL-2 receptor", groundings=(Grounding(secret, "bob's note"),))
+
+
+@dataclass
+class Scene:
+    owner: Corpus
+    alice: Corpus
+    bob: Corpus
+    judy: Corpus
+    bob_open: int
+    bob_done: int
+    alice_open: int
+    tmp: Path
+
+
+@pytest.fixture
+def scene(any_url: str, tmp_path: Path) -> Scene:
+    c = Corpus.create("p", "biorelex-1.0", url=any_url)
+    for n in ("alice", "bob"):
+        c.add_annotator(n)
+    c.add_annotator("judy", "adjudicator")
+    c.add_documents([Document("open", TEXT, group_key="g1"), Document("done", TEXT, group_key="g2")])
+    c.assign(["open", "done"], ["alice", "bob"])
+    alice, bob, judy = (c.as_user(n) for n in ("alice", "bob", "judy"))
+    ids: dict[tuple[str, str], int] = {}
+    for who, me in (("alice", alice), ("bob", bob)):
+        for doc in ("open", "done"):
+            s = me.my_set(doc).info
+            ids[(who, doc)] = s.id
+            span = bob_span(SECRET_OPEN if doc == "open" else SECRET_DONE) if who == "bob" else Span(
+                "T1", "protein", ((0, 4),), "IL-2")  # fmt: skip
+            me.edit_set(s.id, [Put(span)], expected_version=s.version)
+            if not (who == "bob" and doc == "open"):
+                me.submit(s.id)
+    judy.merge("done")
+    out = tmp_path / "out"  # not tmp_path itself: the SQLite file lives there
+    out.mkdir()
+    return Scene(c, alice, bob, judy, ids[("bob", "open")], ids[("bob", "done")], ids[("alice", "open")], out)
+
+
+def leaks(value: Any, *secrets: str) -> list[str]:
+    """The secrets found in anything a call returned (records, reports, files it wrote)."""
+    text = repr(value)
+    with contextlib.suppress(TypeError, ValueError):
+        text += json.dumps(value.to_dict() if hasattr(value, "to_dict") else value, default=str)
+    return [s for s in secrets if s in text]
+
+
+def files_under(p: Path) -> str:
+    return "".join(f.read_text(encoding="utf-8", errors="replace") for f in p.rglob("*") if f.is_file())
+
+
+# how each entry point is tried by an annotator (alice) against bob's work: a call, or why it needs none
+Probe = Callable[[Scene], Any]
+ANNOTATOR_PROBES: dict[str, Probe | str] = {
+    "read_set": lambda s: s.alice.read_set(s.bob_open),
+    "read_sets": lambda s: s.alice.read_sets([s.alice_open, s.bob_done]),
+    "sets": lambda s: s.alice.sets(),
+    "set_headers": lambda s: s.alice.set_headers(),
+    "my_set": lambda s: s.alice.my_set("open"),
+    "replace_set": lambda s: s.alice.replace_set(s.bob_open, Annotations()),
+    "edit_set": lambda s: s.alice.edit_set(
+        s.bob_open, [Put(Span("T9", "protein", ((0, 4),), "IL-2"))], expected_version=2
+    ),
+    "create_set": lambda s: s.alice.create_set("open", "alice", kind="gold"),
+    "validate_set": lambda s: s.alice.validate_set(s.bob_open),
+    "submit": lambda s: s.alice.submit(s.bob_open),
+    "reopen": lambda s: s.alice.reopen(s.bob_done, reason="peek"),
+    "status": lambda s: s.alice.status(),
+    "documents": lambda s: s.alice.documents(),
+    "document": lambda s: s.alice.document("done"),
+    "count_documents": lambda s: s.alice.count_documents(),
+    "conflicts": lambda s: s.alice.conflicts("done"),
+    "adjudication_queue": lambda s: s.alice.adjudication_queue(),
+    "merge": lambda s: s.alice.merge("done"),
+    "resolve": lambda s: s.alice.resolve("done", "span:15-28", take="bob"),
+    "decisions": lambda s: s.alice.decisions(),
+    "gold": lambda s: s.alice.gold("done"),
+    "correct": lambda s: s.alice.correct("done", action="delete", key="T1", reason="peek"),
+    "corrections": lambda s: s.alice.corrections(),
+    "review": lambda s: s.alice.review(min_sources=1),
+    "split": lambda s: s.alice.split(),
+    "release": lambda s: s.alice.release("v-peek"),
+    "releases": lambda s: s.alice.releases(),
+    "export_release": lambda s: s.alice.export_release("v1", s.tmp / "rel"),
+    "assign": lambda s: s.alice.assign(["open"], ["alice"]),
+    "agreement": lambda s: s.alice.agreement("spans"),
+    "export_brat": lambda s: s.alice.export_brat(s.tmp / "brat", "bob"),
+    "export_biorelex": lambda s: s.alice.export_biorelex(s.tmp / "bx.json", "bob"),
+    "import_brat": lambda s: s.alice.import_brat(s.tmp, "bob"),
+    "import_biorelex": lambda s: s.alice.import_biorelex(s.tmp / "x.json", "bob"),
+    "add_documents": lambda s: s.alice.add_documents([Document("x", "y")]),
+    "add_document": lambda s: s.alice.add_document(Document("x", "y")),
+    "add_annotator": lambda s: s.alice.add_annotator("mallory", "lead"),
+    "ensure_annotator": lambda s: s.alice.ensure_annotator("mallory", "lead"),
+    "amend_guidelines": lambda s: s.alice.amend_guidelines(note="x", text="y"),
+    "annotators": lambda s: s.alice.annotators(),
+    "annotator": lambda s: s.alice.annotator("bob"),
+    "info": lambda s: s.alice.info(),
+    "guideline": lambda s: s.alice.guideline(),
+    "guidelines": lambda s: s.alice.guidelines(),
+    "schema": lambda s: s.alice.schema(),
+    "as_user": "switching users needs the database itself (whoever holds the file is its owner)",
+    "user": "the acting user's own name and role",
+    "create": "creates a new project as its owner",
+    "open": "opens a project; the user's rights then apply to every call above",
+}
+
+
+def test_every_public_method_is_covered() -> None:
+    public = {m for m in dir(Corpus) if not m.startswith("_")}
+    missing = sorted(public - set(ANNOTATOR_PROBES))
+    assert not missing, f"add blindness probes for these new Corpus methods: {missing}"
+
+
+def probe_once(scene: Scene, method: str) -> str | None:
+    """None when the entry point keeps bob's work from alice, else what went wrong."""
+    probe = ANNOTATOR_PROBES[method]
+    assert callable(probe)
+    before = files_under(scene.tmp)
+    try:
+        got = probe(scene)
+    except CorpusError as exc:  # refused (PermissionDenied, or NotFound/UsageError first): no content
+        return (
+            f"{method}: the refusal names bob's work: {exc}"
+            if leaks(str(exc), SECRET_OPEN, SECRET_DONE)
+            else None
+        )
+    if leaks(got, SECRET_OPEN, SECRET_DONE):
+        return f"{method} returned bob's annotations to alice"
+    if leaks(files_under(scene.tmp).replace(before, ""), SECRET_OPEN, SECRET_DONE):
+        return f"{method} wrote bob's annotations for alice"
+    if method in ("sets", "set_headers") and {x.annotator for x in got} != {"alice"}:
+        return f"{method} lists other annotators' sets to alice"
+    if method == "status" and [a.name for a in got.annotators] != ["alice"]:
+        return "status shows other annotators' progress to alice"
+    return None
+
+
+def test_an_annotator_never_sees_another_annotators_work(scene: Scene) -> None:
+    """Every entry point, one after the other on one scene (refusals change nothing)."""
+    problems = [
+        p
+        for m in sorted(k for k, v in ANNOTATOR_PROBES.items() if callable(v))
+        if (p := probe_once(scene, m))
+    ]
+    assert problems == []
+
+
+def test_adjudicators_see_a_document_only_once_every_set_is_submitted(scene: Scene) -> None:
+    judy = scene.judy
+    with pytest.raises(PermissionDenied, match="hidden until"):
+        judy.read_set(scene.bob_open)
+    with pytest.raises(PermissionDenied, match="not ready"):
+        judy.conflicts("open")
+    with pytest.raises(PermissionDenied, match="not ready"):
+        judy.merge("open")
+    with pytest.raises(PermissionDenied, match="not ready"):
+        judy.resolve("open", "span:15-28", take="bob")
+    listings = [
+        judy.sets(), judy.conflicts(), judy.adjudication_queue(), judy.merge(), judy.decisions(),
+        judy.review(min_sources=1), judy.agreement("spans"), judy.export_brat(scene.tmp / "j", "bob"),
+    ]  # fmt: skip
+    for got in listings:
+        assert not leaks(got, SECRET_OPEN), got
+    assert not leaks(files_under(scene.tmp), SECRET_OPEN)
+    assert [q.document for q in judy.adjudication_queue()] == ["done"]
+    assert {h.annotator for h in judy.set_headers(document="open")} == {"alice", "bob"}  # who, not what
+    # the complete document is fully visible to her, including bob's grounding
+    assert leaks(judy.read_set(scene.bob_done), SECRET_DONE)
+    assert leaks(judy.conflicts("done"), SECRET_DONE)
+    # the owner (a lead) follows the same rule, and a release carries only complete documents
+    with pytest.raises(PermissionDenied):
+        scene.owner.read_set(scene.bob_open)
+    scene.owner.release("v1", outdir=scene.tmp / "v1", allow_open=True)
+    assert not leaks(files_under(scene.tmp / "v1"), SECRET_OPEN)
+    # once bob submits, the document opens up to the adjudicator
+    scene.bob.submit(scene.bob_open)
+    assert leaks(judy.read_set(scene.bob_open), SECRET_OPEN)
+
+
+def test_refusals_are_clear_and_bob_sees_only_his_own(scene: Scene) -> None:
+    with pytest.raises(PermissionDenied, match=r"not yours.*double-blind"):
+        scene.alice.read_set(scene.bob_done)
+    with pytest.raises(PermissionDenied, match="not yours"):
+        scene.alice.read_sets([scene.bob_open])
+    assert leaks(scene.bob.read_set(scene.bob_open), SECRET_OPEN)
+    assert {s.annotator for s in scene.bob.sets()} == {"bob"}
+    with pytest.raises(PermissionDenied):
+        scene.bob.read_set(scene.alice_open)

@@ -1,0 +1,212 @@
+"""Conflicts with stable keys, auto-merge (unanimous and threshold), resolutions, provenance, re-merge."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpusdb.api import Corpus
+from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.records import Annotations, Argument, DocLabel, Document, Link, Relation, Span
+
+TEXT = "IL-2 binds the IL-2 receptor alpha chain (IL-2Ra) in T cells but not IL-4."
+#       0    5     11  15                   36    42      50  53 56    62   66  70
+
+
+def sp(i: str, t: str, a: int, b: int) -> Span:
+    return Span(i, t, ((a, b),), TEXT[a:b])
+
+
+def bind(i: str, x: str, y: str, label: int | None = 1) -> Relation:
+    return Relation(i, "bind", (Argument("Arg1", x), Argument("Arg2", y)), label=label)
+
+
+ALICE = Annotations(
+    spans=(sp("T1", "protein", 0, 4), sp("T2", "protein", 15, 40), sp("T3", "protein", 42, 48),
+           sp("T4", "cell", 53, 60), sp("T5", "protein", 69, 73)),
+    relations=(bind("R1", "T1", "T2"), bind("R2", "T1", "T5", label=-1)),
+    links=(Link("L1", "abbreviation", "T2", "T3"),),
+    labels=(DocLabel("topic", "binding"),),
+)  # fmt: skip
+BOB = Annotations(
+    spans=(sp("T1", "protein", 0, 4), sp("T7", "protein", 15, 28), sp("T3", "protein", 42, 48),
+           sp("T4", "cell", 56, 60), sp("T9", "protein", 69, 73)),
+    relations=(bind("R5", "T9", "T1", label=0),),
+    links=(Link("L1", "abbreviation", "T3", "T7"),),
+    labels=(DocLabel("topic", "other"),),
+)  # fmt: skip
+
+
+@pytest.fixture
+def corpus(any_url: str) -> Corpus:
+    c = Corpus.create("p", "biorelex-1.0", url=any_url)
+    for n in ("alice", "bob", "carol"):
+        c.add_annotator(n)
+    c.add_annotator("judy", "adjudicator")
+    c.add_annotator("tagger", "system")
+    c.add_documents([Document("s1", TEXT, group_key="PMID:1")])
+    c.create_set("s1", "alice", status="submitted", annotations=ALICE)
+    c.create_set("s1", "bob", status="submitted", annotations=BOB)
+    return c
+
+
+def keys(c: Corpus, **kw) -> dict[str, tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    [dc] = c.conflicts("s1", **kw)
+    return {x.key: x.differs for x in dc.conflicts}
+
+
+def test_conflicts_have_stable_keys_and_counts(corpus: Corpus) -> None:
+    judy = corpus.as_user("judy")
+    [dc] = judy.conflicts("s1")
+    assert [s.annotator for s in dc.sources] == ["alice", "bob"]
+    got = {x.key: x.differs for x in dc.conflicts}
+    assert got == {
+        "span:15-40": ("presence",),
+        "span:15-28": ("presence",),
+        "span:53-60": ("presence",),
+        "span:56-60": ("presence",),
+        "relation:bind(span:0-4,span:15-40)": ("presence",),
+        "relation:bind(span:0-4,span:69-73)": ("label",),  # undirected: Arg1/Arg2 swapped is the same
+        "link:abbreviation(span:15-40,span:42-48)": ("presence",),
+        "link:abbreviation(span:15-28,span:42-48)": ("presence",),
+        "label:topic": ("value",),
+    }
+    assert dict(dc.counts) == {"span": 4, "relation": 2, "link": 2, "label": 1}
+    assert dc.open == 9 and dc.agreed == 3  # T1, T3 and IL-4 agree
+    lab = next(x for x in dc.conflicts if x.key == "relation:bind(span:0-4,span:69-73)")
+    assert [(v.item.label, [s.annotator for s in v.sources]) for v in lab.variants] == [
+        (-1, ["alice"]),
+        (0, ["bob"]),
+    ]
+    # the same keys from another process, and from the queue
+    again = Corpus.open("p", engine=corpus.engine, user="judy")
+    assert keys(again) == got
+    [q] = judy.adjudication_queue()
+    assert (q.document, q.sets, q.conflicts, q.open, q.has_gold) == ("s1", 2, 9, 9, False)
+
+
+def test_criterion_groups_boundary_disputes(corpus: Corpus) -> None:
+    got = keys(corpus, criterion="partial")
+    assert got["span:15-28"] == ("boundaries",)  # one dispute, two versions
+    assert got["span:53-60"] == ("boundaries",)
+    assert "span:15-40" not in got
+    assert "link:abbreviation(span:15-28,span:42-48)" not in got  # the links now agree
+    typed = keys(corpus, criterion="partial", types="required")
+    assert typed["span:15-28"] == ("boundaries",)
+
+
+def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
+    judy = corpus.as_user("judy")
+    [m] = judy.merge()
+    assert (m.added, m.kept, m.open) == ({"unanimous": 3}, 0, 9)
+    gold = judy.gold("s1")
+    assert [(s.id, s.text) for s in gold.annotations.spans] == [
+        ("T1", "IL-2"),
+        ("T2", "IL-2Ra"),
+        ("T3", "IL-4"),
+    ]
+    assert gold.info.annotator is None and gold.info.kind == "gold" and gold.info.status == "in_progress"
+    # a relation cannot be taken before its argument spans have gold items
+    with pytest.raises(Conflict, match="resolve it first"):
+        judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", take="alice")
+    r = judy.resolve("s1", "span:15-40", take="alice", reason="the full receptor chain")
+    assert r.gold_item_id == "T4" and r.decision.method == "adjudicated" and r.open == 8
+    judy.resolve("s1", "span:15-28", reject=True)
+    judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", take="alice")
+    judy.resolve("s1", "relation:bind(span:0-4,span:69-73)", take="bob", reason="speculative in the text")
+    edited = Link("x", "abbreviation", "T4", "T2")
+    judy.resolve("s1", "link:abbreviation(span:15-40,span:42-48)", item=edited)
+    judy.resolve("s1", "link:abbreviation(span:15-28,span:42-48)", reject=True)
+    judy.resolve("s1", "span:53-60", take="alice")
+    judy.resolve("s1", "span:56-60", take="alice")  # alice has nothing there: refused
+    last = judy.resolve("s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding")
+    assert last.open == 0
+    with pytest.raises(Conflict, match="already decided"):
+        judy.resolve("s1", "label:topic", take="bob")
+    with pytest.raises(NotFound):
+        judy.resolve("s1", "span:1-2", take="bob")
+    gold = judy.gold("s1")
+    assert gold.info.status == "submitted"
+    rel = {r.id: r for r in gold.annotations.relations}
+    assert rel["R1"].args == (Argument("Arg1", "T1"), Argument("Arg2", "T4"))  # rewritten to gold ids
+    assert rel["R2"].label == 0
+    assert gold.annotations.links == (Link("L1", "abbreviation", "T4", "T2"),)
+    assert gold.annotations.labels == (DocLabel("topic", "binding"),)
+    decs = judy.decisions("s1")
+    assert {d.method for d in decs} == {"unanimous", "adjudicated"}
+    d4 = next(d for d in decs if d.item_id == "T4")
+    assert d4.decided_by == "judy" and d4.reason == "the full receptor chain"
+    assert [(s["annotator"], s["local_id"]) for s in d4.sources] == [("alice", "T2")]
+    refused = [d for d in decs if d.item_id == ""]
+    assert len(refused) == 3
+    unan = next(d for d in decs if d.item_id == "T1")
+    assert sorted(s["annotator"] for s in unan.sources) == ["alice", "bob"]
+    # merging again changes nothing: every decision is kept
+    [m2] = judy.merge()
+    assert (m2.added, m2.kept, m2.open) == ({}, 12, 0)
+    assert judy.gold("s1").annotations == gold.annotations
+    [dc] = judy.conflicts("s1")
+    assert dc.conflicts == () and dc.open == 0
+    [dc_all] = judy.conflicts("s1", include_resolved=True)
+    assert len(dc_all.conflicts) == 12 and all(x.resolved for x in dc_all.conflicts)
+
+
+def test_resolve_input_errors(corpus: Corpus) -> None:
+    judy = corpus.as_user("judy")
+    judy.merge()
+    with pytest.raises(UsageError):
+        judy.resolve("s1", "span:15-40")
+    with pytest.raises(UsageError):
+        judy.resolve("s1", "span:15-40", take="alice", reject=True)
+    with pytest.raises(NotFound, match="not a source"):
+        judy.resolve("s1", "span:15-40", take="carol")
+    with pytest.raises(InvalidInput):
+        judy.resolve("s1", "span:15-40", item=DocLabel("topic", "x"))
+    with pytest.raises(InvalidInput, match="not a gold item"):
+        judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", item=bind("R", "T1", "T99"))
+    with pytest.raises(PermissionDenied):
+        corpus.as_user("alice").resolve("s1", "span:15-40", take="alice")
+
+
+def test_threshold_majority_and_remerge_after_more_annotators(corpus: Corpus) -> None:
+    judy = corpus.as_user("judy")
+    judy.merge()
+    judy.resolve("s1", "span:15-40", take="alice")
+    # a third annotator joins: the document is hidden again until carol submits
+    c = corpus.create_set("s1", "carol")
+    with pytest.raises(PermissionDenied, match="carol"):
+        judy.conflicts("s1")
+    assert judy.adjudication_queue() == []
+    carol = Annotations(
+        spans=(sp("T1", "protein", 0, 4), sp("T2", "protein", 15, 28), sp("T3", "protein", 42, 48),
+               sp("T4", "cell", 53, 60)),
+        relations=(bind("R1", "T1", "T3"),),
+    )  # fmt: skip
+    corpus.replace_set(c.id, carol)
+    corpus.as_user("carol").submit(c.id)
+    [m] = judy.merge(threshold=2)
+    gold = judy.gold("s1").annotations
+    texts = {s.text for s in gold.spans}
+    assert "IL-2 receptor" in texts  # bob and carol (2 of 3) agree on 15-28
+    assert "T cells" in texts  # alice and carol on 53-60
+    assert "IL-2 receptor alpha chain" in texts  # judy's earlier decision is kept
+    assert m.kept == 4  # T1, T3, IL-4 (unanimous before) and judy's 15-40
+    decs = judy.decisions("s1")
+    maj = next(d for d in decs if d.method == "majority" and d.item_id and d.item_kind == "span"
+               and any(s["local_id"] == "T7" for s in d.sources))  # fmt: skip
+    assert sorted(s["annotator"] for s in maj.sources) == ["bob", "carol"]
+    # 2 of 3 have no bind(IL-2, IL-2Ra) relation of carol's: refused by majority
+    refused = [d for d in decs if d.method == "majority" and not d.item_id]
+    assert any(s.get("local_id") == "R1" and s["annotator"] == "carol" for d in refused for s in d.sources)
+
+
+def test_predictions_are_sources_too(corpus: Corpus) -> None:
+    pred = Annotations(spans=(sp("T1", "protein", 0, 4), sp("T2", "protein", 15, 40)))
+    corpus.create_set("s1", "tagger", kind="prediction", annotations=pred)
+    judy = corpus.as_user("judy")
+    [dc] = judy.conflicts("s1", sources=["alice", "tagger"])
+    assert [(s.annotator, s.kind) for s in dc.sources] == [("alice", "annotation"), ("tagger", "prediction")]
+    assert "span:15-40" not in {x.key for x in dc.conflicts}  # the system agrees with alice there
+    [m] = judy.merge(sources=["alice", "tagger"])
+    assert m.added == {"unanimous": 2}
+    d = next(d for d in judy.decisions("s1") if d.item_id == "T2")
+    assert sorted(s["kind"] for s in d.sources) == ["annotation", "prediction"]

@@ -1,0 +1,74 @@
+"""Optimistic locking between two processes editing one set: the loser gets StaleVersion, reloads,
+re-applies, and nothing is lost. Two ``Corpus`` handles with their own engines stand for two processes."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from corpusdb.api import Corpus
+from corpusdb.db import make_engine
+from corpusdb.edits import Put
+from corpusdb.errors import StaleVersion
+from corpusdb.records import Document, Span
+
+TEXT = "IL-2 binds the IL-2 receptor alpha chain."
+
+
+@pytest.fixture
+def two_processes(any_url: str) -> tuple[Corpus, Corpus, int]:
+    c = Corpus.create("p", "biorelex-1.0", url=any_url)
+    c.add_annotator("alice")
+    c.add_documents([Document("d", TEXT)])
+    s = c.create_set("d", "alice")
+    one = Corpus.open("p", engine=make_engine(any_url), user="alice")
+    two = Corpus.open("p", engine=make_engine(any_url), user="alice")
+    return one, two, s.id
+
+
+def test_the_loser_reloads_and_reapplies(two_processes: tuple[Corpus, Corpus, int]) -> None:
+    one, two, set_id = two_processes
+    seen_by_one = one.read_set(set_id).info.version
+    seen_by_two = two.read_set(set_id).info.version
+    a = Span("T1", "protein", ((0, 4),), "IL-2")
+    b = Span("T2", "protein", ((15, 28),), "IL-2 receptor")
+    won = one.edit_set(set_id, [Put(a)], expected_version=seen_by_one)
+    with pytest.raises(StaleVersion) as exc:
+        two.edit_set(set_id, [Put(b)], expected_version=seen_by_two)
+    assert (exc.value.expected, exc.value.actual) == (seen_by_two, won.info.version)
+    assert exc.value.exit_code == 6
+    assert two.read_set(set_id).annotations.spans == (a,)  # the winner's work is intact
+    fresh = two.read_set(set_id)  # reload, re-apply
+    two.edit_set(set_id, [Put(b)], expected_version=fresh.info.version)
+    assert one.read_set(set_id).annotations.spans == (a, b)
+    with pytest.raises(StaleVersion):  # whole-set replacement is guarded the same way
+        one.replace_set(set_id, one.read_set(set_id).annotations, expected_version=won.info.version)
+
+
+def test_simultaneous_writers_exactly_one_wins(two_processes: tuple[Corpus, Corpus, int]) -> None:
+    one, two, set_id = two_processes
+    version = one.read_set(set_id).info.version
+    results: dict[str, object] = {}
+    start = threading.Barrier(2)
+
+    def write(name: str, c: Corpus, span: Span) -> None:
+        start.wait()
+        try:
+            results[name] = c.edit_set(set_id, [Put(span)], expected_version=version).info.version
+        except StaleVersion as exc:
+            results[name] = exc
+
+    threads = [
+        threading.Thread(target=write, args=("one", one, Span("T1", "protein", ((0, 4),), "IL-2"))),
+        threading.Thread(
+            target=write, args=("two", two, Span("T2", "protein", ((15, 28),), "IL-2 receptor"))
+        ),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    stale = [k for k, v in results.items() if isinstance(v, StaleVersion)]
+    assert len(results) == 2 and len(stale) == 1
+    assert len(one.read_set(set_id).annotations.spans) == 1
