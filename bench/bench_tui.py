@@ -1,0 +1,135 @@
+"""Benchmark: the annotation screen on a dense document (run by hand; prints figures, asserts nothing).
+
+    python bench/bench_tui.py [--chars 2000] [--spans 300] [--keys 200] [--size 80x24]
+
+Builds a real SQLite project with one document of ``--chars`` characters carrying ``--spans`` spans
+(nested and discontinuous ones included) in alice's set, runs the app headless at ``--size``, and
+measures:
+
+* open → first paint: from pushing the annotation screen to the first rendered line of the text
+  (reading the set in a worker, layout, paint, lists), the median of ``--opens`` runs;
+* per keystroke: from sending a key to the last line rendered for it (cursor by character, word,
+  line and sentence; selection), median and 95th percentile;
+* per edit: adding a span locally and refreshing spans and lists, and the save transaction.
+
+Targets from issue 6: open < 100 ms, keystroke < 30 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from corpusdb.api import Corpus
+from corpusdb.edits import Put
+from corpusdb.records import Annotations, Document
+from tui.app import build_app
+from tui.facade import open_facade
+from tui.items import new_span
+from tui.sample import long_document
+from tui.screens.annotate import AnnotateScreen
+from tui.testing import settle
+
+
+def build(url: str, chars: int, spans: int) -> None:
+    owner = Corpus.create("bench", "biorelex-1.0", url=url)
+    owner.add_annotator("alice")
+    text, items = long_document(chars, spans)
+    owner.add_documents([Document("long", text)])
+    owner.create_set("long", "alice", annotations=Annotations(spans=items))
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:7.1f} ms"
+
+
+async def run(url: str, size: tuple[int, int], keys: int, opens: int) -> None:
+    app = build_app(open_facade(url, "bench", "alice"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        open_times: list[float] = []
+        for _ in range(opens):
+            t0 = time.perf_counter()
+            app.open_document("long")
+            screen: AnnotateScreen | None = None
+            while True:
+                await asyncio.sleep(0.001)
+                if isinstance(app.screen, AnnotateScreen):
+                    screen = app.screen
+                    first = screen.view.first_render if screen.session is not None else None
+                    if first is not None:
+                        open_times.append(first - t0)
+                        break
+            await settle(pilot)
+            if len(open_times) < opens:
+                await pilot.press("q")
+                await settle(pilot)
+        assert screen is not None and screen.session is not None
+        view = screen.view
+        plan = (
+            ["right"] * 40
+            + ["w"] * 40
+            + ["down"] * 20
+            + ["up"] * 20
+            + ["right_parenthesis"] * 10
+            + ["b"] * 30
+            + ["shift+right"] * 20
+            + ["escape"]
+            + ["n"] * 20
+        )
+        per_key: dict[str, list[float]] = {}
+        for key in (plan * (keys // len(plan) + 1))[:keys]:
+            t0 = time.perf_counter()
+            await pilot.press(key)
+            if view.last_render > t0:
+                per_key.setdefault(key, []).append(view.last_render - t0)
+        session = screen.session
+        t0 = time.perf_counter()
+        start = session.text.index(" ", 500) + 1
+        end = session.text.index(" ", start)
+        session.act([Put(new_span(session.annotations, session.text, start, end, "protein"))], "bench")
+        screen._refresh_all()
+        local = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        session.save_pending()
+        saved = time.perf_counter() - t0
+
+    all_keys = [x for v in per_key.values() for x in v]
+    print(
+        f"document: {len(session.text)} characters, {len(session.annotations.spans)} spans; terminal {size[0]}x{size[1]}"
+    )
+    print(
+        f"open -> first paint   median {ms(statistics.median(open_times))}   max {ms(max(open_times))}"
+        f"   (target < 100 ms, {len(open_times)} opens)"
+    )
+    q = statistics.quantiles(all_keys, n=20)
+    print(
+        f"keystroke -> painted  median {ms(statistics.median(all_keys))}   p95 {ms(q[-1])}"
+        f"   (target < 30 ms, {len(all_keys)} keys)"
+    )
+    for key, xs in per_key.items():
+        print(f"    {key:<18} median {ms(statistics.median(xs))}   max {ms(max(xs))}   n={len(xs)}")
+    print(f"edit: apply + repaint + lists {ms(local)}; save transaction {ms(saved)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--chars", type=int, default=2000)
+    ap.add_argument("--spans", type=int, default=300)
+    ap.add_argument("--keys", type=int, default=200)
+    ap.add_argument("--opens", type=int, default=5)
+    ap.add_argument("--size", default="80x24")
+    args = ap.parse_args()
+    w, h = (int(x) for x in args.size.split("x"))
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
+        build(url, args.chars, args.spans)
+        asyncio.run(run(url, (w, h), args.keys, args.opens))
+
+
+if __name__ == "__main__":
+    main()

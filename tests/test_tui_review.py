@@ -1,0 +1,152 @@
+"""Adjudicator and lead flows, blindness through the TUI's data access, the command palette."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpusdb.api import Corpus
+from tui.app import build_app
+from tui.facade import open_facade
+from tui.sample import TEXTS, build_sample
+from tui.screens.adjudicate import AdjudicateScreen, QueueScreen
+from tui.screens.annotate import AnnotateScreen
+from tui.screens.lead import LeadScreen
+from tui.testing import press, run_async, screen_text, settle, type_text
+
+
+@pytest.fixture
+def ready_url(sqlite_url: str) -> str:
+    """d1 submitted by alice and bob: ready for adjudication."""
+    build_sample(sqlite_url, submitted=True)
+    return sqlite_url
+
+
+@run_async
+async def test_adjudicate_conflicts_with_one_key(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, QueueScreen)
+        assert "5 open conflict(s)" in screen_text(app)
+        await press(pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, AdjudicateScreen)
+        # Opening merged what both had (STAT5) into gold; the first open conflict is IL-2 (alice only).
+        assert "span:0-4" in screen_text(app) and "1 agreed" in str(screen.sub_title)
+        await press(pilot, "a")  # take alice's IL-2
+        await press(pilot, "X")  # CD25: neither, with a reason
+        await type_text(pilot, "not a binding partner here")
+        await press(pilot, "enter")
+        await press(pilot, "b")  # the second IL-2: take bob's
+        assert "2 open" in str(screen.sub_title)  # the two relations remain
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    gold = carol.gold("d1").annotations
+    assert sorted((s.start, s.end, s.type) for s in gold.spans) == [
+        (0, 4, "protein"),
+        (79, 84, "protein"),
+        (109, 113, "protein"),
+    ]
+    decisions = {(d.item_kind, d.method, d.reason) for d in carol.decisions("d1")}
+    assert ("span", "unanimous", "auto-merge: 2 of 2 sources agree") in decisions
+    assert ("span", "adjudicated", "not a binding partner here") in decisions
+    assert sum(1 for d in carol.decisions("d1") if d.method == "adjudicated") == 3
+
+
+@run_async
+async def test_adjudicate_edit_a_relation_label_and_side_by_side(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.open_adjudication("d1")
+        await settle(pilot)
+        await press(pilot, "a", "x", "b")  # spans first: IL-2 kept, CD25 refused, second IL-2 kept
+        await press(pilot, "s")  # side by side: alice on top, bob below
+        texts = screen_text(app)
+        assert "A · alice" in texts and "B · bob" in texts
+        await press(pilot, "n")  # the relation STAT5–IL-2 (its arguments are gold now)
+        await press(pilot, "e", "0", "t", "enter")  # edit: speculative, tag title
+    gold = Corpus.open("demo", url=ready_url, user="carol").gold("d1").annotations
+    (rel,) = gold.relations
+    spans = {s.id: s.text for s in gold.spans}
+    assert (rel.label, rel.tags) == (0, ("title",))
+    assert sorted(spans[a.ref] for a in rel.args) == ["IL-2", "STAT5"]
+
+
+@run_async
+async def test_lead_view_shows_progress_and_agreement(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "lena"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LeadScreen)
+        text = screen_text(app)
+        assert "1 ready for adjudication" in text and "alice" in text and "bob" in text
+        await press(pilot, "l", "l")  # to the agreement tab
+        text = screen_text(app)
+        assert "protein" in text and "0.40" in text  # 1 matched, 2 only alice, 1 only bob
+        await press(pilot, "A")  # the lead can adjudicate too
+        assert isinstance(app.screen, QueueScreen)
+
+
+@run_async
+async def test_an_annotator_never_sees_another_annotators_work(sqlite_url: str) -> None:
+    """bob has spans and a relation on d1; nothing of them reaches alice's app."""
+    build_sample(sqlite_url)
+    facade = open_facade(sqlite_url, "demo", "alice")
+    assert {r.document for r in facade.my_documents()} == {"d1", "d2", "d3"}
+    assert all(r.spans == 0 for r in facade.my_documents())
+    session = facade.open_document("d1")
+    assert session.annotations.spans == () and session.info.annotator == "alice"
+    assert {t[1] for t in facade.document_targets()} == {"annotate"}
+    assert facade.progress(with_agreement=True).agreement == ()
+    app = build_app(facade, start="d1")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        assert screen.view.paint.spans == () and screen.view.paint.covering(TEXTS["d1"].index("STAT5")) == []
+        assert "0 spans 0 rels" in screen_text(app)
+        await press(pilot, "tab")  # the span list beside the text is empty
+        assert screen._list_keys == {"spans": [], "links": [], "relations": []}
+    bob = Corpus.open("demo", url=sqlite_url, user="bob").my_set("d1")
+    assert len(bob.annotations.spans) == 2  # bob's work is there, just not for alice
+    carol = open_facade(sqlite_url, "demo", "carol")  # an adjudicator before anyone submitted
+    assert carol.queue() == [] and carol.progress().agreement == ()
+
+
+@run_async
+async def test_command_palette_finds_documents_and_commands(sqlite_url: str) -> None:
+    build_sample(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "demo", "alice"))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "annotate d2")
+        await settle(pilot)
+        await pilot.pause(0.3)  # the palette searches in the background
+        await press(pilot, "enter")
+        assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "d2"
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "guidelines")
+        await pilot.pause(0.3)
+        await press(pilot, "enter")
+        assert "Guidelines v1" in screen_text(app)
+
+
+def test_cli_command_builds_the_app_with_the_shared_factory(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``corpusdb --db DB tui --as alice -p demo --open d1`` opens alice's facade and document."""
+    from corpusdb.cli.main import main
+    from tui.app import CorpusApp
+
+    build_sample(sqlite_url)
+    seen: dict[str, object] = {}
+
+    def fake_run(self: CorpusApp) -> None:
+        seen.update(user=self.facade.user, role=self.facade.role, start=self.start)
+
+    monkeypatch.setattr(CorpusApp, "run", fake_run)
+    db = sqlite_url.removeprefix("sqlite:///")
+    assert main(["--db", db, "tui", "--as", "alice", "-p", "demo", "--open", "d1"]) == 0
+    assert seen == {"user": "alice", "role": "annotator", "start": "d1"}
+    assert main(["--db", db, "--as", "nobody", "tui", "-p", "demo"]) == 3  # not found: one line, exit 3

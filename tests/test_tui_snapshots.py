@@ -1,0 +1,72 @@
+"""SVG snapshots of the main screens at 80x24 (``pytest --snapshot-update`` accepts a change)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from corpusdb.api import Corpus
+from corpusdb.edits import Put
+from corpusdb.records import Argument, Relation, Span
+from tui.app import CorpusApp, build_app
+from tui.facade import open_facade
+from tui.sample import TEXTS, build_sample, span
+from tui.testing import settle
+
+Compare = Callable[..., bool]
+
+
+async def _settled(pilot: Any) -> None:
+    await settle(pilot)
+
+
+def _app(url: str, user: str, start: str | None = None) -> CorpusApp:
+    return build_app(open_facade(url, "demo", user), start=start)
+
+
+def _fill_alice(url: str) -> None:
+    """alice's d1 as a typical half-done document: nested, discontinuous, attributes, a relation."""
+    t = TEXTS["d1"]
+    alice = Corpus.open("demo", url=url, user="alice")
+    cur = alice.my_set("d1")
+    chain = t.index("chain")
+    disc = span(t, "T4", "protein-region", "receptor")
+    disc = Span("T4", "protein-region", (disc.fragments[0], (chain, chain + 5)), "receptor chain")
+    items = [
+        span(t, "T1", "protein", "IL-2"),
+        replace(span(t, "T2", "protein", "CD25"), attributes={"mutant": True}),
+        span(t, "T3", "cell", "T cells"),
+        disc,
+        Span("T5", "protein-complex", ((t.index("receptor alpha"), chain + 5),), "receptor alpha chain"),
+        span(t, "T6", "protein", "STAT5"),
+        Relation("R1", "bind", (Argument("Arg1", "T1"), Argument("Arg2", "T2")), 1, ("hypothesis",)),
+    ]
+    alice.edit_set(cur.info.id, [Put(i) for i in items], expected_version=cur.info.version)
+
+
+def test_snapshot_my_documents(snap_compare: Compare, sqlite_url: str) -> None:
+    build_sample(sqlite_url)
+    assert snap_compare(_app(sqlite_url, "alice"), run_before=_settled)
+
+
+def test_snapshot_annotate(snap_compare: Compare, sqlite_url: str) -> None:
+    build_sample(sqlite_url)
+    _fill_alice(sqlite_url)
+    assert snap_compare(_app(sqlite_url, "alice", "d1"), run_before=_settled, press=["w", "w", "shift+right"])
+
+
+def test_snapshot_lead_agreement(snap_compare: Compare, sqlite_url: str) -> None:
+    build_sample(sqlite_url, submitted=True)
+    assert snap_compare(_app(sqlite_url, "lena"), run_before=_settled, press=["l", "l"])
+
+
+def test_snapshot_adjudicate(snap_compare: Compare, sqlite_url: str) -> None:
+    build_sample(sqlite_url, submitted=True)
+
+    async def open_d1(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(_app(sqlite_url, "carol"), run_before=open_d1)

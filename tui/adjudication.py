@@ -1,0 +1,124 @@
+"""Pure helpers for the adjudication screen: what a conflict covers, how it reads, an edited item.
+
+Why apart: the screen only runs keys and dialogs; these functions work on the workflow's records
+(``Conflict``, ``Variant``, ``SourceRef``) and plain annotations, and are tested without a terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rich.text import Text
+
+from corpusdb.records import Annotations, Argument, Link, Relation, Span
+
+LETTERS = "ABCDEFGHI"
+
+
+def source_letter(i: int) -> str:
+    return LETTERS[i] if i < len(LETTERS) else str(i + 1)
+
+
+def source_index(sources: Sequence[Any], set_id: int) -> int | None:
+    return next((i for i, s in enumerate(sources) if s.set_id == set_id), None)
+
+
+def conflict_ranges(conflict: Any, source_sets: Mapping[int, Annotations]) -> list[tuple[int, int]]:
+    """Text ranges a conflict is about: its spans' fragments, or its relation/link arguments'."""
+    out: list[tuple[int, int]] = []
+    for v in conflict.variants:
+        item = v.item
+        if isinstance(item, Span):
+            out.extend(item.fragments)
+        elif isinstance(item, Relation | Link) and v.sources:
+            ann = source_sets.get(v.sources[0].set_id)
+            refs = [a.ref for a in item.args] if isinstance(item, Relation) else [item.source, item.target]
+            spans = {s.id: s for s in ann.spans} if ann else {}
+            for r in refs:
+                if r in spans:
+                    out.extend(spans[r].fragments)
+    return sorted(set(out))
+
+
+def is_agreed(conflict: Any) -> bool:
+    """An item every source had identically (accepted by the merge, shown only on request)."""
+    return not conflict.differs and conflict.decision is not None and conflict.decision.method == "unanimous"
+
+
+def conflict_label(conflict: Any) -> Text:
+    """One line of the conflict list: state, kind, first version, what differs."""
+    if conflict.decision is not None:
+        mark, style = ("=", "dim") if is_agreed(conflict) else ("✓", "green")
+    elif conflict.blocked:
+        mark, style = ("⊘", "yellow")
+    else:
+        mark, style = ("●", "bold red")
+    shown = next((v.display for v in conflict.variants if not v.absent), conflict.key)
+    differs = f" · {','.join(conflict.differs)}" if conflict.differs else ""
+    return Text.assemble((f"{mark} ", style), (f"{conflict.kind} ", "bold"), shown, (differs, "italic"))
+
+
+def variant_rows(conflict: Any, sources: Sequence[Any]) -> list[tuple[str, str]]:
+    """(letters of the sources holding it, display) per variant, e.g. ("A", "protein 0-4 'IL-2'")."""
+    rows = []
+    for v in conflict.variants:
+        letters = "".join(
+            source_letter(i) for s in v.sources if (i := source_index(sources, s.set_id)) is not None
+        )
+        rows.append((letters or "?", v.display))
+    return rows
+
+
+def describe(conflict: Any, sources: Sequence[Any]) -> str:
+    """The detail panel: the key, each version with its sources, the decision or what blocks it."""
+    head = f"{conflict.key}"
+    if conflict.differs:
+        head += f" · differs: {', '.join(conflict.differs)}"
+    lines = [head]
+    for letters, display in variant_rows(conflict, sources):
+        who = ",".join(
+            f"{source_letter(i)}={sources[i].annotator or 'gold'}"
+            for i in range(len(sources))
+            if source_letter(i) in letters
+        )
+        lines.append(f"  {letters:>3}  {display}   ({who})")
+    d = conflict.decision
+    if d is not None:
+        lines.append(
+            f"decided: {d.method} by {d.decided_by or 'system'}" + (f" — {d.reason}" if d.reason else "")
+        )
+    elif conflict.blocked:
+        lines.append(f"blocked: {conflict.blocked}")
+    return "\n".join(lines)
+
+
+def variant_of(conflict: Any, source_i: int, sources: Sequence[Any]) -> Any | None:
+    """The variant source ``source_i`` holds (None when that source has no variant here)."""
+    set_id = sources[source_i].set_id
+    return next((v for v in conflict.variants if any(s.set_id == set_id for s in v.sources)), None)
+
+
+def to_gold_refs(item: Relation | Link, source: Annotations, gold: Annotations) -> Relation | Link | str:
+    """An item from a source with its span references moved to the gold spans with the same
+    fragments (an edited relation must name gold ids); a message when one has no gold span yet."""
+    src = {s.id: s for s in source.spans}
+    by_frags = {s.fragments: s.id for s in gold.spans}
+
+    def gold_id(ref: str) -> str | None:
+        s = src.get(ref)
+        return by_frags.get(s.fragments) if s is not None else None
+
+    if isinstance(item, Relation):
+        args = []
+        for a in item.args:
+            g = gold_id(a.ref)
+            if g is None:
+                return f"argument {a.role} has no gold span yet: resolve it first"
+            args.append(Argument(a.role, g))
+        return replace(item, args=tuple(args), trigger=None, extra={})
+    ends = [gold_id(item.source), gold_id(item.target)]
+    if None in ends:
+        return "a link end has no gold span yet: resolve it first"
+    return replace(item, source=str(ends[0]), target=str(ends[1]), group=None, extra={})

@@ -1,0 +1,130 @@
+"""The corpusdb TUI: one App over one facade; the first screen depends on the user's role.
+
+Annotators land on their documents, adjudicators on the adjudication queue, leads (and the
+database owner) on the progress view. Every screen is reachable from the command palette.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from corpusdb.errors import CorpusError
+from tui.commands import DocumentCommands
+from tui.facade import TuiFacade
+from tui.screens.annotate import AnnotateScreen
+from tui.screens.base import BaseScreen
+from tui.screens.documents import DocumentsScreen
+from tui.screens.info import GuidelineScreen, HelpScreen
+from tui.screens.lead import LeadScreen
+
+
+class CorpusApp(App[None]):
+    """Annotate, adjudicate and follow a corpusdb project from the keyboard."""
+
+    CSS_PATH = "corpusdb.tcss"
+    TITLE = "corpusdb"
+    COMMANDS = App.COMMANDS | {DocumentCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("G,f2", "guideline", "Guide"),
+    ]
+
+    def __init__(self, facade: TuiFacade, *, start: str | None = None) -> None:
+        super().__init__()
+        self.facade = facade
+        self.start = start
+
+    def on_mount(self) -> None:
+        self.title = f"corpusdb · {self.facade.project.name}"
+        self.push_screen(self._home())
+        if self.start:
+            self.open_document(self.start)
+
+    def _home(self) -> Screen[object]:
+        role = self.facade.role
+        if role in ("annotator", "system"):
+            return DocumentsScreen()
+        if role == "adjudicator" and self.facade.has("adjudication_queue"):
+            from tui.screens.adjudicate import QueueScreen
+
+            return QueueScreen()
+        return LeadScreen()
+
+    # -- navigation -------------------------------------------------------------------------------
+    def open_document(self, document: str) -> None:
+        """Annotate my set on ``document``: read it in a worker, then show it in one paint."""
+        self._read_and_open(document)
+
+    @work(thread=True, group="load")
+    def _read_and_open(self, document: str) -> None:
+        try:
+            session = self.facade.open_document(document)
+        except CorpusError as exc:
+            self.call_from_thread(self.notify, f"cannot open {document}: {exc}", severity="error", timeout=8)
+            return
+        self.call_from_thread(self.push_screen, AnnotateScreen(document, session))
+
+    def open_adjudication(self, document: str) -> None:
+        from tui.screens.adjudicate import AdjudicateScreen
+
+        self.push_screen(AdjudicateScreen(document))
+
+    def show_queue(self) -> None:
+        if not (self.facade.can_adjudicate and self.facade.has("adjudication_queue")):
+            self.notify(
+                "adjudication needs an adjudicator or a lead, and the workflow module", severity="warning"
+            )
+            return
+        from tui.screens.adjudicate import QueueScreen
+
+        self.push_screen(QueueScreen())
+
+    def show_progress(self) -> None:
+        self.push_screen(LeadScreen())
+
+    def show_my_documents(self) -> None:
+        self.push_screen(DocumentsScreen())
+
+    async def action_quit(self) -> None:
+        """Quit, after saving any action still queued (normally none: saves take milliseconds)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, AnnotateScreen) and screen.session is not None and screen.session.dirty:
+                await asyncio.to_thread(screen.session.save_pending)
+        self.exit()
+
+    # -- help -------------------------------------------------------------------------------------
+    def action_help(self) -> None:
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            return
+        if isinstance(screen, BaseScreen):
+            title = f"Keys — {screen.title or type(screen).__name__}"
+            self.push_screen(HelpScreen(title, screen.HELP, screen.help_sections()))
+        else:
+            self.action_show_help_panel()
+
+    def action_guideline(self) -> None:
+        if not isinstance(self.screen, GuidelineScreen):
+            self.push_screen(GuidelineScreen())
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
+            yield SystemCommand("My documents", "Documents assigned to me", self.show_my_documents)
+        if self.facade.can_adjudicate:
+            yield SystemCommand("Adjudication queue", "Documents ready for adjudication", self.show_queue)
+            yield SystemCommand("Project progress", "Progress and agreement per type", self.show_progress)
+        yield SystemCommand("Guidelines", "The guideline text of the current version", self.action_guideline)
+        yield SystemCommand("Help", "Every key of this screen", self.action_help)
+
+
+def build_app(facade: TuiFacade, *, start: str | None = None) -> CorpusApp:
+    """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this)."""
+    return CorpusApp(facade, start=start)

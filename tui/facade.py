@@ -1,0 +1,275 @@
+"""Everything the TUI asks of corpusdb, in one object built by one factory (the app and tests share it).
+
+Why: the TUI is a thin layer over the Python API. Screens never touch the database or the tables;
+they call this facade (from worker threads: every method here may block on the database), which
+calls ``Corpus`` only, so blindness and locking hold on every path. Results are plain records.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from corpusdb.api import Corpus
+from corpusdb.db import default_url
+from corpusdb.errors import CorpusError, NotFound, UsageError
+from corpusdb.records import Annotations, AnnotationSet, GuidelineInfo, ProjectInfo, SetInfo
+from corpusdb.status import StatusReport
+from guidelines.schema import Schema
+from guidelines.validate import Violation, validate
+from tui.session import DocumentSession
+
+
+@dataclass(frozen=True, slots=True)
+class DocRow:
+    """One of my documents in the list: where it stands and how much is done."""
+
+    document: str
+    set_id: int
+    status: str
+    version: int
+    spans: int
+    relations: int
+    links: int
+    labels: int
+    updated: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DocProgress:
+    """One document in the lead's progress table: each annotator's status, and gold's."""
+
+    document: str
+    statuses: dict[str, str]
+    gold: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TypeAgreement:
+    """Span agreement for one entity type: counts pooled over pairs, F1 the mean over pairs."""
+
+    type: str
+    matched: int
+    only_a: int
+    only_b: int
+    f1: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    report: StatusReport
+    documents: tuple[DocProgress, ...]
+    agreement: tuple[TypeAgreement, ...] = ()
+    agreement_overall: TypeAgreement | None = None
+    agreement_note: str = ""
+    pairs: int = 0
+
+
+@dataclass
+class Adjudication:
+    """One document under adjudication: its conflicts (workflow records), gold so far, the sources."""
+
+    document: str
+    text: str
+    conflicts: Any
+    """``DocumentConflicts`` (None when the document has no source sets)."""
+    gold: AnnotationSet | None = None
+    sources: tuple[Any, ...] = ()
+    """``SourceSet`` records, in the workflow's order (A, B, ...)."""
+    source_sets: dict[int, Annotations] = field(default_factory=dict)
+    """Set id -> content of each source (readable: every set of the document is submitted)."""
+
+
+class TuiFacade:
+    """The TUI's only door to corpusdb."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+
+    # -- who and what -----------------------------------------------------------------------------
+    @property
+    def user(self) -> str:
+        return self.corpus.actor.label
+
+    @property
+    def role(self) -> str:
+        return self.corpus.actor.role
+
+    @property
+    def can_adjudicate(self) -> bool:
+        return self.corpus.actor.can_adjudicate
+
+    @cached_property
+    def project(self) -> ProjectInfo:
+        return self.corpus.info()
+
+    @cached_property
+    def schema(self) -> Schema:
+        """The schema of the project's current guideline version."""
+        return self.corpus.schema()
+
+    def guideline(self) -> GuidelineInfo:
+        return self.corpus.guideline()
+
+    def has(self, method: str) -> bool:
+        """Whether the API offers ``method`` (the workflow module may be absent in old builds)."""
+        return callable(getattr(self.corpus, method, None))
+
+    # -- annotator --------------------------------------------------------------------------------
+    def my_documents(self) -> list[DocRow]:
+        """My annotation sets with their item counts (only mine: the API enforces it)."""
+        if self.corpus.actor.name is None:
+            return []
+        infos = self.corpus.sets(annotator=self.corpus.actor.name, kind="annotation")
+        if not infos:
+            return []
+        contents = {a.info.id: a.annotations for a in self.corpus.read_sets([i.id for i in infos])}
+        rows = []
+        for i in infos:
+            ann = contents[i.id]
+            rows.append(
+                DocRow(
+                    i.document_external_id,
+                    i.id,
+                    i.status,
+                    i.version,
+                    len(ann.spans),
+                    len(ann.relations),
+                    len(ann.links),
+                    len(ann.labels),
+                    i.updated,
+                )
+            )
+        return rows
+
+    def open_document(self, document: str) -> DocumentSession:
+        """My set on ``document``, ready to edit."""
+        doc = self.corpus.document(document)
+        aset = self.corpus.my_set(document)
+        return DocumentSession(self.corpus, doc, aset, self.schema)
+
+    def violations(self, session: DocumentSession) -> list[Violation]:
+        """Schema violations of what the screen shows now (saved or not)."""
+        return validate(session.schema, session.annotations, session.text)
+
+    def submit(self, session: DocumentSession, *, force: bool = False) -> SetInfo:
+        """Save what is queued, then submit (the workflow refuses on schema errors unless forced)."""
+        outcome = session.save_pending()
+        if outcome.error:
+            raise UsageError(f"not submitted: saving failed ({outcome.error})")
+        if not self.has("submit"):
+            raise UsageError("this corpusdb has no workflow module: submission is not available")
+        info: SetInfo = self.corpus.submit(session.set_id, force=force)  # type: ignore[attr-defined]
+        session.info = info
+        return info
+
+    def document_targets(self) -> list[tuple[str, str, str]]:
+        """(document, "annotate" | "adjudicate", help) for the command palette."""
+        out = [(r.document, "annotate", f"my set: {r.status}, {r.spans} spans") for r in self.my_documents()]
+        if self.can_adjudicate and self.has("adjudication_queue"):
+            out += [
+                (q.document, "adjudicate", f"{q.open} open conflict(s) of {q.conflicts}")
+                for q in self.queue()
+            ]
+        return out
+
+    # -- lead -------------------------------------------------------------------------------------
+    def progress(self, *, with_agreement: bool = True) -> Progress:
+        """Counts per annotator and per document, and span agreement per type where visible."""
+        report = self.corpus.status()
+        per_doc: dict[str, dict[str, str]] = defaultdict(dict)
+        gold: dict[str, str] = {}
+        for h in self.corpus.set_headers():
+            if h.kind == "gold":
+                gold[h.document_external_id] = h.status
+            elif h.kind == "annotation" and h.annotator is not None:
+                per_doc[h.document_external_id][h.annotator] = h.status
+        docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc))
+        if not with_agreement or self.role not in ("lead", "adjudicator"):
+            return Progress(report, docs)
+        rows, overall, note, pairs = self._agreement()
+        return Progress(report, docs, rows, overall, note, pairs)
+
+    def _agreement(self) -> tuple[tuple[TypeAgreement, ...], TypeAgreement | None, str, int]:
+        """Span agreement per type from ``Corpus.agreement`` (exact boundaries, same type): mean
+        pairwise F1 over the documents whose sets this user may read."""
+        try:
+            report = self.corpus.agreement("spans", criterion="exact").to_dict()
+        except CorpusError as exc:
+            return (), None, f"no agreement yet: {exc}", 0
+        rows = tuple(
+            TypeAgreement(r["name"], r["matched"], r["only_a"], r["only_b"], r["value"])
+            for r in report["per_type"]["rows"]
+        )
+        summary = report["summary"]
+        m, a, b = (sum(getattr(r, k) for r in rows) for k in ("matched", "only_a", "only_b"))
+        overall = TypeAgreement("(all)", m, a, b, summary.get("value"))
+        pairs = int(summary.get("n_pairs") or 0)
+        note = (
+            f"mean pairwise span F1 (exact, same type) · {pairs} pair(s) · "
+            f"{len(report['documents'])} document(s)"
+        )
+        return rows, overall, note, pairs
+
+    # -- adjudicator ------------------------------------------------------------------------------
+    def queue(self) -> list[Any]:
+        """Documents ready for adjudication with their conflict counts (workflow QueueEntry)."""
+        self._need("adjudication_queue")
+        return list(self.corpus.adjudication_queue())  # type: ignore[attr-defined]
+
+    def open_adjudication(self, document: str) -> Adjudication:
+        """Auto-merge agreed items into gold, then the conflicts left and the gold set."""
+        self._need("merge", "conflicts", "gold")
+        self.corpus.merge(document)  # type: ignore[attr-defined]
+        return self.reload_adjudication(document)
+
+    def reload_adjudication(self, document: str) -> Adjudication:
+        found = self.corpus.conflicts(document, include_resolved=True)  # type: ignore[attr-defined]
+        dc = found[0] if found else None
+        text = self.corpus.document(document).text
+        try:
+            gold = self.corpus.gold(document)  # type: ignore[attr-defined]
+        except NotFound:
+            gold = None
+        sources = tuple(dc.sources) if dc else ()
+        contents = {a.info.id: a.annotations for a in self.corpus.read_sets([s.set_id for s in sources])}
+        return Adjudication(document, text, dc, gold, sources, contents)
+
+    def resolve(
+        self,
+        document: str,
+        key: str,
+        *,
+        take: str | int | None = None,
+        item: Any = None,
+        reject: bool = False,
+        reason: str | None = None,
+    ) -> Any:
+        """Decide one conflict; gold and its Decision are written in one transaction."""
+        self._need("resolve")
+        return self.corpus.resolve(  # type: ignore[attr-defined]
+            document, key, take=take, item=item, reject=reject, reason=reason or None
+        )
+
+    def _need(self, *methods: str) -> None:
+        missing = [m for m in methods if not self.has(m)]
+        if missing:
+            raise UsageError(f"this corpusdb has no workflow module ({', '.join(missing)} missing)")
+
+
+def _type_row(name: str, c: Counter[str]) -> TypeAgreement:
+    m, a, b = c["matched"], c["only_a"], c["only_b"]
+    return TypeAgreement(name, m, a, b, (2 * m / (2 * m + a + b)) if (m + a + b) else None)
+
+
+def open_facade(db: str | None = None, project: str | None = None, user: str | None = None) -> TuiFacade:
+    """The one factory: the ``corpusdb tui`` command and the tests both build the app's facade here.
+
+    The project and its schema are read now, before the app runs, so no screen ever reads them on
+    the UI thread."""
+    facade = TuiFacade(Corpus.open(project, url=default_url(db), user=user))
+    _ = facade.project, facade.schema
+    return facade

@@ -1,0 +1,221 @@
+"""What an annotation action changes, and how items read in lists: pure functions over records.
+
+Why apart from the screens: every action the TUI offers becomes a list of ``Put``/``Remove`` here, so
+the rules (fresh ids, merged fragments, cached text, dependents removed with a span) are tested
+without a terminal and the screens only run the dialogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from rich.text import Text
+
+from corpusdb.edits import Change, Put, Remove, dependents, next_id
+from corpusdb.records import Annotations, Argument, DocLabel, Grounding, Link, Relation, Span
+from guidelines.schema import AttributeDef, Schema
+from tui.paint import UNKNOWN_COLOR, contrast
+
+LABEL_MARK = {1: "+", 0: "?", -1: "¬"}
+
+
+# -- building changes ----------------------------------------------------------------------------
+def span_text(text: str, fragments: Sequence[tuple[int, int]]) -> str:
+    """The cached text of a span: its fragments' slices joined by one space (records convention)."""
+    return " ".join(text[a:b] for a, b in fragments)
+
+
+def merge_fragments(fragments: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Sorted fragments with overlapping or touching ones joined."""
+    out: list[list[int]] = []
+    for a, b in sorted(fragments):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return tuple((a, b) for a, b in out)
+
+
+def new_span(ann: Annotations, text: str, start: int, end: int, type_: str) -> Span:
+    return Span(next_id(ann, "span"), type_, ((start, end),), text[start:end])
+
+
+def add_fragment(span: Span, text: str, start: int, end: int) -> Span:
+    frags = merge_fragments([*span.fragments, (start, end)])
+    return replace(span, fragments=frags, text=span_text(text, frags))
+
+
+def remove_fragment(span: Span, text: str, offset: int) -> Span | None:
+    """The span without the fragment covering ``offset`` (None when it is its only one)."""
+    frags = tuple(f for f in span.fragments if not f[0] <= offset < f[1])
+    if not frags or frags == span.fragments:
+        return None
+    return replace(span, fragments=frags, text=span_text(text, frags))
+
+
+def delete_span(ann: Annotations, span_id: str) -> list[Change]:
+    """Remove a span and everything that points at it, as one action (undo restores all)."""
+    return [*dependents(ann, span_id), Remove("span", span_id)]
+
+
+def applicable_attributes(schema: Schema, item_type: str, applies_to: str = "entity") -> list[AttributeDef]:
+    out = []
+    for a in schema.attributes:
+        if applies_to not in a.applies_to:
+            continue
+        if a.types and not any(schema.is_a(item_type, t) or item_type == t for t in a.types):
+            continue
+        out.append(a)
+    return out
+
+
+def toggle_attribute(span: Span, name: str, value: str | bool) -> Span:
+    """Set ``name`` to ``value`` (True for a binary attribute), or clear it if it already has it."""
+    attrs = dict(span.attributes)
+    if attrs.get(name) == value:
+        attrs.pop(name)
+    else:
+        attrs[name] = value
+    return replace(span, attributes=attrs)
+
+
+def toggle_grounding(span: Span, ref: str) -> Span:
+    """Add the grounding ``ref`` (``db:id``), or remove it when the span already has it."""
+    if any(g.ref == ref for g in span.groundings):
+        return replace(span, groundings=tuple(g for g in span.groundings if g.ref != ref))
+    return replace(span, groundings=(*span.groundings, Grounding(ref)))
+
+
+def check_grounding(schema: Schema, ref: str) -> str | None:
+    """Why ``ref`` is not an acceptable grounding, or None."""
+    if ":" not in ref or ref.startswith(":") or ref.endswith(":") or " " in ref:
+        return "a grounding is db:id, e.g. uniprot:P60568"
+    db = ref.split(":", 1)[0]
+    allowed = schema.rules.grounding_databases
+    if allowed and db.lower() not in {d.lower() for d in allowed}:
+        return f"{db!r} is not a database of this schema ({', '.join(allowed)})"
+    return None
+
+
+def new_link(ann: Annotations, type_: str, source: str, target: str) -> Link:
+    return Link(next_id(ann, "link"), type_, source, target)
+
+
+def new_relation(
+    ann: Annotations, type_: str, args: Sequence[tuple[str, str]], label: int | None, tags: Sequence[str]
+) -> Relation:
+    return Relation(
+        next_id(ann, "relation"), type_, tuple(Argument(r, ref) for r, ref in args), label, tuple(tags)
+    )
+
+
+def set_doc_label(ann: Annotations, name: str, value: str) -> tuple[list[Change], str]:
+    """Set a document label, or clear it when it already has that value (one key toggles)."""
+    cur = next((lb for lb in ann.labels if lb.name == name), None)
+    if cur is not None and cur.value == value:
+        return [Remove("label", name)], f"cleared {name}"
+    return [Put(DocLabel(name, value))], f"{name} = {value}"
+
+
+def doc_label_keys(schema: Schema) -> dict[str, tuple[str, str, str]]:
+    """Digit → (label name, value, value's long name): 1..9 across the schema's document labels."""
+    out: dict[str, tuple[str, str, str]] = {}
+    n = 1
+    for d in schema.document_labels:
+        for v in d.values:
+            if n > 9:
+                return out
+            out[str(n)] = (d.name, str(v.value), v.name)
+            n += 1
+    return out
+
+
+def spans_near(ann: Annotations, offset: int) -> list[Span]:
+    """Every span, the nearest to ``offset`` first (argument pickers start with the likely ones)."""
+    return sorted(ann.spans, key=lambda s: (abs(s.start - offset), s.start, s.id))
+
+
+# -- showing items -------------------------------------------------------------------------------
+def swatch(color: str) -> Text:
+    return Text("  ", style=f"on {color}")
+
+
+def short(text: str, n: int = 28) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28) -> Text:
+    color = colors.get(span.type, UNKNOWN_COLOR)
+    flags = "".join(
+        [
+            "*" if span.attributes else "",
+            "@" if span.groundings else "",
+            "…" if len(span.fragments) > 1 else "",
+        ]
+    )
+    return Text.assemble(
+        (f"{span.type[:12]}", f"bold {contrast(color)} on {color}"),
+        f" {span.id}{flags} ",
+        short(span.text, width),
+    )
+
+
+def span_details(span: Span) -> str:
+    parts = [f"{span.id} {span.type} «{short(span.text, 40)}»"]
+    if len(span.fragments) > 1:
+        parts.append("fragments " + ";".join(f"{a}-{b}" for a, b in span.fragments))
+    if span.attributes:
+        parts.append(" ".join(k if v is True else f"{k}={v}" for k, v in span.attributes.items()))
+    if span.groundings:
+        parts.append(" ".join(g.ref for g in span.groundings))
+    return " · ".join(parts)
+
+
+def _ref_text(ann_spans: Mapping[str, Span], ref: str) -> str:
+    s = ann_spans.get(ref)
+    return f"{ref} {short(s.text, 14)}" if s else ref
+
+
+def link_label(link: Link, spans: Mapping[str, Span]) -> Text:
+    return Text(f"{link.id} {link.type}: {_ref_text(spans, link.source)} → {_ref_text(spans, link.target)}")
+
+
+def relation_label(rel: Relation, spans: Mapping[str, Span]) -> Text:
+    label = f" {LABEL_MARK.get(rel.label, str(rel.label))}" if rel.label is not None else ""
+    args = ", ".join(f"{a.role}={_ref_text(spans, a.ref)}" for a in rel.args)
+    tags = f" [{','.join(rel.tags)}]" if rel.tags else ""
+    return Text(f"{rel.id} {rel.type}{label}: {args}{tags}")
+
+
+def item_offset(ann: Annotations, kind: str, key: str) -> int | None:
+    """Where an item starts in the text (a relation or link: its first argument)."""
+    spans = {s.id: s for s in ann.spans}
+    if kind == "span" and key in spans:
+        return spans[key].start
+    if kind == "link":
+        lk = next((x for x in ann.links if x.id == key), None)
+        return spans[lk.source].start if lk and lk.source in spans else None
+    if kind == "relation":
+        r = next((x for x in ann.relations if x.id == key), None)
+        if r:
+            for a in r.args:
+                if a.ref in spans:
+                    return spans[a.ref].start
+    return None
+
+
+def item_ranges(ann: Annotations, kind: str, key: str) -> list[tuple[int, int]]:
+    """The text ranges an item covers (a relation or link: its arguments' fragments)."""
+    spans = {s.id: s for s in ann.spans}
+    refs: list[str] = []
+    if kind == "span":
+        refs = [key]
+    elif kind == "link":
+        lk = next((x for x in ann.links if x.id == key), None)
+        refs = [lk.source, lk.target] if lk else []
+    elif kind == "relation":
+        r = next((x for x in ann.relations if x.id == key), None)
+        refs = [a.ref for a in r.args] if r else []
+    return [f for ref in refs if ref in spans for f in spans[ref].fragments]

@@ -1,0 +1,444 @@
+"""Annotating one document: the text with its spans, lists beside it, every action saved at once.
+
+Why this shape: each key runs one action; actions that need choices chain small modal pickers in
+an async worker (``push_screen_wait``), then hand a list of changes to the ``DocumentSession``,
+which shows them at once and saves them in order from a thread worker. Attributes flow down (the
+view gets spans and marks); the view reports cursor moves up through ``cursor_listener``, called in
+the same frame (a posted message would cost a second frame per keystroke).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import ContentSwitcher, Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from corpusdb.edits import Change
+from corpusdb.errors import CorpusError
+from corpusdb.records import Span
+from tui import items as it
+from tui.screens.annotate_dialogs import AnnotationDialogs
+from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
+from tui.screens.pickers import MessageScreen
+from tui.session import DocumentSession, SaveOutcome
+from tui.widgets.docview import DocumentView
+
+LISTS = ("spans", "links", "relations")
+
+
+class AnnotateScreen(AnnotationDialogs, BaseScreen):
+    """One annotator's set on one document."""
+
+    HELP = (
+        "Move with the arrows, w/b (word), ( ) or , . (sentence), n/N (next span). Select with "
+        "shift+arrows, v (select mode) or the mouse. Every action is saved at once; u undoes."
+    )
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a,enter", "annotate", "Annotate"),
+        Binding("r", "relation", "Relation"),
+        Binding("k", "link", "Link"),
+        Binding("u,ctrl+z", "undo", "Undo"),
+        Binding("S", "submit", "Submit"),
+        Binding("t", "retype", "Change type", show=False),
+        Binding("x,delete", "delete", "Delete", show=False),
+        Binding("f", "fragment", "Add fragment", show=False),
+        Binding("F", "unfragment", "Remove fragment", show=False),
+        Binding("i", "attributes", "Attributes", show=False),
+        Binding("g", "grounding", "Grounding", show=False),
+        Binding("e", "edit_relation", "Relation label/tags", show=False),
+        Binding("o", "cycle", "Other span here", show=False),
+        Binding("ctrl+r,ctrl+y,U", "redo", "Redo", show=False),
+        Binding("tab", "toggle_focus", "Text ⇄ list", show=False),
+        Binding("escape", "focus_text", "Back to the text", show=False),
+        Binding("l", "next_list", "Next list", show=False),
+        Binding("q", "close", "Close", show=False),
+        *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
+    ]
+
+    def __init__(self, document: str, session: DocumentSession | None = None) -> None:
+        super().__init__()
+        self.document = document
+        self.session: DocumentSession | None = None
+        self._given = session
+        self.active: str | None = None
+        self._cycle = 0
+        self._last_type: str | None = None
+        self._list_keys: dict[str, list[str]] = {k: [] for k in LISTS}
+        self._problems = 0
+        self._save_state = "opening…"
+        self._status_text = ""
+
+    # -- layout -----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield DocumentView(id="text")
+            with Vertical(id="side"):
+                yield Static("", id="side-tabs", markup=False)
+                with ContentSwitcher(initial="spans", id="lists"):
+                    for list_id in LISTS:
+                        yield OptionList(id=list_id, markup=False)
+        yield Static("", id="status", markup=False)
+        yield Footer()
+
+    @property
+    def view(self) -> DocumentView:
+        return self.query_one(DocumentView)
+
+    def on_mount(self) -> None:
+        self.title = self.document
+        self.sub_title = f"{self.facade.user} · opening…"
+        self.view.cursor_listener = self._cursor_moved
+        self.view.focus()
+        if self._given is not None:  # read before the push: the first paint already shows the text
+            self._show(self._given)
+            self._given = None
+        else:
+            self._open()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _open(self) -> None:
+        try:
+            session = self.facade.open_document(self.document)
+        except CorpusError as exc:
+            self.app.call_from_thread(self._open_failed, exc)
+            return
+        self.app.call_from_thread(self._show, session)
+
+    def _open_failed(self, exc: CorpusError) -> None:
+        self.fail(exc, f"cannot open {self.document}")
+        self.dismiss(None)
+
+    def _show(self, session: DocumentSession) -> None:
+        self.session = session
+        self.view.load(session.text, session.annotations.spans, session.schema.colors())
+        self._save_state = f"v{session.version}"
+        self._update_status()
+        # The text first: lists and the schema check come right after the first paint.
+        self.call_after_refresh(self._refresh_all)
+
+    # -- refreshing -------------------------------------------------------------------------------
+    def _refresh_all(self) -> None:
+        """After an edit, undo or reload: repaint spans, rebuild the lists, recount problems."""
+        s = self.session
+        if s is None:
+            return
+        ann = s.annotations
+        self.view.set_spans(ann.spans)
+        colors = s.schema.colors()
+        spans = {sp.id: sp for sp in ann.spans}
+        ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
+        self._fill("spans", [(sp.id, it.span_label(sp, colors)) for sp in ordered])
+        self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links])
+        self._fill("relations", [(r.id, it.relation_label(r, spans)) for r in ann.relations])
+        self._update_tabs()
+        self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
+        if self.active is not None and self.active not in spans:
+            self.active = None
+        self._update_marks()
+        self._update_status()
+
+    def _fill(self, list_id: str, rows: list[tuple[str, object]]) -> None:
+        ol = self.query_one(f"#{list_id}", OptionList)
+        keep = ol.highlighted
+        self._list_keys[list_id] = [k for k, _ in rows]
+        ol.set_options([Option(label) for _k, label in rows])  # type: ignore[arg-type]
+        if rows:
+            ol.highlighted = min(keep or 0, len(rows) - 1)
+
+    def _update_marks(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        self.view.set_marks(it.item_ranges(s.annotations, "span", self.active) if self.active else [])
+
+    def _update_status(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        ann = s.annotations
+        v = self.view
+        sel = v.selection
+        if sel:
+            line1 = f"selected {sel[0]}-{sel[1]} «{it.short(s.text[sel[0] : sel[1]], 40)}»"
+        elif self.active:
+            span = next(sp for sp in ann.spans if sp.id == self.active)
+            others = [c.id for c in v.paint.covering(v.cursor) if c.id != span.id]
+            rels = sum(1 for r in ann.relations if any(a.ref == span.id for a in r.args))
+            line1 = it.span_details(span)
+            if others:
+                line1 += f" · also {','.join(others)} (o)"
+            if rels:
+                line1 += f" · {rels} rel"
+        else:
+            line1 = "select mode (v): moving extends the selection" if v.marking else "no span here"
+        labels = " ".join(f"{lb.name}={lb.value}" for lb in ann.labels)
+        if not labels and (keys := it.doc_label_keys(s.schema)):
+            labels = "label keys " + " ".join(f"{k}={val[1]}" for k, val in keys.items())
+        labels = f" · {labels}" if labels else ""
+        state = "read-only (submitted)" if s.readonly else self._save_state
+        problems = f" · {self._problems} problem(s)" if self._problems else ""
+        line2 = (
+            f"{state} · {len(ann.spans)} spans {len(ann.relations)} rels {len(ann.links)} links"
+            f"{labels}{problems}"
+        )
+        status = f"{line1}\n{line2}"
+        if status != self._status_text:  # moving inside plain text redraws nothing down there
+            self._status_text = status
+            self.query_one("#status", Static).update(status, layout=False)
+        self.sub_title = f"{self.facade.user} · {s.info.status} · {self._save_state}"
+
+    def _cursor_moved(self, offset: int) -> None:
+        """The view's cursor moved: the span under it becomes the active one."""
+        covering = self.view.paint.covering(offset)
+        new = covering[0].id if covering else None
+        self._cycle = 0
+        if new != self.active:
+            self.active = new
+            self._update_marks()
+        self._update_status()
+
+    # -- saving -----------------------------------------------------------------------------------
+    def _act(self, changes: list[Change], description: str, *, active: str | None = None) -> bool:
+        s = self.session
+        if s is None:
+            return False
+        try:
+            s.act(changes, description)
+        except CorpusError as exc:
+            self.fail(exc, "not done")
+            return False
+        if active is not None:
+            self.active = active
+        self._save_state = "saving…"
+        self._refresh_all()
+        self._save()
+        return True
+
+    @work(thread=True, group="save")
+    def _save(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        outcome = s.save_pending()
+        self.app.call_from_thread(self._saved, outcome)
+
+    def _saved(self, outcome: SaveOutcome) -> None:
+        s = self.session
+        if s is None or not self.is_mounted:  # closed meanwhile: the save itself is done
+            return
+        if outcome.error and outcome.reloaded is None:
+            self.notify(
+                f"Not saved: {outcome.error}. The document is read-only here: close it (q) and open it again.",
+                severity="error",
+                timeout=15,
+            )
+            self._save_state = "NOT SAVED"
+            self._update_status()
+            return
+        if outcome.error and outcome.reloaded is not None:
+            s.adopt(outcome.reloaded)
+            why = "it changed elsewhere" if outcome.stale else "it was refused"
+            self.notify(
+                f"Your last action was not saved: {why} ({outcome.error}). "
+                f"Reloaded version {outcome.version}; undo history cleared.",
+                severity="error",
+                timeout=10,
+            )
+            self._save_state = f"reloaded v{outcome.version}"
+            self._refresh_all()
+            return
+        if not s.dirty:
+            self._save_state = f"saved v{s.version}"
+        self._update_status()
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _span(self, span_id: str | None) -> Span | None:
+        if self.session is None or span_id is None:
+            return None
+        return next((sp for sp in self.session.annotations.spans if sp.id == span_id), None)
+
+    def _active_span(self, doing: str) -> Span | None:
+        span = self._focused_item("spans")
+        span = self._span(span) if span else self._span(self.active)
+        if span is None:
+            self.notify(f"{doing}: put the cursor on a span first", severity="warning")
+        return span
+
+    def _focused_item(self, list_id: str) -> str | None:
+        """The highlighted item of a side list when that list has the focus."""
+        ol = self.query_one(f"#{list_id}", OptionList)
+        if self.focused is ol and ol.highlighted is not None and self._list_keys[list_id]:
+            return self._list_keys[list_id][ol.highlighted]
+        return None
+
+    def _writable(self) -> bool:
+        s = self.session
+        if s is None:
+            return False
+        if s.readonly:
+            self.notify("this document is submitted: read-only", severity="warning")
+            return False
+        return True
+
+    # -- document labels, undo, lists, submit -----------------------------------------------------
+    def action_doc_label(self, key: str) -> None:
+        if not self._writable():
+            return
+        s = self.session
+        assert s is not None
+        keys = it.doc_label_keys(s.schema)
+        if key not in keys:
+            self.notify(f"no document label on key {key}", severity="warning")
+            return
+        name, value, _long = keys[key]
+        changes, description = it.set_doc_label(s.annotations, name, value)
+        if self._act(changes, description):
+            self.notify(description)
+
+    def action_undo(self) -> None:
+        self._history("undo")
+
+    def action_redo(self) -> None:
+        self._history("redo")
+
+    def _history(self, which: str) -> None:
+        s = self.session
+        if s is None or not self._writable():
+            return
+        try:
+            done = s.undo() if which == "undo" else s.redo()
+        except CorpusError as exc:
+            self.fail(exc, which)
+            return
+        if done is None:
+            self.notify(f"nothing to {which}", severity="warning")
+            return
+        self._save_state = "saving…"
+        self._refresh_all()
+        self._save()
+        self.notify(f"{which}: {done}")
+
+    def action_toggle_focus(self) -> None:
+        """Tab goes between the text and the list shown beside it (the tab bar is for the mouse)."""
+        if self.focused is self.view:
+            self.query_one(f"#{self._current_list()}", OptionList).focus()
+        else:
+            self.view.focus()
+
+    def action_focus_text(self) -> None:
+        self.view.focus()
+
+    def _current_list(self) -> str:
+        return self.query_one("#lists", ContentSwitcher).current or "spans"
+
+    def _show_list(self, list_id: str) -> None:
+        """Show one of the side lists (a light tab bar: TabbedContent costs too much per frame)."""
+        focused = isinstance(self.focused, OptionList)
+        self.query_one("#lists", ContentSwitcher).current = list_id
+        self._update_tabs()
+        if focused:
+            self.query_one(f"#{list_id}", OptionList).focus()
+
+    def _update_tabs(self) -> None:
+        s = self.session
+        current = self._current_list()
+        counts = {"spans": 0, "links": 0, "relations": 0}
+        if s is not None:
+            ann = s.annotations
+            counts = {"spans": len(ann.spans), "links": len(ann.links), "relations": len(ann.relations)}
+        names = {"spans": "Spans", "links": "Links", "relations": "Rels"}
+        parts = [(f" {names[k]} {counts[k]} ", "bold reverse" if k == current else "dim") for k in LISTS]
+        self.query_one("#side-tabs", Static).update(Text.assemble(*parts, (" l", "dim")), layout=False)
+
+    def action_next_list(self) -> None:
+        order = list(LISTS)
+        self._show_list(order[(order.index(self._current_list()) + 1) % len(order)])
+
+    @on(OptionList.OptionSelected)
+    def _jump(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a list item: move the cursor to its text and make it the active item."""
+        list_id = event.option_list.id or ""
+        if list_id not in LISTS or self.session is None:
+            return
+        key = self._list_keys[list_id][event.option_index]
+        kind = {"spans": "span", "links": "link", "relations": "relation"}[list_id]
+        ann = self.session.annotations
+        offset = it.item_offset(ann, kind, key)
+        if offset is None or offset < 0:
+            return
+        self.view.focus()
+        self.view.move_to(offset)
+        if kind == "span":
+            self.active = key
+        self.view.set_marks(it.item_ranges(ann, kind, key))
+        self._update_status()
+
+    @work(exclusive=True, group="dialog")
+    async def action_submit(self) -> None:
+        s = self.session
+        if s is None or not self._writable():
+            return
+        problems = self.facade.violations(s)
+        errors = [p for p in problems if p.severity == "error"]
+        body = "\n".join(str(p) for p in problems) if problems else "No schema problems found."
+        answers = {"enter": ("submit", "submit")} if not errors else {"F": ("force", "submit anyway")}
+        title = f"Submit {self.document}? " + (f"{len(errors)} error(s), fix them first" if errors else "")
+        answer = await self.app.push_screen_wait(MessageScreen(title, body, answers))
+        if answer is None:
+            return
+        self._submit(force=answer == "force")
+
+    @work(thread=True, exclusive=True, group="submit")
+    def _submit(self, force: bool) -> None:
+        s = self.session
+        assert s is not None
+        try:
+            info = self.facade.submit(s, force=force)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "not submitted")
+            return
+        self.app.call_from_thread(self._submitted, info.status)
+
+    def _submitted(self, status: str) -> None:
+        self.notify(f"{self.document} {status}: it is read-only now")
+        self._update_status()
+
+    def action_close(self) -> None:
+        """Back to the list, once every queued action is saved."""
+        if self.session is not None and self.session.dirty:
+            self._close_after_save()
+        else:
+            self.dismiss(None)
+
+    @work(thread=True, group="save")
+    def _close_after_save(self) -> None:
+        assert self.session is not None
+        outcome = self.session.save_pending()
+        self.app.call_from_thread(self._saved, outcome)
+        if not outcome.error:
+            self.app.call_from_thread(self.dismiss, None)
+
+    def help_sections(self) -> list[tuple[str, HelpRows]]:
+        labels = [
+            (k, f"document label {name} = {value} ({long})")
+            for k, (name, value, long) in it.doc_label_keys(self.facade.schema).items()
+        ]
+        return [
+            (
+                "Moving and selecting in the text",
+                binding_rows(self.view, [("mouse", "click: move; drag: select")]),
+            ),
+            (
+                "Annotating (every action is saved at once)",
+                [r for r in binding_rows(self, labels) if r[1] != "Document label"],
+            ),
+            ("Everywhere", app_rows(self)),
+        ]

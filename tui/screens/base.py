@@ -1,0 +1,63 @@
+"""What every corpusdb screen shares: the facade, error reporting, help text from the bindings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.screen import Screen
+
+from corpusdb.errors import CorpusError
+
+if TYPE_CHECKING:
+    from tui.app import CorpusApp
+    from tui.facade import TuiFacade
+
+HelpRows = list[tuple[str, str]]
+"""(keys, what they do) rows for the help screen."""
+
+
+class BaseScreen(Screen[Any]):
+    """A task screen. ``HELP`` says in a few lines what the screen is for."""
+
+    HELP = ""
+
+    @property
+    def corpus_app(self) -> CorpusApp:
+        return cast("CorpusApp", self.app)
+
+    @property
+    def facade(self) -> TuiFacade:
+        return self.corpus_app.facade
+
+    def fail(self, exc: BaseException, doing: str = "") -> None:
+        """Tell the user why an action was refused (a CorpusError's message is written for people)."""
+        msg = str(exc) if isinstance(exc, CorpusError) else f"{type(exc).__name__}: {exc}"
+        self.notify(f"{doing}: {msg}" if doing else msg, severity="error", timeout=8)
+
+    def help_sections(self) -> list[tuple[str, HelpRows]]:
+        """Keys to list on the help screen, by section: this screen's, then the app's."""
+        return [(str(self.title or type(self).__name__), binding_rows(self)), ("Everywhere", app_rows(self))]
+
+
+def app_rows(screen: Screen[Any]) -> HelpRows:
+    """The app's own keys plus Textual's palette and quit, which every screen has."""
+    return binding_rows(
+        screen.app,
+        [
+            ("ctrl+p", "Command palette: open a document, go to a screen"),
+            ("ctrl+q", "Quit (everything is already saved)"),
+        ],
+    )
+
+
+def binding_rows(node: DOMNode, extra: HelpRows = ()) -> HelpRows:  # type: ignore[assignment]
+    """The bindings a node's class declares (not inherited noise), keys with one description together."""
+    grouped: dict[str, list[str]] = {}
+    for b in Binding.make_bindings(getattr(type(node), "BINDINGS", [])):
+        if not b.description:
+            continue
+        display = b.key_display or node.app.get_key_display(b)
+        grouped.setdefault(b.description, []).append(display or b.key)
+    return [(" ".join(keys), desc) for desc, keys in grouped.items()] + list(extra)

@@ -1,0 +1,96 @@
+"""The annotator's home: my assigned documents with status and progress; Enter opens one."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Footer, Header, Static
+
+from corpusdb.errors import CorpusError
+from tui.facade import DocRow
+from tui.screens.base import BaseScreen
+
+STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
+
+
+class DocumentsScreen(BaseScreen):
+    """My documents. The list is re-read whenever the screen comes back (after annotating one)."""
+
+    HELP = "Your assigned documents. Enter opens one; ctrl+p finds a document by name."
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open", show=False),
+        Binding("R", "reload", "Reload"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[DocRow] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Loading…", id="summary", markup=False)
+        yield DataTable(id="docs", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "My documents"
+        self.sub_title = f"{self.facade.user} · {self.facade.project.name}"
+        table = self.query_one(DataTable)
+        table.add_columns("document", "status", "spans", "rels", "links", "labels", "version")
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        try:
+            rows = self.facade.my_documents()
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "cannot list documents")
+            return
+        self.app.call_from_thread(self._show, rows)
+
+    def _show(self, rows: list[DocRow]) -> None:
+        self.rows = rows
+        table = self.query_one(DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for r in rows:
+            table.add_row(
+                r.document,
+                f"{STATUS_MARK.get(r.status, '?')} {r.status}",
+                str(r.spans),
+                str(r.relations),
+                str(r.links),
+                str(r.labels),
+                f"v{r.version}",
+                key=r.document,
+            )
+        if rows:
+            table.move_cursor(row=min(keep, len(rows) - 1))
+        done = sum(1 for r in rows if r.status == "submitted")
+        started = sum(1 for r in rows if r.status == "in_progress")
+        self.query_one("#summary", Static).update(
+            f"{len(rows)} document(s): {done} submitted, {started} in progress, "
+            f"{len(rows) - done - started} not started"
+            if rows
+            else "No document is assigned to you yet."
+        )
+
+    @on(DataTable.RowSelected, "#docs")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.corpus_app.open_document(str(event.row_key.value))
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if self.rows and 0 <= table.cursor_row < len(self.rows):
+            self.corpus_app.open_document(self.rows[table.cursor_row].document)

@@ -1,0 +1,125 @@
+"""The lead's view: progress per annotator and per document, span agreement per type with bars."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+
+from corpusdb.errors import CorpusError
+from tui.facade import Progress
+from tui.screens.base import BaseScreen
+
+BLOCKS = " ▏▎▍▌▋▊▉█"
+STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
+
+
+def bar(fraction: float | None, width: int = 12) -> str:
+    """A horizontal bar of ``width`` cells for a fraction in [0, 1], in eighths of a cell."""
+    if fraction is None:
+        return ""
+    eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (BLOCKS[part] if part else "")).ljust(width)
+
+
+def _f(x: float | None) -> str:
+    return "—" if x is None else f"{x:.2f}"
+
+
+class LeadScreen(BaseScreen):
+    """Where the project stands, and how well the annotators agree so far."""
+
+    HELP = (
+        "Progress per annotator and per document. Agreement: pairwise span F1 per type (exact "
+        "boundaries, same type) over documents whose sets are all submitted."
+    )
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("R", "reload", "Reload"),
+        Binding("A", "adjudicate", "Adjudication"),
+        Binding("l", "next_tab", "Next tab", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Loading…", id="summary", markup=False)
+        with TabbedContent(id="lead-tabs"):
+            with TabPane("Annotators", id="tab-annotators"):
+                yield DataTable(id="annotators", cursor_type="row")
+            with TabPane("Documents", id="tab-documents"):
+                yield DataTable(id="documents", cursor_type="row")
+            with TabPane("Agreement", id="tab-agreement"):
+                yield Static("", id="agreement-note", markup=False)
+                yield DataTable(id="agreement", cursor_type="row")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Project progress"
+        self.sub_title = f"{self.facade.user} ({self.facade.role}) · {self.facade.project.name}"
+        self.query_one("#annotators", DataTable).add_columns(
+            "annotator", "role", "assigned", "in prog.", "submitted", "done"
+        )
+        self.query_one("#agreement", DataTable).add_columns("type", "matched", "only A", "only B", "F1", "")
+
+    def on_screen_resume(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        try:
+            progress = self.facade.progress()
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "cannot read progress")
+            return
+        self.app.call_from_thread(self._show, progress)
+
+    def _show(self, p: Progress) -> None:
+        r = p.report
+        self.query_one("#summary", Static).update(
+            f"{r.project} · schema {r.schema} · guidelines v{r.guideline_version} · {r.documents} documents · "
+            f"{r.documents_ready} ready for adjudication · {r.documents_with_gold} with gold"
+        )
+        ann = self.query_one("#annotators", DataTable)
+        ann.clear()
+        for a in r.annotators:
+            done = a.submitted / a.total if a.total else None
+            ann.add_row(
+                a.name,
+                a.role,
+                str(a.assigned),
+                str(a.in_progress),
+                str(a.submitted),
+                Text(bar(done, 10) + (f" {done:.0%}" if done is not None else ""), style="green"),
+            )
+        docs = self.query_one("#documents", DataTable)
+        docs.clear(columns=True)
+        names = sorted({n for d in p.documents for n in d.statuses})
+        docs.add_columns("document", *names, "gold")
+        for d in p.documents:
+            docs.add_row(
+                d.document, *(STATUS_MARK.get(d.statuses.get(n, ""), "") for n in names), d.gold or ""
+            )
+        agr = self.query_one("#agreement", DataTable)
+        agr.clear()
+        rows = list(p.agreement) + ([p.agreement_overall] if p.agreement_overall else [])
+        for t in rows:
+            agr.add_row(
+                t.type, str(t.matched), str(t.only_a), str(t.only_b), _f(t.f1), Text(bar(t.f1), style="cyan")
+            )
+        self.query_one("#agreement-note", Static).update(p.agreement_note or "span F1 per type")
+
+    def action_adjudicate(self) -> None:
+        self.corpus_app.show_queue()
+
+    def action_next_tab(self) -> None:
+        tabs = self.query_one("#lead-tabs", TabbedContent)
+        order = ["tab-annotators", "tab-documents", "tab-agreement"]
+        tabs.active = order[(order.index(tabs.active) + 1) % 3] if tabs.active in order else order[0]

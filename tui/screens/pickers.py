@@ -1,0 +1,271 @@
+"""Small modal dialogs that return a value: pick one (type to filter), tick several, type a line.
+
+Why modal screens that ``dismiss(value)``: every multi-step action (a relation: type, argument,
+label, tags) is a chain of these, awaited one after another with ``push_screen_wait`` in a worker,
+so each step stays a tiny, testable screen and Escape cancels the whole action cleanly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.events import Key
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option: what it returns, how it shows, what filtering matches, an optional hotkey."""
+
+    value: Any
+    label: str | Text
+    search: str = ""
+    key: str | None = None
+
+    @property
+    def haystack(self) -> str:
+        return (self.search or str(self.label)).lower()
+
+
+class PickScreen(ModalScreen[Any]):
+    """Pick one choice. Filterable: typing narrows the list, Enter takes the highlighted one.
+    Not filterable: a choice's hotkey picks it at once."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("down", "cursor(1)", "Next", show=False, priority=True),
+        Binding("up", "cursor(-1)", "Previous", show=False, priority=True),
+        Binding("pagedown", "cursor(8)", "Page down", show=False),
+        Binding("pageup", "cursor(-8)", "Page up", show=False),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        choices: Sequence[Choice],
+        *,
+        filterable: bool = True,
+        initial: Any = None,
+        note: str = "",
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = list(choices)
+        self.filterable = filterable
+        self.initial = initial
+        self.note = note
+        self.shown: list[Choice] = list(choices)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            if self.filterable:
+                yield Input(placeholder="type to filter, Enter to choose, Esc to cancel", id="filter")
+            yield OptionList(*self._options(self.choices), id="choices", markup=False)
+            if self.note:
+                yield Static(self.note, classes="dialog-note", markup=False)
+
+    def on_mount(self) -> None:
+        ol = self.query_one(OptionList)
+        for i, c in enumerate(self.shown):
+            if self.initial is not None and c.value == self.initial:
+                ol.highlighted = i
+        if self.filterable:
+            self.query_one(Input).focus()
+        else:
+            ol.focus()
+
+    def _options(self, choices: Sequence[Choice]) -> list[Option]:
+        out = []
+        for c in choices:
+            label = c.label if isinstance(c.label, Text) else Text(c.label)
+            if c.key and not self.filterable:
+                label = Text.assemble((f"{c.key} ", "bold"), label)
+            out.append(Option(label))
+        return out
+
+    @on(Input.Changed, "#filter")
+    def _refilter(self, event: Input.Changed) -> None:
+        words = event.value.lower().split()
+        self.shown = [c for c in self.choices if all(w in c.haystack for w in words)]
+        ol = self.query_one(OptionList)
+        ol.set_options(self._options(self.shown))
+        if self.shown:
+            ol.highlighted = 0
+
+    @on(Input.Submitted, "#filter")
+    def _submit_filter(self) -> None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is not None and self.shown:
+            self.dismiss(self.shown[ol.highlighted].value)
+        else:
+            self.app.bell()
+
+    @on(OptionList.OptionSelected, "#choices")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.shown[event.option_index].value)
+
+    def on_key(self, event: Key) -> None:
+        if self.filterable or event.character is None:
+            return
+        for c in self.shown:
+            if c.key is not None and c.key == event.character:
+                event.stop()
+                self.dismiss(c.value)
+                return
+
+    def action_cursor(self, step: int) -> None:
+        ol = self.query_one(OptionList)
+        if not self.shown:
+            return
+        cur = ol.highlighted if ol.highlighted is not None else 0
+        ol.highlighted = max(0, min(len(self.shown) - 1, cur + step))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChecklistScreen(ModalScreen[tuple[str, ...] | None]):
+    """Tick several names (tags, attributes): Space or a hotkey toggles, Enter accepts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("space", "toggle", "Toggle"),
+        Binding("enter", "accept", "Accept", priority=True),
+    ]
+
+    def __init__(self, title: str, names: Sequence[str], ticked: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.title_text = title
+        self.names = list(names)
+        self.ticked = [n in ticked for n in names]
+        self.keys = _hotkeys(self.names)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield OptionList(*[Option(self._prompt(i)) for i in range(len(self.names))], markup=False)
+            yield Static("Space or the letter toggles · Enter accepts · Esc cancels", classes="dialog-note")
+
+    def _prompt(self, i: int) -> Text:
+        box = "[x]" if self.ticked[i] else "[ ]"
+        return Text.assemble((f"{self.keys[i]} ", "bold"), f"{box} {self.names[i]}")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def _toggle(self, i: int) -> None:
+        self.ticked[i] = not self.ticked[i]
+        self.query_one(OptionList).replace_option_prompt_at_index(i, self._prompt(i))
+
+    def action_toggle(self) -> None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is not None:
+            self._toggle(ol.highlighted)
+
+    def on_key(self, event: Key) -> None:
+        if event.character and event.character in self.keys:
+            event.stop()
+            self._toggle(self.keys.index(event.character))
+
+    def action_accept(self) -> None:
+        self.dismiss(tuple(n for n, t in zip(self.names, self.ticked, strict=True) if t))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _hotkeys(names: Sequence[str]) -> list[str]:
+    """A distinct lower-case letter per name (its first free letter), digits when letters run out."""
+    used: set[str] = set()
+    out: list[str] = []
+    for n in names:
+        key = next((ch for ch in n.lower() if ch.isalpha() and ch not in used), None)
+        if key is None:
+            key = next(str(d) for d in range(10) if str(d) not in used)
+        used.add(key)
+        out.append(key)
+    return out
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """Type one line (a grounding, a reason). ``check`` returns an error message or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        *,
+        placeholder: str = "",
+        value: str = "",
+        check: Callable[[str], str | None] | None = None,
+        note: str = "",
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.placeholder = placeholder
+        self.value = value
+        self.check = check
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Input(value=self.value, placeholder=self.placeholder, id="prompt")
+            yield Static(self.note, id="prompt-note", classes="dialog-note", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted, "#prompt")
+    def _submitted(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        problem = self.check(value) if self.check else None
+        if problem:
+            self.query_one("#prompt-note", Static).update(problem)
+            self.app.bell()
+            return
+        self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class MessageScreen(ModalScreen[str | None]):
+    """A text and a few one-key answers (``{"enter": "submit", "f": "force"}``); Esc answers None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, body: str | Text, answers: dict[str, tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.answers = answers
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, classes="dialog-body", markup=False)
+            keys = " · ".join(
+                f"{k.replace('enter', 'Enter')}: {label}" for k, (_v, label) in self.answers.items()
+            )
+            yield Static(f"{keys} · Esc: cancel", classes="dialog-note", markup=False)
+
+    def on_key(self, event: Key) -> None:
+        if event.key in self.answers:
+            event.stop()
+            self.dismiss(self.answers[event.key][0])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,190 @@
+"""One open annotation set: local state, instant edits, saves in order, undo and redo.
+
+Why this shape: every action must be saved at once in its own transaction (``Corpus.edit_set``)
+yet the screen must never wait for the disk. An action is applied locally first with the same pure
+function the store uses (``corpusdb.edits.apply_changes``), shown at once, and queued; a worker saves
+the queue in order, each save naming the version the previous one produced. A crash loses at most
+the action being saved. Undo is just another edit (the inverse the store returned), so it is saved,
+locked and checked like any other. On a stale version or a refusal the session reloads from the
+database and the screen tells the user; nothing is overwritten silently.
+
+No Textual here: the tests and the bench drive it directly.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from corpusdb.edits import Change, apply_changes
+from corpusdb.errors import CorpusError, StaleVersion
+from corpusdb.records import Annotations, AnnotationSet, DocumentInfo, SetInfo
+from guidelines.schema import Schema
+
+
+@dataclass
+class Entry:
+    """One user action in the undo history."""
+
+    description: str
+    undo: tuple[Change, ...]
+    redo: tuple[Change, ...]
+    version: int | None = None
+    """The set's version once this action was saved (None while it is queued)."""
+
+
+@dataclass
+class _Pending:
+    changes: tuple[Change, ...]
+    entry: Entry
+    undoing: bool
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    """What a save did, for the screen: ``error`` set when it failed and the set was reloaded."""
+
+    saved: int = 0
+    version: int = 0
+    error: str | None = None
+    stale: bool = False
+    reloaded: AnnotationSet | None = field(default=None, repr=False)
+
+
+class ReadOnly(CorpusError):
+    """The set cannot be edited here (submitted, or being reloaded after a failed save)."""
+
+
+class DocumentSession:
+    """The editing state of one annotation set; ``act``/``undo``/``redo`` run on the UI thread,
+    ``save_pending`` in a worker thread."""
+
+    def __init__(self, corpus: Any, document: DocumentInfo, aset: AnnotationSet, schema: Schema) -> None:
+        self.corpus = corpus
+        self.document = document
+        self.schema = schema
+        self.text = document.text
+        self._lock = threading.Lock()
+        self._pending: deque[_Pending] = deque()
+        self.undo_stack: list[Entry] = []
+        self.redo_stack: list[Entry] = []
+        self.broken = False
+        self._reset(aset)
+
+    def _reset(self, aset: AnnotationSet) -> None:
+        self.info: SetInfo = aset.info
+        self.annotations: Annotations = aset.annotations
+        self.saved_version = aset.info.version
+
+    # -- state ------------------------------------------------------------------------------------
+    @property
+    def set_id(self) -> int:
+        return self.info.id
+
+    @property
+    def version(self) -> int:
+        """The set's version in the database (what the next save must name)."""
+        return self.saved_version
+
+    @property
+    def readonly(self) -> bool:
+        return self.info.status == "submitted"
+
+    @property
+    def dirty(self) -> bool:
+        """Actions shown but not yet saved."""
+        return bool(self._pending)
+
+    def _check_writable(self) -> None:
+        if self.broken:
+            raise ReadOnly("reloading after a failed save; try again in a moment")
+        if self.readonly:
+            raise ReadOnly("this set is submitted and read-only (a lead can reopen it)")
+
+    # -- actions (UI thread) ----------------------------------------------------------------------
+    def act(self, changes: Sequence[Change], description: str) -> Annotations:
+        """Apply one action locally now and queue its save; raises InvalidInput when it is refused."""
+        self._check_writable()
+        new, inverse = apply_changes(self.annotations, changes)
+        entry = Entry(description, tuple(inverse), tuple(changes))
+        self.annotations = new
+        self.undo_stack.append(entry)
+        self.redo_stack.clear()
+        self._pending.append(_Pending(tuple(changes), entry, False))
+        return new
+
+    def undo(self) -> str | None:
+        """Undo the last action (None when there is none); saved like any action."""
+        self._check_writable()
+        if not self.undo_stack:
+            return None
+        entry = self.undo_stack.pop()
+        new, inverse = apply_changes(self.annotations, entry.undo)
+        entry.redo = tuple(inverse)
+        self.annotations = new
+        self.redo_stack.append(entry)
+        self._pending.append(_Pending(entry.undo, entry, True))
+        return entry.description
+
+    def redo(self) -> str | None:
+        """Redo the last undone action (None when there is none)."""
+        self._check_writable()
+        if not self.redo_stack:
+            return None
+        entry = self.redo_stack.pop()
+        new, inverse = apply_changes(self.annotations, entry.redo)
+        entry.undo = tuple(inverse)
+        self.annotations = new
+        self.undo_stack.append(entry)
+        self._pending.append(_Pending(entry.redo, entry, False))
+        return entry.description
+
+    # -- saving (worker thread) -------------------------------------------------------------------
+    def save_pending(self) -> SaveOutcome:
+        """Save every queued action in order, one transaction each. Blocking: call from a worker.
+
+        On failure the queue is dropped, the set reloaded, and the outcome says why; the caller
+        (UI thread) then calls ``adopt`` with ``outcome.reloaded``.
+        """
+        saved = 0
+        with self._lock:
+            while self._pending:
+                p = self._pending[0]
+                try:
+                    res = self.corpus.edit_set(self.set_id, p.changes, expected_version=self.saved_version)
+                except Exception as exc:  # refused (CorpusError) or the database failed: same remedy
+                    self.broken = True
+                    self._pending.clear()
+                    msg = str(exc) if isinstance(exc, CorpusError) else f"{type(exc).__name__}: {exc}"
+                    try:
+                        fresh = self.corpus.read_set(self.set_id)
+                    except Exception as again:  # the database is gone: stay read-only, say so
+                        return SaveOutcome(saved, self.saved_version, f"{msg}; reloading failed too: {again}")
+                    stale = isinstance(exc, StaleVersion)
+                    return SaveOutcome(saved, fresh.info.version, msg, stale, fresh)
+                self._pending.popleft()
+                # The store's inverse is authoritative: it was computed on the rows actually there.
+                if p.undoing:
+                    p.entry.redo = res.inverse
+                else:
+                    p.entry.undo = res.inverse
+                p.entry.version = res.info.version
+                self.saved_version = res.info.version
+                self.info = res.info
+                saved += 1
+        return SaveOutcome(saved, self.saved_version)
+
+    def adopt(self, fresh: AnnotationSet) -> None:
+        """Take the database's version after a failed save (UI thread); history no longer applies."""
+        with self._lock:
+            self._reset(fresh)
+            self.undo_stack.clear()
+            self.redo_stack.clear()
+            self.broken = False
+
+    def reload(self) -> AnnotationSet:
+        """Read the set again (blocking)."""
+        return self.corpus.read_set(self.set_id)

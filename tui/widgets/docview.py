@@ -1,0 +1,355 @@
+"""The document text with its spans, a cursor and a selection: a Line API widget.
+
+Why the Line API (``ScrollView.render_line``): only visible lines are rendered, each from a cached
+base strip (span colours), with the cursor and selection overlaid on the one or two lines they
+touch. Layout is recomputed only when the width changes, paint only when the spans change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from time import perf_counter
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from corpusdb.records import Span
+from tui.paint import SpanPaint, split_runs
+from tui.textmodel import Boundaries, TextLayout, display_char
+
+CURSOR = Style(reverse=True, bold=True)
+SELECTION = Style(bgcolor="#5f5f87", color="#ffffff", underline=True)
+MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor="#303030")
+
+
+class DocumentView(ScrollView, can_focus=True):
+    """Read-mostly view of a document; moves the cursor and reports it, never edits by itself."""
+
+    DEFAULT_CSS = """
+    DocumentView { overflow-x: hidden; overflow-y: scroll; scrollbar-size-vertical: 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move('char', -1)", "Move by character or line", show=False),
+        Binding("right", "move('char', 1)", "Move by character or line", show=False),
+        Binding("up", "move('line', -1)", "Move by character or line", show=False),
+        Binding("down", "move('line', 1)", "Move by character or line", show=False),
+        Binding("shift+left", "move('char', -1, True)", "Select by character or line", show=False),
+        Binding("shift+right", "move('char', 1, True)", "Select by character or line", show=False),
+        Binding("shift+up", "move('line', -1, True)", "Select by character or line", show=False),
+        Binding("shift+down", "move('line', 1, True)", "Select by character or line", show=False),
+        Binding("w,ctrl+right", "move('word', 1)", "Next / previous word", show=False),
+        Binding("b,ctrl+left", "move('word', -1)", "Next / previous word", show=False),
+        Binding("W,ctrl+shift+right", "move('word', 1, True)", "Select by word", show=False),
+        Binding("B,ctrl+shift+left", "move('word', -1, True)", "Select by word", show=False),
+        Binding("right_parenthesis,full_stop", "move('sentence', 1)", "Next / previous sentence", show=False),
+        Binding("left_parenthesis,comma", "move('sentence', -1)", "Next / previous sentence", show=False),
+        Binding("home", "move('home', 0)", "Line start / end", show=False),
+        Binding("end", "move('end', 0)", "Line start / end", show=False),
+        Binding("ctrl+home", "move('top', 0)", "Document start / end", show=False),
+        Binding("ctrl+end", "move('bottom', 0)", "Document start / end", show=False),
+        Binding("pageup", "move('line', -10)", "Page up / down", show=False),
+        Binding("pagedown", "move('line', 10)", "Page up / down", show=False),
+        Binding("n", "move('span', 1)", "Next / previous span", show=False),
+        Binding("N", "move('span', -1)", "Next / previous span", show=False),
+        Binding("v", "toggle_mark", "Select mode", show=False),
+        Binding("escape", "clear_selection", "Clear selection", show=False),
+    ]
+
+    class CursorMoved(Message):
+        """The cursor or the selection changed (the screen shows what is under the cursor)."""
+
+        def __init__(self, view: DocumentView, offset: int) -> None:
+            super().__init__()
+            self.view = view
+            self.offset = offset
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.text = ""
+        self.bounds = Boundaries("")
+        self.paint = SpanPaint(0, (), {})
+        self.type_colors: Mapping[str, str] = {}
+        self.layout_: TextLayout | None = None
+        self.cursor = 0
+        self.sel_anchor: int | None = None
+        self.marking = False
+        self.marks: list[tuple[int, int]] = []
+        self._goal_x: int | None = None
+        self._cache: dict[int, Strip] = {}
+        self._cache_style: Style | None = None
+        self._frame_style: Style | None = None
+        self._dragging = False
+        self._display = ""
+        self.cursor_listener: Callable[[int], None] | None = None
+        """Called with the offset on every cursor or selection change (set by the owning screen)."""
+        self.first_render: float | None = None
+        """When the first line of the loaded text was rendered (``perf_counter``; the bench reads it)."""
+        self.last_render = 0.0
+
+    # -- content ----------------------------------------------------------------------------------
+    def load(self, text: str, spans: Sequence[Span], colors: Mapping[str, str]) -> None:
+        """Show a new document (resets the cursor)."""
+        self.text = text
+        self._display = "".join(display_char(c) for c in text) if not text.isprintable() else text
+        self.bounds = Boundaries(text)
+        self.type_colors = colors
+        self.cursor = 0
+        self.sel_anchor = None
+        self.marking = False
+        self.layout_ = None
+        self.first_render = None
+        self.set_spans(spans)
+        self._relayout()
+
+    def set_spans(self, spans: Sequence[Span]) -> None:
+        """Repaint after an edit: the layout stays, the line cache is dropped."""
+        self.paint = SpanPaint(len(self.text), spans, self.type_colors)
+        self._cache.clear()
+        self.refresh()
+
+    def set_marks(self, marks: Sequence[tuple[int, int]]) -> None:
+        """Emphasise some ranges (the active span, the item jumped to, the conflict under review);
+        only the lines the old and new marks touch are redrawn."""
+        new = list(marks)
+        if new == self.marks:
+            return
+        old, self.marks = self.marks, new
+        for a, b in old + new:
+            self._refresh_range(a, max(a + 1, b))
+
+    @property
+    def selection(self) -> tuple[int, int] | None:
+        """The selected range ``[start, end)``, or None."""
+        if self.sel_anchor is None or self.sel_anchor == self.cursor:
+            return None
+        return (min(self.sel_anchor, self.cursor), max(self.sel_anchor, self.cursor))
+
+    def clear_selection(self) -> None:
+        old = self.selection
+        self.sel_anchor = None
+        self.marking = False
+        if old:
+            self._refresh_range(*old)
+
+    # -- layout -----------------------------------------------------------------------------------
+    def _wrap_width(self) -> int:
+        return max(8, self.scrollable_content_region.width or self.size.width or 80)
+
+    def _relayout(self) -> None:
+        width = self._wrap_width()
+        if self.layout_ is None or self.layout_.width != width or self.layout_.text is not self.text:
+            self.layout_ = TextLayout(self.text, width)
+            self._cache.clear()
+            self.virtual_size = Size(width, len(self.layout_))
+            self.refresh()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._relayout()
+        self.scroll_to_cursor()
+
+    @property
+    def layout_lines(self) -> TextLayout:
+        if self.layout_ is None:
+            self.layout_ = TextLayout(self.text, self._wrap_width())
+        return self.layout_
+
+    # -- cursor -----------------------------------------------------------------------------------
+    def move_to(self, offset: int, *, extend: bool = False, keep_goal: bool = False) -> None:
+        """Put the cursor at ``offset``; ``extend`` grows the selection from its anchor."""
+        offset = max(0, min(offset, len(self.text)))
+        old_cursor, old_sel = self.cursor, self.selection
+        if extend or self.marking:
+            if self.sel_anchor is None:
+                self.sel_anchor = old_cursor
+        else:
+            self.sel_anchor = None
+        self.cursor = offset
+        if not keep_goal:
+            self._goal_x = None
+        self._refresh_range(old_cursor, old_cursor + 1)
+        self._refresh_range(offset, offset + 1)
+        new_sel = self.selection
+        if old_sel != new_sel:
+            for r in (old_sel, new_sel):
+                if r:
+                    self._refresh_range(*r)
+        self.scroll_to_cursor()
+        self._cursor_changed()
+
+    def _cursor_changed(self) -> None:
+        """Tell the screen at once (same frame: a second frame would double a keystroke's cost),
+        or post ``CursorMoved`` when nobody listens directly."""
+        if self.cursor_listener is not None:
+            self.cursor_listener(self.cursor)
+        else:
+            self.post_message(self.CursorMoved(self, self.cursor))
+
+    def select(self, start: int, end: int) -> None:
+        """Select ``[start, end)`` with the cursor at its end."""
+        self.move_to(start)
+        self.sel_anchor = start
+        self.move_to(end, extend=True)
+
+    def scroll_to_cursor(self) -> None:
+        lay = self.layout_lines
+        line = lay.line_of(self.cursor)
+        height = self.scrollable_content_region.height or self.size.height
+        top = round(self.scroll_y)
+        if height <= 0:
+            return
+        if line < top:
+            self.scroll_to(y=line, animate=False, immediate=True)
+        elif line >= top + height:
+            self.scroll_to(y=line - height + 1, animate=False, immediate=True)
+
+    def action_move(self, unit: str, step: int, extend: bool = False) -> None:
+        lay, b, cur = self.layout_lines, self.bounds, self.cursor
+        keep_goal = False
+        if unit == "char":
+            target = cur + step
+        elif unit == "word":
+            if step > 0:
+                target = b.word_end(cur) if (extend or self.marking) else b.next_word(cur)
+            else:
+                target = b.prev_word(cur)
+        elif unit == "sentence":
+            target = b.next_sentence(cur) if step > 0 else b.prev_sentence(cur)
+        elif unit == "line":
+            line = lay.line_of(cur)
+            if self._goal_x is None:
+                self._goal_x = lay.x_of(cur)
+            target = lay.offset_at(line + step, self._goal_x) if 0 <= line + step < len(lay) else cur
+            if not 0 <= line + step < len(lay):
+                target = 0 if step < 0 else len(self.text)
+            keep_goal = True
+        elif unit == "home":
+            target = lay.lines[lay.line_of(cur)][0]
+        elif unit == "end":
+            target = lay.lines[lay.line_of(cur)][1]
+        elif unit == "top":
+            target = 0
+        elif unit == "bottom":
+            target = len(self.text)
+        elif unit == "span":
+            starts = sorted({s.start for s in self.paint.spans if s.start >= 0})
+            if step > 0:
+                target = next((s for s in starts if s > cur), cur)
+            else:
+                target = next((s for s in reversed(starts) if s < cur), cur)
+        else:
+            return
+        self.move_to(target, extend=extend, keep_goal=keep_goal)
+
+    def action_toggle_mark(self) -> None:
+        if self.marking:
+            self.marking = False
+        else:
+            self.marking = True
+            self.sel_anchor = self.cursor
+        self._cursor_changed()
+
+    def action_clear_selection(self) -> None:
+        self.clear_selection()
+        self._cursor_changed()
+
+    # -- mouse ------------------------------------------------------------------------------------
+    def _offset_from_mouse(self, event: events.MouseEvent) -> int:
+        pos = event.get_content_offset_capture(self)
+        return self.layout_lines.offset_at(round(self.scroll_y) + pos.y, pos.x)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        if event.button != 1:
+            return
+        self.focus()
+        self._dragging = True
+        self.capture_mouse()
+        self.marking = False
+        self.move_to(self._offset_from_mouse(event))
+        self.sel_anchor = self.cursor
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self._dragging:
+            self.move_to(self._offset_from_mouse(event), extend=True)
+
+    def on_mouse_up(self, _event: events.MouseUp) -> None:
+        if self._dragging:
+            self._dragging = False
+            self.capture_mouse(False)
+            if self.sel_anchor == self.cursor:
+                self.sel_anchor = None
+
+    # -- rendering --------------------------------------------------------------------------------
+    def _refresh_range(self, start: int, end: int) -> None:
+        lay = self.layout_lines
+        first, last = lay.line_of(start), lay.line_of(max(start, end - 1))
+        for line in range(first, last + 1):
+            self._cache.pop(line, None)
+        self.refresh_lines(first, last - first + 1)
+
+    def _overlays(self, start: int, end: int) -> list[tuple[int, int, Style]]:
+        out: list[tuple[int, int, Style]] = []
+        for a, b in self.marks:
+            if a < end and b > start:
+                out.append((max(a, start), min(b, end), MARK))
+        sel = self.selection
+        if sel and sel[0] < end and sel[1] > start:
+            out.append((max(sel[0], start), min(sel[1], end), SELECTION))
+        if start <= self.cursor < end:
+            out.append((self.cursor, self.cursor + 1, CURSOR))
+        return out
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Why: ``rich_style`` walks every ancestor's styles; once per frame is enough.
+        self._frame_style = self.rich_style
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        self.last_render = perf_counter()
+        if self.first_render is None and self.text:
+            self.first_render = self.last_render
+        base = self._frame_style or self.rich_style
+        if base != self._cache_style:
+            self._cache.clear()
+            self._cache_style = base
+        width = self.size.width
+        index = round(self.scroll_y) + y
+        lay = self.layout_lines
+        if index >= len(lay):
+            return Strip.blank(width, base)
+        cached = self._cache.get(index)
+        if cached is not None:
+            return cached
+        strip = self._build_line(index, base).crop_extend(0, width, base)
+        self._cache[index] = strip
+        return strip
+
+    def _build_line(self, index: int, base: Style) -> Strip:
+        start, end = self.layout_lines.lines[index]
+        runs = self.paint.runs(start, end)
+        overlays = self._overlays(start, end)
+        styles = self.paint.styles
+        text = self._display or self.text
+        at_end = self.cursor == end and self.layout_lines.line_of(end) == index
+        if not overlays and not at_end:
+            return Strip(
+                [Segment(text[s:e], base + styles[c] if c else base) for s, e, c in runs],
+            )
+        cuts = [p for a, b, _ in overlays for p in (a, b)]
+        segments: list[Segment] = []
+        for s, e, c in split_runs(runs, cuts):
+            style = base + styles[c] if c else base
+            for a, b, extra in overlays:
+                if a <= s and e <= b:
+                    style = style + extra
+            segments.append(Segment(text[s:e], style))
+        if at_end:  # the cursor after the last character of the line (on the newline)
+            segments.append(Segment(" ", base + CURSOR))
+        return Strip(segments)
