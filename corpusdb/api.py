@@ -17,15 +17,18 @@ from sqlalchemy import Engine, select
 
 from corpusdb import db, migrate
 from corpusdb.documents import DocumentsMixin
+from corpusdb.interchange import InterchangeMixin
 from corpusdb.models import ProjectRow
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
+from corpusdb.reports.service import AgreementMixin
 from corpusdb.service import OWNER, Actor
 from corpusdb.sets import SetsMixin
 from corpusdb.status import StatusMixin
+from corpusdb.workflow import WorkflowMixin
 from guidelines.schema import Schema
 
 
-class Corpus(StatusMixin, SetsMixin, DocumentsMixin, ProjectMixin):
+class Corpus(AgreementMixin, WorkflowMixin, InterchangeMixin, StatusMixin, SetsMixin, DocumentsMixin, ProjectMixin):
     """A project in a corpusdb database, seen by one actor."""
 
     @classmethod

@@ -6,10 +6,26 @@ from collections.abc import Callable
 
 import typer
 
-from corpusdb.cli import database, demo, project
+from corpusdb.cli import (
+    database,
+    demo,
+    interchange,
+    project,
+    workflow_adjudicate,
+    workflow_assign,
+    workflow_gold,
+    workflow_release,
+)
 
 REGISTRY: list[Callable[[typer.Typer], None]] = [
     project.register,
     database.register,
     demo.register,
+    __import__("corpusdb.cli.agree", fromlist=["register"]).register,  # `corpusdb agree`
+    interchange.register,
+    workflow_assign.register,
+    workflow_adjudicate.register,
+    workflow_gold.register,
+    workflow_release.register,
+    __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
 ]
