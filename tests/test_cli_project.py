@@ -94,3 +94,15 @@ def test_database_choice_env_and_default(
 def test_help_lists_exit_codes(capsys: Cap) -> None:
     code, out, _ = run(capsys, "--help")
     assert code == 0 and "Exit codes" in out and "permission refused" in out
+
+
+def test_global_options_after_the_command(tmp_path: Path, capsys: Cap) -> None:
+    """`corpusdb status --as alice --db X` means the same as `corpusdb --db X --as alice status`."""
+    db = str(tmp_path / "c.sqlite")
+    assert run(capsys, "init", "p", "--schema", "rename-2011", "--db", db)[0] == 0
+    assert run(capsys, "annotator", "add", "alice", "--db", db)[0] == 0
+    code, out, err = run(capsys, "-f", "json", "status", "--as", "alice", "--db", db)
+    assert code == 0, err
+    assert [a["name"] for a in json.loads(out)["annotators"]] == ["alice"]
+    code, _, err = run(capsys, "annotator", "add", "mallory", "--as=alice", "--db", db)
+    assert code == 5 and "may not add annotators" in err

@@ -66,10 +66,49 @@ def _register() -> None:
 _register()
 
 
+# Global options a user may also write after the command (`corpusdb submit --as alice`); no command
+# defines them itself except `tui`, which accepts the same three with the same meaning.
+_GLOBAL_WITH_VALUE = ("--as", "--db", "--project", "-p")
+_GLOBAL_ALL = (*_GLOBAL_WITH_VALUE, "--format", "-f")
+
+
+def hoist_global_options(argv: list[str]) -> list[str]:
+    """Move ``--as``/``--db``/``--project`` written after the command to the front, where they belong."""
+    i = 0
+    while i < len(argv):  # skip the global options already in front
+        tok = argv[i]
+        if tok in _GLOBAL_ALL:
+            i += 2
+        elif tok.startswith("--") and tok.split("=", 1)[0] in _GLOBAL_ALL:
+            i += 1
+        else:
+            break
+    if i >= len(argv) or argv[i].startswith("-") or argv[i] == "tui":
+        return argv
+    head, rest, moved = argv[:i], [], []
+    j = i
+    while j < len(argv):
+        tok = argv[j]
+        if tok == "--":
+            rest.extend(argv[j:])
+            break
+        if tok in _GLOBAL_WITH_VALUE and j + 1 < len(argv):
+            moved += [tok, argv[j + 1]]
+            j += 2
+            continue
+        if tok.split("=", 1)[0] in ("--as", "--db", "--project"):
+            moved.append(tok)
+        else:
+            rest.append(tok)
+        j += 1
+    return head + moved + rest
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (tests call this directly)."""
+    args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
     try:
-        app(args=argv, prog_name="corpusdb", standalone_mode=True)
+        app(args=args, prog_name="corpusdb", standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
