@@ -130,8 +130,10 @@ def live(any_url: str, docs: list[ParsedDocument], tmp: Path) -> None:
     v1 = lee.release("v1", outdir=tmp / "v1")
     assert v1.counts["documents"] == 3
     v1_agreement = json.loads((tmp / "v1" / "agreement.json").read_text(encoding="utf-8"))
-    [pair] = v1_agreement["pairs"]
-    assert (pair["a"], pair["b"], pair["documents"]) == ("alice", "bob", 3) and pair["spans"]["f1"] < 1
+    [pair] = v1_agreement["spans"]["pairs"]
+    assert (pair["a"], pair["b"], pair["documents"]) == ("alice", "bob", 3) and pair["overall"]["f1"] < 1
+    assert v1_agreement["spans"]["schema"] == "corpusdb.agreement/1"
+    assert v1_agreement["relations"]["pairs"][0]["a"] == "alice"
 
     first = docs[0].document.external_id
     span = judy.gold(first).annotations.spans[0]

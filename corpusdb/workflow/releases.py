@@ -11,7 +11,9 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
 
     manifest.json             format, version, counts, and {"sha256", "bytes"} of every other file
     release.json              the snapshot (below)
-    agreement.json            inter-annotator agreement on the released documents
+    agreement.json            inter-annotator agreement on the released documents: the
+                              `corpusdb agree` report (schema corpusdb.agreement/1) for spans
+                              and, where the schema has relations, relations
     changelog.json            changes since the previous release (``corpusdb.workflow.changelog``)
     CHANGELOG.md              the same for people
     brat/<split>/<id>.txt     the document text, as stored
@@ -158,34 +160,6 @@ def manifest(
     }  # fmt: skip
 
 
-def agreement_summary(per_annotator: Mapping[str, Mapping[str, Annotations]]) -> dict[str, Any]:
-    """Span (exact, types required) and relation (strict) F1 per annotator pair on common documents."""
-    from corpusdb.agreement.relations import compare_relations
-    from corpusdb.agreement.spans import compare_spans
-
-    names = sorted(per_annotator)
-    pairs = []
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            common = sorted(set(per_annotator[a]) & set(per_annotator[b]))
-            if not common:
-                continue
-            docs = {d: (per_annotator[a][d], per_annotator[b][d]) for d in common}
-            spans = compare_spans(
-                {d: (x.spans, y.spans) for d, (x, y) in docs.items()}, "exact", types="required"
-            )
-            rels = compare_relations(docs, spans, mode="strict")
-            pairs.append({"a": a, "b": b, "documents": len(common),
-                          "spans": spans.overall.to_dict(), "relations": rels.overall.to_dict()})  # fmt: skip
-    f1s = [p["spans"]["f1"] for p in pairs if p["spans"]["f1"] is not None]
-    return {
-        "method": "pairwise one-to-one matching; spans exact with equal types, relations strict "
-                  "(arguments through the span alignment); A is the first annotator of the pair",
-        "pairs": pairs,
-        "mean_span_f1": sum(f1s) / len(f1s) if f1s else None,
-    }  # fmt: skip
-
-
 def _info(row: Any, previous: str | None) -> ReleaseInfo:
     man = row.manifest or {}
     return ReleaseInfo(row.version, aware(row.created), previous, row.notes, man.get("counts", {}),  # type: ignore[arg-type]
@@ -302,12 +276,28 @@ class ReleasesMixin(ServiceBase):
         return json.loads(json.dumps(snap))  # exactly what the JSON column will give back
 
     def _agreement(self, conn: Connection, doc_ids: list[int]) -> dict[str, Any]:
-        infos = access.visible_sets(conn, self.project_id, self.actor, document_ids=doc_ids, kind="annotation",
-                                    status="submitted")  # fmt: skip
-        per: dict[str, dict[str, Annotations]] = {}
-        for s in read_contents(conn, infos):
-            per.setdefault(s.info.annotator or "?", {})[s.info.document_external_id] = s.annotations
-        return agreement_summary(per)
+        """The agreement report (as ``corpusdb agree`` gives it) on the released documents: spans
+        (exact, types required) and, where the schema has relations, relations (strict), read in this
+        release's own transaction through the blindness gate."""
+        from corpusdb.errors import InvalidInput as NotComparable
+        from corpusdb.reports.loading import load_raters
+        from corpusdb.reports.options import AgreementOptions
+        from corpusdb.reports.report import build_report
+
+        schema = self.schema()  # type: ignore[attr-defined]
+        layers = ["spans"] + (["relations"] if schema.relations else [])
+        out: dict[str, Any] = {}
+        for layer in layers:
+            opts = AgreementOptions.build(layer=layer, criterion="exact")
+            try:
+                raters = load_raters(conn, self.project_id, self.actor, opts, doc_ids)
+            except NotComparable as exc:  # fewer than two annotators: nothing to compare
+                out[layer] = {"note": str(exc)}
+                continue
+            report = build_report(project=self.info().name, actor=f"{self.actor.label} ({self.actor.role})",  # type: ignore[attr-defined]
+                                  schema=schema, raters=raters, opts=opts, texts=None, progress=None)  # fmt: skip
+            out[layer] = report.to_dict()
+        return out
 
     def _release_info(self, version: str) -> ReleaseInfo:
         found = [r for r in self.releases() if r.version == version]
