@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, Select, and_, exists, false, or_, select
+from sqlalchemy import Connection, Select, and_, exists, false, or_, select, true
 from sqlalchemy.orm import aliased
 
 from corpusdb.errors import NotFound, PermissionDenied
@@ -112,10 +112,10 @@ def visible_sets(
     annotator: str | None = None,
 ) -> list[SetInfo]:
     """Sets whose *content* this actor may read, filtered as asked."""
-    q = _header_query(project_id).where(visibility_clause(actor))
     q = _filtered(
-        q, document_ids=document_ids, set_ids=set_ids, kind=kind, status=status, annotator=annotator
-    )
+        _header_query(project_id).where(visibility_clause(actor)),
+        document_ids=document_ids, set_ids=set_ids, kind=kind, status=status, annotator=annotator,
+    )  # fmt: skip
     return [_info(r) for r in conn.execute(q)]
 
 
@@ -132,12 +132,12 @@ def set_headers(
 ) -> list[SetInfo]:
     """Set headers (who, status, version) for progress views: leads and adjudicators see all,
     annotators only their own. Headers carry no annotation content and no counts."""
-    q = _header_query(project_id)
-    if actor.role in ("annotator", "system"):
-        q = q.where(S.c.annotator_id == actor.id if actor.id is not None else false())
+    own_only = actor.role in ("annotator", "system")
+    clause = (S.c.annotator_id == actor.id if actor.id is not None else false()) if own_only else true()
     q = _filtered(
-        q, document_ids=document_ids, set_ids=set_ids, kind=kind, status=status, annotator=annotator
-    )
+        _header_query(project_id).where(clause),
+        document_ids=document_ids, set_ids=set_ids, kind=kind, status=status, annotator=annotator,
+    )  # fmt: skip
     return [_info(r) for r in conn.execute(q)]
 
 

@@ -106,14 +106,17 @@ def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
     return engine_or_conn.dialect.name == "sqlite"
 
 
+def _connect(engine: Engine) -> Connection:
+    try:
+        return engine.connect()
+    except OperationalError as exc:
+        raise DatabaseError(f"cannot open database: {exc.orig}") from exc
+
+
 @contextmanager
 def write(engine: Engine) -> Iterator[Connection]:
     """One write transaction (``BEGIN IMMEDIATE`` on SQLite): commit on success, roll back on error."""
-    try:
-        conn = engine.connect()
-    except OperationalError as exc:
-        raise DatabaseError(f"cannot open database: {exc.orig}") from exc
-    with conn:
+    with _connect(engine) as conn:
         conn.execution_options(**{_WRITE: True})
         with conn.begin():
             yield conn
@@ -122,11 +125,7 @@ def write(engine: Engine) -> Iterator[Connection]:
 @contextmanager
 def read(engine: Engine) -> Iterator[Connection]:
     """One read transaction: a consistent snapshot of the database."""
-    try:
-        conn = engine.connect()
-    except OperationalError as exc:
-        raise DatabaseError(f"cannot open database: {exc.orig}") from exc
-    with conn, conn.begin():
+    with _connect(engine) as conn, conn.begin():
         yield conn
 
 

@@ -7,7 +7,7 @@ reload and re-apply — nothing is silently overwritten.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,17 +203,7 @@ class SetsMixin(ServiceBase):
         status: str | None = None,
     ) -> list[SetInfo]:
         """Sets whose content this user may read (an annotator: only their own)."""
-        with self._read() as conn:
-            docs = [document_id(conn, self.project_id, document)] if document is not None else None
-            return access.visible_sets(
-                conn,
-                self.project_id,
-                self.actor,
-                document_ids=docs,
-                kind=kind,
-                status=status,
-                annotator=annotator,
-            )
+        return self._list(access.visible_sets, document, annotator=annotator, kind=kind, status=status)
 
     def set_headers(
         self,
@@ -224,17 +214,14 @@ class SetsMixin(ServiceBase):
         status: str | None = None,
     ) -> list[SetInfo]:
         """Who has which set in which status: for progress views (no content, no counts)."""
+        return self._list(access.set_headers, document, annotator=annotator, kind=kind, status=status)
+
+    def _list(
+        self, gate: Callable[..., list[SetInfo]], document: str | int | None, **filters: Any
+    ) -> list[SetInfo]:
         with self._read() as conn:
             docs = [document_id(conn, self.project_id, document)] if document is not None else None
-            return access.set_headers(
-                conn,
-                self.project_id,
-                self.actor,
-                document_ids=docs,
-                kind=kind,
-                status=status,
-                annotator=annotator,
-            )
+            return gate(conn, self.project_id, self.actor, document_ids=docs, **filters)
 
     def read_set(self, set_id: int) -> AnnotationSet:
         """One set's header and content, or PermissionDenied (blindness) / NotFound."""
