@@ -17,6 +17,8 @@ from sqlalchemy import Engine, select
 
 from corpusdb import db, migrate
 from corpusdb.documents import DocumentsMixin
+from corpusdb.errors import PermissionDenied
+from corpusdb.history import HistoryMixin
 from corpusdb.interchange import InterchangeMixin
 from corpusdb.models import ProjectRow
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
@@ -28,7 +30,16 @@ from corpusdb.workflow import WorkflowMixin
 from guidelines.schema import Schema
 
 
-class Corpus(AgreementMixin, WorkflowMixin, InterchangeMixin, StatusMixin, SetsMixin, DocumentsMixin, ProjectMixin):
+class Corpus(
+    AgreementMixin,
+    WorkflowMixin,
+    InterchangeMixin,
+    HistoryMixin,
+    StatusMixin,
+    SetsMixin,
+    DocumentsMixin,
+    ProjectMixin,
+):
     """A project in a corpusdb database, seen by one actor."""
 
     @classmethod
@@ -68,7 +79,10 @@ class Corpus(AgreementMixin, WorkflowMixin, InterchangeMixin, StatusMixin, SetsM
         return cls(engine, pid, actor)
 
     def as_user(self, user: str | None) -> Corpus:
-        """The same project seen by another user (None: the owner)."""
+        """The same project seen by another user (None: the owner). Only the owner and leads may
+        switch: a handle opened as an annotator cannot become someone else (blindness)."""
+        if not self.actor.is_lead:
+            raise PermissionDenied(f"{self.actor.label} ({self.actor.role}) may not act as another user")
         with db.read(self.engine) as conn:
             actor = resolve_actor(conn, self.project_id, user)
         return type(self)(self.engine, self.project_id, actor)

@@ -272,3 +272,15 @@ class DecisionInfo:
     sources: tuple[JSONMap, ...]
     reason: str | None
     created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEvent:
+    """One entry of the project's trail: who did what to which target, when (reopen, assign...)."""
+
+    id: int
+    actor: str
+    action: str
+    target: str
+    detail: JSONMap
+    created: datetime

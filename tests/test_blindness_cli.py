@@ -87,6 +87,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "releases show": ["releases", "show", "v1"],
         "releases export": ["releases", "export", "v1", str(out / "rel")],
         "status": ["status"],
+        "history": ["history"],
         "agree": ["agree"],
         "export brat": ["export", "brat", str(out / "brat"), "-a", "bob"],
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],

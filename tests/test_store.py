@@ -293,3 +293,27 @@ def test_sqlite_pragmas_and_immediate_writes(sqlite_url: str) -> None:
     release.set()
     t.join()
     other.close()
+
+
+def test_history_records_actions_for_leads_only(corpus: Corpus) -> None:
+    corpus.amend_guidelines(note="titles count", text="v2")
+    info = corpus.create_set("doc-2", "alice", status="submitted")
+    corpus.reopen(info.id, reason="missed the title")
+    events = corpus.history()
+    assert [e.action for e in events[:2]] == ["reopen", "create_set"]
+    reopen = corpus.history(action="reopen")[0]
+    assert reopen.target == str(info.id) and reopen.actor == "owner" and reopen.created.tzinfo is not None
+    assert "missed the title" in str(dict(reopen.detail))
+    assert corpus.history(action="amend_guidelines")[0].detail == {"note": "titles count"}
+    assert corpus.as_user("judy").history(limit=1)[0].action == "reopen"
+    with pytest.raises(PermissionDenied):
+        corpus.as_user("alice").history()
+
+
+def test_an_annotator_handle_cannot_become_someone_else(corpus: Corpus) -> None:
+    alice = corpus.as_user("alice")
+    with pytest.raises(PermissionDenied, match="may not act as another user"):
+        alice.as_user("bob")
+    with pytest.raises(PermissionDenied):
+        alice.as_user(None)
+    assert corpus.as_user("judy").actor.role == "adjudicator"

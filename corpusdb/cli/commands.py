@@ -9,6 +9,7 @@ import typer
 from corpusdb.cli import (
     database,
     demo,
+    history,
     interchange,
     project,
     workflow_adjudicate,
@@ -21,6 +22,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     project.register,
     database.register,
     demo.register,
+    history.register,
     __import__("corpusdb.cli.agree", fromlist=["register"]).register,  # `corpusdb agree`
     interchange.register,
     workflow_assign.register,

@@ -25,6 +25,7 @@ from tui.facade import Adjudication
 from tui.screens.base import BaseScreen
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
 from tui.widgets.docview import DocumentView
+from tui.widgets.tables import fill_table
 
 
 class QueueScreen(BaseScreen):
@@ -51,7 +52,6 @@ class QueueScreen(BaseScreen):
     def on_mount(self) -> None:
         self.title = "Adjudication queue"
         self.sub_title = f"{self.facade.user} ({self.facade.role}) · {self.facade.project.name}"
-        self.query_one(DataTable).add_columns("document", "sets", "conflicts", "open", "gold")
         self.query_one(DataTable).focus()
 
     def on_screen_resume(self) -> None:
@@ -72,11 +72,22 @@ class QueueScreen(BaseScreen):
     def _show(self, entries: list[Any]) -> None:
         table = self.query_one(DataTable)
         keep = table.cursor_row
-        table.clear()
         self.docs = [e.document for e in entries]
-        for e in entries:
-            gold = e.gold_status or ("none" if not e.has_gold else "?")
-            table.add_row(e.document, str(e.sets), str(e.conflicts), str(e.open), gold, key=e.document)
+        fill_table(
+            table,
+            ("document", "sets", "conflicts", "open", "gold"),
+            [
+                (
+                    e.document,
+                    str(e.sets),
+                    str(e.conflicts),
+                    str(e.open),
+                    e.gold_status or ("none" if not e.has_gold else "?"),
+                )
+                for e in entries
+            ],
+            keys=self.docs,
+        )
         if entries:
             table.move_cursor(row=min(keep, len(entries) - 1))
         open_ = sum(e.open for e in entries)

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from corpusdb.errors import CorpusError
 from tui.facade import DocRow
 from tui.screens.base import BaseScreen
+from tui.widgets.tables import fill_table
 
 STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
 
@@ -39,9 +40,7 @@ class DocumentsScreen(BaseScreen):
     def on_mount(self) -> None:
         self.title = "My documents"
         self.sub_title = f"{self.facade.user} · {self.facade.project.name}"
-        table = self.query_one(DataTable)
-        table.add_columns("document", "status", "spans", "rels", "links", "labels", "version")
-        table.focus()
+        self.query_one(DataTable).focus()
 
     def on_screen_resume(self) -> None:
         self.action_reload()
@@ -62,18 +61,23 @@ class DocumentsScreen(BaseScreen):
         self.rows = rows
         table = self.query_one(DataTable)
         keep = table.cursor_row
-        table.clear()
-        for r in rows:
-            table.add_row(
-                r.document,
-                f"{STATUS_MARK.get(r.status, '?')} {r.status}",
-                str(r.spans),
-                str(r.relations),
-                str(r.links),
-                str(r.labels),
-                f"v{r.version}",
-                key=r.document,
-            )
+        fill_table(
+            table,
+            ("document", "status", "spans", "rels", "links", "labels", "version"),
+            [
+                (
+                    r.document,
+                    f"{STATUS_MARK.get(r.status, '?')} {r.status}",
+                    str(r.spans),
+                    str(r.relations),
+                    str(r.links),
+                    str(r.labels),
+                    f"v{r.version}",
+                )
+                for r in rows
+            ],
+            keys=[r.document for r in rows],
+        )
         if rows:
             table.move_cursor(row=min(keep, len(rows) - 1))
         done = sum(1 for r in rows if r.status == "submitted")

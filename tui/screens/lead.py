@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, Ta
 from corpusdb.errors import CorpusError
 from tui.facade import Progress
 from tui.screens.base import BaseScreen
+from tui.widgets.tables import fill_table
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
@@ -61,10 +62,6 @@ class LeadScreen(BaseScreen):
     def on_mount(self) -> None:
         self.title = "Project progress"
         self.sub_title = f"{self.facade.user} ({self.facade.role}) · {self.facade.project.name}"
-        self.query_one("#annotators", DataTable).add_columns(
-            "annotator", "role", "assigned", "in prog.", "submitted", "done"
-        )
-        self.query_one("#agreement", DataTable).add_columns("type", "matched", "only A", "only B", "F1", "")
 
     def on_screen_resume(self) -> None:
         self.action_reload()
@@ -87,33 +84,21 @@ class LeadScreen(BaseScreen):
             f"{r.project} · schema {r.schema} · guidelines v{r.guideline_version} · {r.documents} documents · "
             f"{r.documents_ready} ready for adjudication · {r.documents_with_gold} with gold"
         )
-        ann = self.query_one("#annotators", DataTable)
-        ann.clear()
+        ann_rows = []
         for a in r.annotators:
             done = a.submitted / a.total if a.total else None
-            ann.add_row(
-                a.name,
-                a.role,
-                str(a.assigned),
-                str(a.in_progress),
-                str(a.submitted),
-                Text(bar(done, 10) + (f" {done:.0%}" if done is not None else ""), style="green"),
-            )
-        docs = self.query_one("#documents", DataTable)
-        docs.clear(columns=True)
+            ann_rows.append((a.name, a.role, str(a.assigned), str(a.in_progress), str(a.submitted),
+                             Text(bar(done, 10) + (f" {done:.0%}" if done is not None else ""), style="green")))
+        fill_table(self.query_one("#annotators", DataTable),
+                   ("annotator", "role", "assigned", "in prog.", "submitted", "done"), ann_rows)
         names = sorted({n for d in p.documents for n in d.statuses})
-        docs.add_columns("document", *names, "gold")
-        for d in p.documents:
-            docs.add_row(
-                d.document, *(STATUS_MARK.get(d.statuses.get(n, ""), "") for n in names), d.gold or ""
-            )
-        agr = self.query_one("#agreement", DataTable)
-        agr.clear()
+        fill_table(self.query_one("#documents", DataTable), ("document", *names, "gold"),
+                   [(d.document, *(STATUS_MARK.get(d.statuses.get(n, ""), "") for n in names), d.gold or "")
+                    for d in p.documents])
         rows = list(p.agreement) + ([p.agreement_overall] if p.agreement_overall else [])
-        for t in rows:
-            agr.add_row(
-                t.type, str(t.matched), str(t.only_a), str(t.only_b), _f(t.f1), Text(bar(t.f1), style="cyan")
-            )
+        fill_table(self.query_one("#agreement", DataTable), ("type", "matched", "only A", "only B", "F1", " "),
+                   [(t.type, str(t.matched), str(t.only_a), str(t.only_b), _f(t.f1), Text(bar(t.f1), style="cyan"))
+                    for t in rows])  # fmt: skip
         self.query_one("#agreement-note", Static).update(p.agreement_note or "span F1 per type")
 
     def action_adjudicate(self) -> None:
