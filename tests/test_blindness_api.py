@@ -123,6 +123,7 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "export_biorelex": lambda s: s.alice.export_biorelex(s.tmp / "bx.json", "bob"),
     "import_brat": lambda s: s.alice.import_brat(s.tmp, "bob"),
     "import_biorelex": lambda s: s.alice.import_biorelex(s.tmp / "x.json", "bob"),
+    "import_texts": lambda s: s.alice.import_texts(s.tmp),
     "add_documents": lambda s: s.alice.add_documents([Document("x", "y")]),
     "add_document": lambda s: s.alice.add_document(Document("x", "y")),
     "add_annotator": lambda s: s.alice.add_annotator("mallory", "lead"),

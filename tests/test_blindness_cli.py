@@ -92,6 +92,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "export brat": ["export", "brat", str(out / "brat"), "-a", "bob"],
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],
         "import brat": ["import", "brat", str(out), "--annotator", "bob"],
+        "import texts": ["import", "texts", str(out)],
         "import biorelex": ["import", "biorelex", str(out / "x.json"), "--annotator", "bob"],
         "annotator add": ["annotator", "add", "mallory", "--role", "lead"],
         "annotator list": ["annotator", "list"],

@@ -33,7 +33,7 @@ class Status(StrEnum):
 
 
 import_app = typer.Typer(
-    help="Import annotated corpora: brat/BioNLP standoff, BioRelEx JSON.", no_args_is_help=True
+    help="Import corpora: plain texts, brat/BioNLP standoff, BioRelEx JSON.", no_args_is_help=True
 )
 export_app = typer.Typer(
     help="Export annotation sets: brat/BioNLP standoff, BioRelEx JSON.", no_args_is_help=True
@@ -123,6 +123,20 @@ def import_brat(
             replace=replace, progress=tick,
         ),
     )  # fmt: skip
+
+
+@import_app.command("texts")
+def import_texts(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A folder of .txt files (searched recursively) or one .txt.")],
+    lenient: LenientOpt = False,
+) -> None:
+    """Import plain texts as documents only (no annotation sets): the first step before `assign`.
+
+    Ids are the file stems; importing the same texts again changes nothing; another text under a known
+    id is refused. All or nothing, every problem listed, unless --lenient.
+    """
+    _run_import(ctx, lambda c, _tick: c.import_texts(path, lenient=lenient))
 
 
 @import_app.command("biorelex")

@@ -87,6 +87,35 @@ class InterchangeMixin(ServiceBase):
         source = biorelex_source(spath, schema=schema)
         return self._import(source, schema, "biorelex", spath, target, t0, progress)
 
+    def import_texts(self, path: PathLike, *, lenient: bool = False) -> ImportReport:
+        """Import plain ``.txt`` files (a folder, searched recursively, or one file) as documents only,
+        in one transaction: ids are file stems; the same id and text is reused, another text under a
+        known id is a conflict. Raises ``ImportRefused`` listing every problem unless ``lenient``."""
+        from corpusdb.documents import upsert_documents
+        from corpusdb.interchange.report import refusal
+        from corpusdb.interchange.texts import read_texts
+
+        self._require("lead", doing="import documents")
+        t0 = perf_counter()
+        spath = os.fspath(path)
+        docs, problems, rejected = read_texts(spath)
+        errors = [p for p in problems if p.severity == "error"]
+        if not docs and not errors:
+            raise InvalidInput(f"{spath}: no .txt files found")
+        if errors and not lenient:
+            raise refusal(errors, [], [str(p) for p in problems if p.severity == "warning"])
+        with self._write() as conn:
+            added = upsert_documents(conn, self.project_id, docs)
+            self._audit(conn, "import_texts", spath, documents=len(docs), added=added.added,
+                        rejected=len(rejected))  # fmt: skip
+        return ImportReport(
+            format="texts", path=spath, annotator=None, kind="documents", status="",
+            documents=len(docs), documents_added=added.added, documents_existing=added.unchanged,
+            sets_created=0, sets_replaced=0, sets_unchanged=0, items={}, annotator_created=False,
+            warnings=tuple(str(p) for p in problems if p.severity == "warning"), schema_warnings=(),
+            rejected=tuple(rejected), problems=tuple(errors), seconds=perf_counter() - t0,
+        )  # fmt: skip
+
     def _target(self, annotator: str | None, kind: str, status: str, lenient: bool, replace: bool) -> Target:
         self._require("lead", doing="import annotations")
         if kind not in SET_KINDS:
@@ -97,7 +126,7 @@ class InterchangeMixin(ServiceBase):
             if annotator is not None:
                 raise UsageError("gold belongs to the adjudication, not to an annotator: omit --annotator")
         elif annotator is None or not annotator.strip() or annotator != annotator.strip():
-            raise UsageError(f"a {kind} import needs an annotator name (--annotator NAME)")
+            raise UsageError(f"importing {kind} sets needs an annotator name (--annotator NAME)")
         role = "system" if kind == "prediction" else "annotator"
         return Target(annotator, role, kind, status, replace, lenient)
 

@@ -68,6 +68,10 @@ class ImportReport:
         }
 
     def summary(self) -> str:
+        if self.format == "texts":
+            text = f"imported {self.documents} documents ({self.documents_added} new, no annotation sets)"
+            text += f"; {len(self.rejected)} rejected" if self.rejected else ""
+            return text + f" in {self.seconds:.2f} s"
         who = self.annotator if self.annotator is not None else "gold"
         items = ", ".join(f"{n} {k}" for k, n in self.items.items() if n)
         text = (
