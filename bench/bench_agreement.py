@@ -49,8 +49,9 @@ def make_text(rng: np.random.Generator) -> str:
     return " ".join(words)[:DOC_LEN]
 
 
-def make_corpus(n_spans: int, per_doc: int = 100, seed: int = 1, texts: bool = True
-                ) -> tuple[dict[str, tuple[list[Span], list[Span]]], dict[str, str]]:
+def make_corpus(
+    n_spans: int, per_doc: int = 100, seed: int = 1, texts: bool = True
+) -> tuple[dict[str, tuple[list[Span], list[Span]]], dict[str, str]]:
     """A and B: B copies A with boundary shifts, type changes, deletions and insertions."""
     rng = np.random.default_rng(seed)
     n_docs = max(1, n_spans // per_doc)
@@ -96,8 +97,10 @@ def part_spans(n_spans: int) -> None:
     n_a = sum(len(a) for a, _ in docs.values())
     n_b = sum(len(b) for _, b in docs.values())
     t1 = time.perf_counter()
-    print(f"[spans] corpus: {len(docs)} documents, {n_a} spans (A), {n_b} spans (B); built in {t1 - t0:.1f} s "
-          f"(not timed below); RSS so far {peak_rss_mb():.0f} MB")
+    print(
+        f"[spans] corpus: {len(docs)} documents, {n_a} spans (A), {n_b} spans (B); built in {t1 - t0:.1f} s "
+        f"(not timed below); RSS so far {peak_rss_mb():.0f} MB"
+    )
     t1 = time.perf_counter()
     prep = PreparedSpans(docs, texts)
     rss_input = peak_rss_mb()
@@ -105,15 +108,25 @@ def part_spans(n_spans: int) -> None:
     rep = span_report(prep)  # 8 criteria x types required/ignored, per type, SemEval
     t3 = time.perf_counter()
     print(f"[spans] flatten + candidate join: {t2 - t1:.2f} s ({len(prep.pa)} candidate pairs)")
-    print(f"[spans] full report, {len(rep.comparisons)} criterion/type combinations + SemEval: {t3 - t2:.2f} s")
-    print(f"[spans] TOTAL engine time: {t3 - t1:.2f} s   peak RSS: {peak_rss_mb():.0f} MB, of which about "
-          f"{rss_input:.0f} MB before the report: the 2*10^6 Span records themselves plus the prepared arrays "
-          "(target < 10 s, < 1024 MB)")
+    print(
+        f"[spans] full report, {len(rep.comparisons)} criterion/type combinations + SemEval: {t3 - t2:.2f} s"
+    )
+    print(
+        f"[spans] TOTAL engine time: {t3 - t1:.2f} s   peak RSS: {peak_rss_mb():.0f} MB, of which about "
+        f"{rss_input:.0f} MB before the report: the 2*10^6 Span records themselves plus the prepared arrays "
+        "(target < 10 s, < 1024 MB)"
+    )
     t2 = time.perf_counter()
-    merged = span_report(prep, types=("merged",), semeval=False,
-                         type_classes={"macromolecule": ["Protein", "DNA", "RNA"], "cell": ["Cell_line", "Cell_type"]})
+    merged = span_report(
+        prep,
+        types=("merged",),
+        semeval=False,
+        type_classes={"macromolecule": ["Protein", "DNA", "RNA"], "cell": ["Cell_line", "Cell_type"]},
+    )
     rep.comparisons.update(merged.comparisons)  # type: ignore[attr-defined]
-    print(f"[spans] + 8 criteria with merged types: {time.perf_counter() - t2:.2f} s; peak RSS {peak_rss_mb():.0f} MB")
+    print(
+        f"[spans] + 8 criteria with merged types: {time.perf_counter() - t2:.2f} s; peak RSS {peak_rss_mb():.0f} MB"
+    )
     for key in ("exact/required", "partial/ignored", "fragment/required", "jaccard/merged"):
         c = rep.comparisons[key]
         print(f"         {key:<18} F1={c.overall.f1:.4f}  matched={c.overall.matched}")
@@ -122,8 +135,10 @@ def part_spans(n_spans: int) -> None:
     f1 = bootstrap_prf(c.per_document, n_resamples=1000, seed=0)
     kap = bootstrap_table(c.per_document_type_tables, "cohen_kappa", n_resamples=1000, seed=0)
     t5 = time.perf_counter()
-    print(f"[spans] document bootstrap, B=1000, {c.n_documents} documents: F1 [{f1.ci_low:.4f}, {f1.ci_high:.4f}], "
-          f"type kappa [{kap.ci_low:.4f}, {kap.ci_high:.4f}] in {t5 - t4:.2f} s; peak RSS {peak_rss_mb():.0f} MB")
+    print(
+        f"[spans] document bootstrap, B=1000, {c.n_documents} documents: F1 [{f1.ci_low:.4f}, {f1.ci_high:.4f}], "
+        f"type kappa [{kap.ci_low:.4f}, {kap.ci_high:.4f}] in {t5 - t4:.2f} s; peak RSS {peak_rss_mb():.0f} MB"
+    )
 
 
 def part_tokens(n_units: int) -> None:
@@ -139,12 +154,16 @@ def part_tokens(n_units: int) -> None:
     t0 = time.perf_counter()
     res = krippendorff_alpha(data, "nominal", value_domain=list(range(v)), engine="coincidence", se=None)
     t1 = time.perf_counter()
-    print(f"[tokens] nominal alpha over {n_units:.0e} token units x 2 coders, {v} values: {res.value:.5f} in "
-          f"{t1 - t0:.2f} s; peak RSS {peak_rss_mb():.0f} MB (target < 1024 MB)")
-    print("[tokens] how: codes are counted per chunk of 500,000 units into a (chunk, V) matrix with numpy "
-          "bincount, the coincidence matrix is accumulated as C^T C / (m-1) - diag (BLAS), and alpha = "
-          "1 - Do/De is computed from the V x V coincidences; krippendorff 0.9 would build (N, V, V) arrays "
-          f"(~{n_units * v * v * 8 * 3 / 1e9:.0f} GB).")
+    print(
+        f"[tokens] nominal alpha over {n_units:.0e} token units x 2 coders, {v} values: {res.value:.5f} in "
+        f"{t1 - t0:.2f} s; peak RSS {peak_rss_mb():.0f} MB (target < 1024 MB)"
+    )
+    print(
+        "[tokens] how: codes are counted per chunk of 500,000 units into a (chunk, V) matrix with numpy "
+        "bincount, the coincidence matrix is accumulated as C^T C / (m-1) - diag (BLAS), and alpha = "
+        "1 - Do/De is computed from the V x V coincidences; krippendorff 0.9 would build (N, V, V) arrays "
+        f"(~{n_units * v * v * 8 * 3 / 1e9:.0f} GB)."
+    )
 
 
 def part_oracles() -> None:
@@ -163,10 +182,12 @@ def part_oracles() -> None:
     t1 = time.perf_counter()
     ev = Evaluator(true, pred, tags=list(TYPES), loader="dict").evaluate()["overall"]
     t2 = time.perf_counter()
-    print(f"[oracles] nervaluate on 20,000 spans: ours {t1 - t0:.3f} s, nervaluate {t2 - t1:.2f} s, "
-          f"ratio {(t2 - t1) / (t1 - t0):.0f}x; strict F1 ours {ours['strict']['f1']:.4f} "
-          f"nervaluate {ev['strict'].f1:.4f} (they differ where spans overlap several partners: nervaluate "
-          "pairs each prediction with the first overlapping gold span, ours is a maximum one-to-one matching)")
+    print(
+        f"[oracles] nervaluate on 20,000 spans: ours {t1 - t0:.3f} s, nervaluate {t2 - t1:.2f} s, "
+        f"ratio {(t2 - t1) / (t1 - t0):.0f}x; strict F1 ours {ours['strict']['f1']:.4f} "
+        f"nervaluate {ev['strict'].f1:.4f} (they differ where spans overlap several partners: nervaluate "
+        "pairs each prediction with the first overlapping gold span, ours is a maximum one-to-one matching)"
+    )
     # bratiaa: exact span+type F1 over a brat project on disk
     if importlib.util.find_spec("bratiaa") is None:
         print("[oracles] bratiaa is not installed (pip install bratiaa): no comparison")
@@ -176,22 +197,28 @@ def part_oracles() -> None:
         docs, texts = make_corpus(100_000, texts=True)
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            (root / "annotation.conf").write_text("[entities]\n" + "\n".join(TYPES) + "\n[relations]\n[events]\n"
-                                                  "[attributes]\n")
+            (root / "annotation.conf").write_text(
+                "[entities]\n" + "\n".join(TYPES) + "\n[relations]\n[events]\n[attributes]\n"
+            )
             for who, side in (("A", 0), ("B", 1)):
                 (root / who).mkdir()
                 for d, pair in docs.items():
                     (root / who / f"{d}.txt").write_text(texts[d])
-                    (root / who / f"{d}.ann").write_text("".join(
-                        f"T{i + 1}\t{s.type} {s.start} {s.end}\t{texts[d][s.start:s.end]}\n"
-                        for i, s in enumerate(pair[side])))
+                    (root / who / f"{d}.ann").write_text(
+                        "".join(
+                            f"T{i + 1}\t{s.type} {s.start} {s.end}\t{texts[d][s.start : s.end]}\n"
+                            for i, s in enumerate(pair[side])
+                        )
+                    )
             t0 = time.perf_counter()
             f1 = bratiaa.compute_f1_agreement(str(root)).mean_sd_total()[0]
             t1 = time.perf_counter()
             ours_c = compare_spans(docs, "exact")
             t2 = time.perf_counter()
-        print(f"[oracles] bratiaa on 100,000 spans (reads its files): {t1 - t0:.2f} s; ours (records in memory) "
-              f"{t2 - t1:.3f} s, ratio {(t1 - t0) / (t2 - t1):.0f}x; F1 bratiaa {f1:.5f} ours {ours_c.overall.f1:.5f}")
+        print(
+            f"[oracles] bratiaa on 100,000 spans (reads its files): {t1 - t0:.2f} s; ours (records in memory) "
+            f"{t2 - t1:.3f} s, ratio {(t1 - t0) / (t2 - t1):.0f}x; F1 bratiaa {f1:.5f} ours {ours_c.overall.f1:.5f}"
+        )
     # krippendorff package vs our coincidence engine
     rng = np.random.default_rng(3)
     n = 100_000
@@ -205,8 +232,10 @@ def part_oracles() -> None:
     t1 = time.perf_counter()
     ours_a = krippendorff_alpha(data, "ordinal", engine="coincidence", se=None).value
     t2 = time.perf_counter()
-    print(f"[oracles] krippendorff 0.9 ordinal alpha, 10^5 units: {t1 - t0:.3f} s; ours {t2 - t1:.3f} s, "
-          f"ratio {(t1 - t0) / (t2 - t1):.0f}x; values {ref:.6f} / {ours_a:.6f}")
+    print(
+        f"[oracles] krippendorff 0.9 ordinal alpha, 10^5 units: {t1 - t0:.3f} s; ours {t2 - t1:.3f} s, "
+        f"ratio {(t1 - t0) / (t2 - t1):.0f}x; values {ref:.6f} / {ours_a:.6f}"
+    )
     print(f"[oracles] peak RSS {peak_rss_mb():.0f} MB")
 
 
@@ -224,8 +253,19 @@ def main() -> None:
         part_oracles()
     else:
         for part in ("spans", "tokens", "oracles"):
-            subprocess.run([sys.executable, __file__, "--part", part, "--spans", str(args.spans),
-                            "--tokens", str(args.tokens)], check=False)
+            subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--part",
+                    part,
+                    "--spans",
+                    str(args.spans),
+                    "--tokens",
+                    str(args.tokens),
+                ],
+                check=False,
+            )
 
 
 if __name__ == "__main__":

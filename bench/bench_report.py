@@ -25,8 +25,13 @@ def synthetic(n_spans: int, n_raters: int, per_doc: int = 100, seed: int = 0) ->
     """A reference rater and noisy copies: dropped, shifted, retyped and extra spans."""
     rng = np.random.default_rng(seed)
     n_docs = max(1, n_spans // per_doc)
-    base = [[(int(s), int(s) + int(rng.integers(3, 12)), TYPES[int(rng.integers(0, len(TYPES)))])
-             for s in np.arange(per_doc) * 20] for _ in range(n_docs)]
+    base = [
+        [
+            (int(s), int(s) + int(rng.integers(3, 12)), TYPES[int(rng.integers(0, len(TYPES)))])
+            for s in np.arange(per_doc) * 20
+        ]
+        for _ in range(n_docs)
+    ]
     raters = []
     for r in range(n_raters):
         sets = {}
@@ -54,11 +59,18 @@ def main() -> None:
     print(f"{k} raters x {n:,} spans: built in {time.perf_counter() - t0:.1f} s")
     for boot in (0, 1000):
         t0 = time.perf_counter()
-        rep = build_report(project="bench", actor="bench", schema=None, raters=raters,
-                           opts=AgreementOptions.build(merges=["protein,DNA,RNA=macromolecule"], bootstrap=boot))
+        rep = build_report(
+            project="bench",
+            actor="bench",
+            schema=None,
+            raters=raters,
+            opts=AgreementOptions.build(merges=["protein,DNA,RNA=macromolecule"], bootstrap=boot),
+        )
         dt = time.perf_counter() - t0
-        print(f"report (bootstrap {boot}): {dt:.2f} s; mean pairwise F1 {rep.summary['value']:.4f}; "
-              f"units {rep.units.units if rep.units else 0:,}")
+        print(
+            f"report (bootstrap {boot}): {dt:.2f} s; mean pairwise F1 {rep.summary['value']:.4f}; "
+            f"units {rep.units.units if rep.units else 0:,}"
+        )
     from corpusdb.reports.html import render_html
 
     t0 = time.perf_counter()

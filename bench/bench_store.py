@@ -86,7 +86,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as d:
             t_api = api_insert(Path(d) / "api.sqlite", text, spans)
             t_raw = raw_insert(Path(d) / "raw.sqlite", text, spans)
-        print(f"{n:>9} {t_api:>8.2f} {n / t_api:>12,.0f} {t_raw:>8.2f} {n / t_raw:>12,.0f} {t_raw / t_api:>8.2f}")
+        print(
+            f"{n:>9} {t_api:>8.2f} {n / t_api:>12,.0f} {t_raw:>8.2f} {n / t_raw:>12,.0f} {t_raw / t_api:>8.2f}"
+        )
     print("API/raw is the API's rate as a fraction of raw sqlite3 (target >= 0.50).")
 
 

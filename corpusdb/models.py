@@ -42,7 +42,9 @@ def _json(nullable: bool = True) -> Any:
 
 
 def _ts() -> Any:
-    return Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False, default=utcnow))
+    return Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False, default=utcnow)
+    )
 
 
 def _fk(target: str, *, nullable: bool = False, ondelete: str | None = None, index: bool = True) -> Any:

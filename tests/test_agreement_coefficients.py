@@ -40,17 +40,34 @@ from corpusdb.records import Span
 
 NAN = math.nan
 # Krippendorff (2011) "Computing Krippendorff's alpha-reliability", data C; also Krippendorff (2004) p. 230.
-KRIPP_C = [[1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
-           [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
-           [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
-           [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN]]
+KRIPP_C = [
+    [1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
+    [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
+    [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
+    [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
+]
 # Fleiss (1971) / Gwet (2014) distrib.6raters: 15 patients, 6 raters, 5 diagnoses.
-FLEISS_1971 = [[0, 0, 0, 6, 0], [0, 3, 0, 0, 3], [0, 1, 4, 0, 1], [0, 0, 0, 0, 6], [0, 3, 0, 3, 0],
-               [2, 0, 4, 0, 0], [0, 0, 4, 0, 2], [2, 0, 3, 1, 0], [2, 0, 0, 4, 0], [0, 0, 0, 0, 6],
-               [1, 0, 0, 5, 0], [1, 1, 0, 4, 0], [0, 3, 3, 0, 0], [1, 0, 0, 5, 0], [0, 2, 0, 3, 1]]
+FLEISS_1971 = [
+    [0, 0, 0, 6, 0],
+    [0, 3, 0, 0, 3],
+    [0, 1, 4, 0, 1],
+    [0, 0, 0, 0, 6],
+    [0, 3, 0, 3, 0],
+    [2, 0, 4, 0, 0],
+    [0, 0, 4, 0, 2],
+    [2, 0, 3, 1, 0],
+    [2, 0, 0, 4, 0],
+    [0, 0, 0, 0, 6],
+    [1, 0, 0, 5, 0],
+    [1, 1, 0, 4, 0],
+    [0, 3, 3, 0, 0],
+    [1, 0, 0, 5, 0],
+    [0, 2, 0, 3, 1],
+]
 
 
 # --- published values ---------------------------------------------------------------------------
+
 
 def test_artstein_poesio_2008_example_2() -> None:
     """A&P (2008) p. 568: pi .7995, kappa .8013, S .82; alpha .8005 (printed .800 from rounding)."""
@@ -61,7 +78,9 @@ def test_artstein_poesio_2008_example_2() -> None:
     assert krippendorff_alpha_table(t).value == pytest.approx(0.8005, abs=1e-4)
     # the identity alpha = 1 - (1 - pi)(2n - 1)/(2n) for two coders without missing values
     n = 100
-    assert krippendorff_alpha_table(t).value == pytest.approx(1 - (1 - scott_pi(t).value) * (2 * n - 1) / (2 * n))
+    assert krippendorff_alpha_table(t).value == pytest.approx(
+        1 - (1 - scott_pi(t).value) * (2 * n - 1) / (2 * n)
+    )
 
 
 def test_sas_weighted_kappa_with_se_z_p() -> None:
@@ -89,7 +108,9 @@ def test_gwet_hand_example_and_weighted_ac2() -> None:
     """DKPro Gwet2008Test hand example (AC1 .8658, pe .255); irrCAC fixture cohen1960 p.45 AC2 .63855."""
     g = gwet_ac1([[8, 1], [0, 1]])
     assert (g.value, g.expected) == pytest.approx((0.8658, 0.255), abs=5e-5)
-    assert gwet_ac1([[88, 14, 18], [10, 40, 10], [2, 6, 12]], "quadratic").value == pytest.approx(0.63855, abs=5e-5)
+    assert gwet_ac1([[88, 14, 18], [10, 40, 10], [2, 6, 12]], "quadratic").value == pytest.approx(
+        0.63855, abs=5e-5
+    )
 
 
 def test_krippendorff_c_data_all_levels_and_do_de() -> None:
@@ -120,8 +141,18 @@ def test_fleiss_1971_with_fnl_and_gwet_se() -> None:
 def test_fleiss_wikipedia_example_and_fnl_se0() -> None:
     """Wikipedia "Fleiss' kappa" worked example: P .378, Pe .213, kappa .210; SE0 by Fleiss, Nee &
     Landis (1979) = .01696507 (R irr's formula)."""
-    counts = [[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-              [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]]
+    counts = [
+        [0, 0, 0, 0, 14],
+        [0, 2, 6, 4, 2],
+        [0, 0, 3, 5, 6],
+        [0, 3, 9, 2, 0],
+        [2, 2, 8, 1, 1],
+        [7, 7, 0, 0, 0],
+        [3, 2, 6, 3, 0],
+        [2, 5, 3, 2, 2],
+        [6, 5, 2, 1, 0],
+        [0, 2, 2, 3, 7],
+    ]
     f = fleiss_kappa(counts)
     assert (f.value, f.observed, f.expected) == pytest.approx((0.210, 0.378, 0.213), abs=5e-4)
     assert f.details["se0"] == pytest.approx(0.01696507, abs=5e-8)
@@ -159,14 +190,27 @@ def test_per_category_kappa_and_specific_agreement() -> None:
     assert per["STAT"].value == pytest.approx(cohen_kappa(t).value)
     p = t / t.sum()
     k = 0
-    formula = 2 * (p[k, k] - p[k].sum() * p[:, k].sum()) / (p[k].sum() + p[:, k].sum() - 2 * p[k].sum() * p[:, k].sum())
+    formula = (
+        2
+        * (p[k, k] - p[k].sum() * p[:, k].sum())
+        / (p[k].sum() + p[:, k].sum() - 2 * p[k].sum() * p[:, k].sum())
+    )
     assert per["STAT"].value == pytest.approx(formula)
     assert specific_agreement(t, ["STAT", "IReq"])["STAT"] == pytest.approx(40 / 70)
 
 
 def test_unitizing_krippendorff_2004() -> None:
-    units = [(225, 70, 0, "c"), (370, 30, 0, "c"), (220, 80, 1, "c"), (355, 20, 1, "c"), (400, 20, 1, "c"),
-             (180, 60, 0, "k"), (300, 50, 0, "k"), (180, 60, 1, "k"), (300, 50, 1, "k")]
+    units = [
+        (225, 70, 0, "c"),
+        (370, 30, 0, "c"),
+        (220, 80, 1, "c"),
+        (355, 20, 1, "c"),
+        (400, 20, 1, "c"),
+        (180, 60, 0, "k"),
+        (300, 50, 0, "k"),
+        (180, 60, 1, "k"),
+        (300, 50, 1, "k"),
+    ]
     res = unitizing_alpha(units, continuum_begin=150, continuum_length=300)
     assert res.alpha == pytest.approx(0.8591, abs=5e-4)
     assert res.per_category["c"].do == pytest.approx(0.0144, abs=5e-5)
@@ -181,10 +225,13 @@ def test_unitizing_spans_identical_observers_give_one() -> None:
     res = unitizing_alpha_spans([(30, {"A": spans, "B": spans})])
     assert res.alpha == 1.0
     with pytest.raises(AgreementInputError, match="overlapping"):
-        unitizing_alpha([(0, 5, 0, "x"), (3, 5, 0, "x"), (0, 5, 1, "x")], continuum_begin=0, continuum_length=10)
+        unitizing_alpha(
+            [(0, 5, 0, "x"), (3, 5, 0, "x"), (0, 5, 1, "x")], continuum_begin=0, continuum_length=10
+        )
 
 
 # --- degenerate and bad inputs -------------------------------------------------------------------------
+
 
 def test_one_category_everywhere_is_documented_not_nan() -> None:
     t = [[10, 0], [0, 0]]
@@ -236,6 +283,7 @@ def test_bad_input_raises_one_precise_error(call: object, match: str) -> None:
 
 # --- engines and properties -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
 def test_coincidence_engine_equals_krippendorff_package(level: str) -> None:
     rng = np.random.default_rng(7)
@@ -255,7 +303,8 @@ def test_coincidences_are_chunk_invariant() -> None:
     o2 = coincidences_from_counts(counts, chunk=7)
     assert np.allclose(o1, o2)
     assert alpha_from_coincidences(o1, 1 - np.eye(4))[0] == pytest.approx(
-        krippendorff.alpha(value_counts=counts, level_of_measurement="nominal"))
+        krippendorff.alpha(value_counts=counts, level_of_measurement="nominal")
+    )
 
 
 labels = st.lists(st.sampled_from(["a", "b", "c"]), min_size=4, max_size=40)
@@ -300,16 +349,24 @@ def test_constant_coder_is_zero_or_documented(x: list[str], c: str) -> None:
 
 
 def test_label_agreement_trec_style_with_missing() -> None:
-    ratings = [["DR", "DR", "PR"], ["NR", "NR", None], ["PR", "DR", "PR"], ["NR", "NR", "NR"],
-               ["DR", "DR", "DR"], [None, "PR", "PR"]]
-    res = label_agreement(ratings, annotators=["ann", "bob", "cy"], categories=["NR", "PR", "DR"], ordered=True,
-                          n_resamples=200)
+    ratings = [
+        ["DR", "DR", "PR"],
+        ["NR", "NR", None],
+        ["PR", "DR", "PR"],
+        ["NR", "NR", "NR"],
+        ["DR", "DR", "DR"],
+        [None, "PR", "PR"],
+    ]
+    res = label_agreement(
+        ratings, annotators=["ann", "bob", "cy"], categories=["NR", "PR", "DR"], ordered=True, n_resamples=200
+    )
     assert res.coefficients["krippendorff_alpha"].details["level"] == "ordinal"
     assert res.pairwise is not None and res.pairwise.names == ("ann", "bob", "cy")
     assert res.pairwise.values[0][0] == pytest.approx(1.0)
     nominal = label_agreement(ratings, n_resamples=200, seed=1)
     assert nominal.coefficients["fleiss_kappa"].value == pytest.approx(
-        fleiss_kappa(ratings_to_counts(ratings)[0]).value)
+        fleiss_kappa(ratings_to_counts(ratings)[0]).value
+    )
     ci = nominal.bootstrap["fleiss_kappa"]
     assert ci.ci_low is not None and ci.ci_low <= ci.estimate <= ci.ci_high
     assert set(nominal.per_category["fleiss_kappa"]) == {"DR", "NR", "PR"}

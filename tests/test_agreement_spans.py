@@ -41,20 +41,44 @@ TEXT = "IL-2 gene expression in human T cells requires NF-kappa B and AP-1 bindi
 
 # --- criteria ------------------------------------------------------------------------------------------
 
+
 def test_each_criterion_on_a_hand_example() -> None:
-    a = [sp("A1", "Protein", (0, 4)), sp("A2", "Cell", (24, 37)), sp("A3", "Protein", (48, 59)),
-         sp("A4", "Protein", (64, 68))]
-    b = [sp("B1", "Protein", (0, 9)), sp("B2", "Cell", (30, 37)), sp("B3", "DNA", (48, 59)),
-         sp("B4", "Protein", (64, 76))]
+    a = [
+        sp("A1", "Protein", (0, 4)),
+        sp("A2", "Cell", (24, 37)),
+        sp("A3", "Protein", (48, 59)),
+        sp("A4", "Protein", (64, 68)),
+    ]
+    b = [
+        sp("B1", "Protein", (0, 9)),
+        sp("B2", "Cell", (30, 37)),
+        sp("B3", "DNA", (48, 59)),
+        sp("B4", "Protein", (64, 76)),
+    ]
     docs = {"d": (a, b)}
-    m = {c: compare_spans(docs, c, types="ignored", texts={"d": TEXT}, jaccard=0.5).overall.matched
-         for c in ("exact", "left", "right", "left_or_right", "approximate", "partial", "fragment", "jaccard")}
+    m = {
+        c: compare_spans(docs, c, types="ignored", texts={"d": TEXT}, jaccard=0.5).overall.matched
+        for c in ("exact", "left", "right", "left_or_right", "approximate", "partial", "fragment", "jaccard")
+    }
     # A3/B3 exact; A1/B1 and A4/B4 share the start; A2/B2 the end; every pair is nested
-    assert m == {"exact": 1, "left": 3, "right": 2, "left_or_right": 4, "approximate": 4, "partial": 4,
-                 "fragment": 1, "jaccard": 2}
+    assert m == {
+        "exact": 1,
+        "left": 3,
+        "right": 2,
+        "left_or_right": 4,
+        "approximate": 4,
+        "partial": 4,
+        "fragment": 1,
+        "jaccard": 2,
+    }
     strict = compare_spans(docs, "exact")
     assert strict.overall.matched == 0 and strict.overall.f1 == 0.0
-    assert compare_spans(docs, "exact", types="merged", type_classes={"macro": ["Protein", "DNA"]}).overall.matched == 1
+    assert (
+        compare_spans(
+            docs, "exact", types="merged", type_classes={"macro": ["Protein", "DNA"]}
+        ).overall.matched
+        == 1
+    )
 
 
 def test_fragment_criterion_uses_tokens() -> None:
@@ -110,8 +134,10 @@ def test_match_pairs_against_brute_force() -> None:
         assert len(set(pa[got])) == len(got) == len(set(pb[got]))
         best = 0
         for k in range(min(na, nb), 0, -1):
-            if any(len({pairs[i][0] for i in c}) == k == len({pairs[i][1] for i in c})
-                   for c in itertools.combinations(range(len(pairs)), k)):
+            if any(
+                len({pairs[i][0] for i in c}) == k == len({pairs[i][1] for i in c})
+                for c in itertools.combinations(range(len(pairs)), k)
+            ):
                 best = k
                 break
         assert len(got) == best
@@ -131,8 +157,18 @@ def test_identical_annotators_and_swap_symmetry(raw: list[tuple[int, int, str]])
 
 
 def test_type_agreement_and_per_type() -> None:
-    a = [sp("A1", "Protein", (0, 4)), sp("A2", "DNA", (10, 14)), sp("A3", "Protein", (20, 24)), sp("A4", "DNA", (30, 34))]
-    b = [sp("B1", "Protein", (0, 4)), sp("B2", "DNA", (10, 14)), sp("B3", "DNA", (20, 24)), sp("B4", "DNA", (30, 34))]
+    a = [
+        sp("A1", "Protein", (0, 4)),
+        sp("A2", "DNA", (10, 14)),
+        sp("A3", "Protein", (20, 24)),
+        sp("A4", "DNA", (30, 34)),
+    ]
+    b = [
+        sp("B1", "Protein", (0, 4)),
+        sp("B2", "DNA", (10, 14)),
+        sp("B3", "DNA", (20, 24)),
+        sp("B4", "DNA", (30, 34)),
+    ]
     res = compare_spans({"d": (a, b)}, "exact", types="ignored")
     assert res.type_table == ((1, 1), (0, 2)) and res.type_labels == ("Protein", "DNA")
     assert res.type_agreement is not None
@@ -155,6 +191,7 @@ def test_report_covers_all_criteria_and_semeval() -> None:
 
 # --- oracles -------------------------------------------------------------------------------------------
 
+
 def _to_nervaluate(spans: list[Span]) -> list[dict[str, object]]:
     return [{"label": s.type, "start": s.start, "end": s.end - 1} for s in spans]
 
@@ -163,19 +200,40 @@ def test_semeval_scenarios_match_nervaluate() -> None:
     """The six SemEval-2013 scenarios (nervaluate README): strict .2, exact .4, partial .6, type .4."""
     from nervaluate import Evaluator
 
-    gold = [sp("G1", "DRUG", (0, 1)), sp("G2", "BRAND", (4, 5)), sp("G3", "DRUG", (6, 7)), sp("G4", "DRUG", (9, 10)),
-            sp("G5", "GROUP", (12, 13))]
-    pred = [sp("P1", "DRUG", (0, 1)), sp("P2", "BRAND", (2, 3)), sp("P3", "BRAND", (6, 7)), sp("P4", "DRUG", (8, 10)),
-            sp("P5", "DRUG", (11, 13))]
+    gold = [
+        sp("G1", "DRUG", (0, 1)),
+        sp("G2", "BRAND", (4, 5)),
+        sp("G3", "DRUG", (6, 7)),
+        sp("G4", "DRUG", (9, 10)),
+        sp("G5", "GROUP", (12, 13)),
+    ]
+    pred = [
+        sp("P1", "DRUG", (0, 1)),
+        sp("P2", "BRAND", (2, 3)),
+        sp("P3", "BRAND", (6, 7)),
+        sp("P4", "DRUG", (8, 10)),
+        sp("P5", "DRUG", (11, 13)),
+    ]
     ours = semeval_counts({"d": (gold, pred)})
-    ev = Evaluator([_to_nervaluate(gold)], [_to_nervaluate(pred)], tags=["DRUG", "BRAND", "GROUP"],
-                   loader="dict").evaluate()["overall"]
+    ev = Evaluator(
+        [_to_nervaluate(gold)], [_to_nervaluate(pred)], tags=["DRUG", "BRAND", "GROUP"], loader="dict"
+    ).evaluate()["overall"]
     for scheme in ("strict", "exact", "partial", "ent_type"):
         r = ev[scheme]
-        assert (ours[scheme]["COR"], ours[scheme]["INC"], ours[scheme]["PAR"], ours[scheme]["MIS"],
-                ours[scheme]["SPU"]) == (r.correct, r.incorrect, r.partial, r.missed, r.spurious)
+        assert (
+            ours[scheme]["COR"],
+            ours[scheme]["INC"],
+            ours[scheme]["PAR"],
+            ours[scheme]["MIS"],
+            ours[scheme]["SPU"],
+        ) == (r.correct, r.incorrect, r.partial, r.missed, r.spurious)
         assert ours[scheme]["f1"] == pytest.approx(r.f1)
-    assert [round(ours[s]["f1"], 3) for s in ("strict", "exact", "partial", "ent_type")] == [0.2, 0.4, 0.6, 0.4]
+    assert [round(ours[s]["f1"], 3) for s in ("strict", "exact", "partial", "ent_type")] == [
+        0.2,
+        0.4,
+        0.6,
+        0.4,
+    ]
 
 
 def _read_t_lines(path: Path) -> list[Span]:
@@ -189,8 +247,14 @@ def _read_t_lines(path: Path) -> list[Span]:
     return out
 
 
-BRATIAA_F1 = {("Lisa", "Maria"): 0.946, ("Lisa", "Max"): 0.874, ("Lisa", "Peter"): 0.959,
-              ("Maria", "Max"): 0.816, ("Maria", "Peter"): 0.909, ("Max", "Peter"): 0.838}
+BRATIAA_F1 = {
+    ("Lisa", "Maria"): 0.946,
+    ("Lisa", "Max"): 0.874,
+    ("Lisa", "Peter"): 0.959,
+    ("Maria", "Max"): 0.816,
+    ("Maria", "Peter"): 0.909,
+    ("Max", "Peter"): 0.838,
+}
 
 
 @pytest.mark.shared
@@ -201,7 +265,8 @@ def test_bratiaa_example_project_pairwise_f1() -> None:
     docs = sorted(p.name for p in (root / "Lisa").glob("*.ann"))
     sets = {n: {d: _read_t_lines(root / n / d) for d in docs} for n in names}
     matrix = pairwise_matrix(
-        sets, lambda x, y: compare_spans({d: (x[d], y[d]) for d in docs}, "exact").overall.f1, name="f1")
+        sets, lambda x, y: compare_spans({d: (x[d], y[d]) for d in docs}, "exact").overall.f1, name="f1"
+    )
     for (x, y), want in BRATIAA_F1.items():
         assert matrix.values[names.index(x)][names.index(y)] == pytest.approx(want, abs=5e-4)
     assert matrix.mean() == pytest.approx(0.890, abs=5e-4)
@@ -217,20 +282,41 @@ def test_bratiaa_example_project_pairwise_f1() -> None:
 
 # --- relations and links ----------------------------------------------------------------------------------
 
-def _rel(rid: str, typ: str, x: str, y: str, label: int | None = None, tags: tuple[str, ...] = (),
-         roles: tuple[str, str] = ("Arg1", "Arg2")) -> Relation:
+
+def _rel(
+    rid: str,
+    typ: str,
+    x: str,
+    y: str,
+    label: int | None = None,
+    tags: tuple[str, ...] = (),
+    roles: tuple[str, str] = ("Arg1", "Arg2"),
+) -> Relation:
     return Relation(rid, typ, (Argument(roles[0], x), Argument(roles[1], y)), label=label, tags=tags)
 
 
 def test_relations_strict_relaxed_and_labels() -> None:
-    spans_a = (sp("T1", "Protein", (0, 4)), sp("T2", "Protein", (10, 14)), sp("T3", "Protein", (20, 24)),
-               sp("T4", "Protein", (30, 34)))
-    spans_b = (sp("S1", "Protein", (0, 4)), sp("S2", "Protein", (10, 14)), sp("S3", "Protein", (20, 24)),
-               sp("S4", "Protein", (30, 34)))
-    a = Annotations(spans=spans_a, links=(Link("L1", "synonym", "T2", "T3"),),
-                    relations=(_rel("R1", "bind", "T1", "T2", 1, ("hypothesis",)), _rel("R2", "bind", "T4", "T1", -1)))
+    spans_a = (
+        sp("T1", "Protein", (0, 4)),
+        sp("T2", "Protein", (10, 14)),
+        sp("T3", "Protein", (20, 24)),
+        sp("T4", "Protein", (30, 34)),
+    )
+    spans_b = (
+        sp("S1", "Protein", (0, 4)),
+        sp("S2", "Protein", (10, 14)),
+        sp("S3", "Protein", (20, 24)),
+        sp("S4", "Protein", (30, 34)),
+    )
+    a = Annotations(
+        spans=spans_a,
+        links=(Link("L1", "synonym", "T2", "T3"),),
+        relations=(_rel("R1", "bind", "T1", "T2", 1, ("hypothesis",)), _rel("R2", "bind", "T4", "T1", -1)),
+    )
     # B: R1 uses the other mention (T3 ~ S3) of the same entity; R2 has its direction reversed
-    b = Annotations(spans=spans_b, relations=(_rel("Q1", "bind", "S1", "S3", 1), _rel("Q2", "bind", "S1", "S4", 1)))
+    b = Annotations(
+        spans=spans_b, relations=(_rel("Q1", "bind", "S1", "S3", 1), _rel("Q2", "bind", "S1", "S4", 1))
+    )
     docs = {"d": (a, b)}
     spans = compare_spans({"d": (spans_a, spans_b)}, "exact")
     strict = compare_relations(docs, spans, mode="strict", directed=True)
@@ -261,10 +347,22 @@ def test_nested_events_match_through_their_arguments() -> None:
 def test_links_closure_edges() -> None:
     spans = tuple(sp(f"T{i}", "P", (i * 10, i * 10 + 4)) for i in range(1, 5))
     # A chains T1-T2-T3, B draws a star from T1: the same cluster, so the same closure edges
-    a = Annotations(spans=spans, links=(Link("L1", "synonym", "T1", "T2"), Link("L2", "abbreviation", "T2", "T3"),
-                                        Link("L3", "part_of", "T4", "T1")))
-    b = Annotations(spans=spans, links=(Link("M1", "synonym", "T1", "T2"), Link("M2", "synonym", "T1", "T3"),
-                                        Link("M3", "part_of", "T1", "T4")))
+    a = Annotations(
+        spans=spans,
+        links=(
+            Link("L1", "synonym", "T1", "T2"),
+            Link("L2", "abbreviation", "T2", "T3"),
+            Link("L3", "part_of", "T4", "T1"),
+        ),
+    )
+    b = Annotations(
+        spans=spans,
+        links=(
+            Link("M1", "synonym", "T1", "T2"),
+            Link("M2", "synonym", "T1", "T3"),
+            Link("M3", "part_of", "T1", "T4"),
+        ),
+    )
     align = {"d": {s.id: s.id for s in spans}}
     res = compare_links({"d": (a, b)}, align)
     assert res.clusters.f1 == 1.0 and res.clusters.matched == 3
@@ -274,18 +372,24 @@ def test_links_closure_edges() -> None:
 
 # --- tokens and bootstrap ----------------------------------------------------------------------------------
 
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet="ab1_ -,.αβ\t\n()ü", max_size=40))
 def test_vectorised_tokens_equal_the_regex(text: str) -> None:
     s, e = _token_bounds(text)
-    assert list(zip(s.tolist(), e.tolist(), strict=True)) == [m.span() for m in re.finditer(r"\w+|[^\w\s]", text)]
+    assert list(zip(s.tolist(), e.tolist(), strict=True)) == [
+        m.span() for m in re.finditer(r"\w+|[^\w\s]", text)
+    ]
     assert tokenize(text).tolist() == [list(m.span()) for m in re.finditer(r"\w+|[^\w\s]", text)]
 
 
 def test_token_codes_innermost_span_wins() -> None:
     text = "IL-2 binds the IL-2 receptor alpha"
-    codes = token_codes([sp("T1", "P", (0, 4)), sp("T2", "C", (15, 34)), sp("T3", "P", (15, 19))], tokenize(text),
-                        {"P": 1, "C": 2})
+    codes = token_codes(
+        [sp("T1", "P", (0, 4)), sp("T2", "C", (15, 34)), sp("T3", "P", (15, 19))],
+        tokenize(text),
+        {"P": 1, "C": 2},
+    )
     assert codes.tolist() == [1, 1, 1, 0, 0, 1, 1, 1, 2, 2]
 
 
@@ -330,8 +434,9 @@ def test_bootstrap_type_kappa_and_undefined_replicates() -> None:
     ci = bootstrap_table(res.per_document_type_tables, "cohen_kappa", n_resamples=300, seed=0)
     assert ci.estimate == pytest.approx(res.type_agreement["cohen_kappa"].value)  # type: ignore[index]
     # a statistic that is undefined on some resamples: they are dropped and counted
-    const = cluster_bootstrap(np.array([[1.0], [0.0]]), lambda t: np.where(t[:, 0] > 0, t[:, 0], np.nan),
-                              n_resamples=100, seed=0)
+    const = cluster_bootstrap(
+        np.array([[1.0], [0.0]]), lambda t: np.where(t[:, 0] > 0, t[:, 0], np.nan), n_resamples=100, seed=0
+    )
     assert const.n_valid < 100 and "dropped" in const.note
     with pytest.raises(AgreementInputError, match="method"):
         bootstrap_prf(np.ones((3, 3)), method="studentized")  # type: ignore[arg-type]

@@ -71,12 +71,18 @@ def _ratings(rows: list[list[Any]]) -> list[list[Any]]:
 
 # --- per family: key -> computed value ---------------------------------------------------------------
 
+
 def _table_family(vec: dict[str, Any]) -> dict[str, Any]:
     t = vec["data"]["table"]
     k, p, s = cohen_kappa(t), scott_pi(t), bennett_s(t)
     out: dict[str, Any] = {
-        "percent_agreement": percent_agreement(t).value, "S": s.value, "pi": p.value, "pi_Ae": p.expected,
-        "kappa": k.value, "kappa_Ae": k.expected, "alpha_nominal": krippendorff_alpha_table(t).value,
+        "percent_agreement": percent_agreement(t).value,
+        "S": s.value,
+        "pi": p.value,
+        "pi_Ae": p.expected,
+        "kappa": k.value,
+        "kappa_Ae": k.expected,
+        "alpha_nominal": krippendorff_alpha_table(t).value,
     }
     if "custom_distance" in vec["data"]:
         labels = vec["data"]["row_labels(coder A)"]
@@ -89,10 +95,20 @@ def _table_family(vec: dict[str, Any]) -> dict[str, Any]:
 def _irrcac_table(vec: dict[str, Any]) -> dict[str, Any]:
     t = vec["data"]["table"]
     out: dict[str, Any] = {}
-    for name, res in (("cohen", cohen_kappa(t, ci="t")), ("scott", scott_pi(t)), ("gwet", gwet_ac1(t)),
-                      ("bp", bennett_s(t)), ("kripp", krippendorff_alpha_table(t)), ("pa", percent_agreement(t))):
-        value_key = {"cohen": "cohen_kappa", "scott": "scott_pi", "gwet": "gwet_ac1", "kripp": "kripp_alpha"}.get(
-            name, name)
+    for name, res in (
+        ("cohen", cohen_kappa(t, ci="t")),
+        ("scott", scott_pi(t)),
+        ("gwet", gwet_ac1(t)),
+        ("bp", bennett_s(t)),
+        ("kripp", krippendorff_alpha_table(t)),
+        ("pa", percent_agreement(t)),
+    ):
+        value_key = {
+            "cohen": "cohen_kappa",
+            "scott": "scott_pi",
+            "gwet": "gwet_ac1",
+            "kripp": "kripp_alpha",
+        }.get(name, name)
         out[value_key] = res.value
         out[f"{name}_se"] = res.se
         out[f"{name}_ci"] = [res.ci_low, res.ci_high]
@@ -109,9 +125,16 @@ def _irrcac_table(vec: dict[str, Any]) -> dict[str, Any]:
 def _gwet_fixture(vec: dict[str, Any]) -> dict[str, Any]:
     t = vec["data"]["table"]
     a1, a2 = gwet_ac1(t), gwet_ac1(t, "quadratic")
-    return {"ac1": a1.value, "ac1_pa": a1.observed, "ac1_pe": a1.expected, "ac2_quadratic": a2.value,
-            "ac2_quadratic_pa": a2.observed, "ac2_quadratic_pe": a2.expected,
-            "percent_agreement": percent_agreement(t).value, "pi": scott_pi(t).value}
+    return {
+        "ac1": a1.value,
+        "ac1_pa": a1.observed,
+        "ac1_pe": a1.expected,
+        "ac2_quadratic": a2.value,
+        "ac2_quadratic_pa": a2.observed,
+        "ac2_quadratic_pe": a2.expected,
+        "percent_agreement": percent_agreement(t).value,
+        "pi": scott_pi(t).value,
+    }
 
 
 def _reliability(vec: dict[str, Any]) -> dict[str, Any]:
@@ -140,11 +163,14 @@ def _anxiety(vec: dict[str, Any]) -> dict[str, Any]:
     a, b = zip(*vec["data"]["ratings"], strict=True)
     t, _ = contingency_table(a, b)
     out: dict[str, Any] = {}
-    variants: dict[str, dict[str, Any]] = {"unweighted": {}, "equal": {"weights": "linear"},
-                                           "squared": {"weights": "quadratic"},
-                                           "w00112": {"level_disagreement": [0, 0, 1, 1, 2]},
-                                           "w000111": {"level_disagreement": [0, 0, 0, 1, 1, 1]},
-                                           "w001122": {"level_disagreement": [0, 0, 1, 1, 2, 2]}}
+    variants: dict[str, dict[str, Any]] = {
+        "unweighted": {},
+        "equal": {"weights": "linear"},
+        "squared": {"weights": "quadratic"},
+        "w00112": {"level_disagreement": [0, 0, 1, 1, 2]},
+        "w000111": {"level_disagreement": [0, 0, 0, 1, 1, 1]},
+        "w001122": {"level_disagreement": [0, 0, 1, 1, 2, 2]},
+    }
     for name, kw in variants.items():
         try:
             res = cohen_kappa(t, **kw)
@@ -156,19 +182,38 @@ def _anxiety(vec: dict[str, Any]) -> dict[str, Any]:
 
 def _sas(vec: dict[str, Any]) -> dict[str, Any]:
     res = cohen_kappa(vec["data"]["table"], "linear")
-    return {"kappa": res.value, "std_kappa": res.se, "kappa_low": res.ci_low, "kappa_upp": res.ci_high,
-            "std_kappa0": res.details["se0"], "z_value": res.z, "pvalue_one_sided": res.details["pvalue_one_sided"],
-            "pvalue_two_sided": res.p}
+    return {
+        "kappa": res.value,
+        "std_kappa": res.se,
+        "kappa_low": res.ci_low,
+        "kappa_upp": res.ci_high,
+        "std_kappa0": res.details["se0"],
+        "z_value": res.z,
+        "pvalue_one_sided": res.details["pvalue_one_sided"],
+        "pvalue_two_sided": res.p,
+    }
 
 
 def _fleiss_counts(vec: dict[str, Any]) -> dict[str, Any]:
     c = vec["data"]["counts"]
     f, a, bp = fleiss_kappa(c), gwet_ac(c), brennan_prediger(c)
     ka = krippendorff_alpha_counts(c, "nominal", se="gwet_dist")
-    return {"kappa": f.value, "Pbar": f.observed, "Pe": f.expected, "fleiss": f.value, "fleiss_se": f.se,
-            "fleiss_pa": f.observed, "fleiss_pe": f.expected, "randolph": fleiss_kappa(c, method="randolph").value,
-            "ac1": a.value, "ac1_se": a.se, "bp": bp.value, "bp_se": bp.se, "kripp_alpha": ka.value,
-            "kripp_se": ka.se}
+    return {
+        "kappa": f.value,
+        "Pbar": f.observed,
+        "Pe": f.expected,
+        "fleiss": f.value,
+        "fleiss_se": f.se,
+        "fleiss_pa": f.observed,
+        "fleiss_pe": f.expected,
+        "randolph": fleiss_kappa(c, method="randolph").value,
+        "ac1": a.value,
+        "ac1_se": a.se,
+        "bp": bp.value,
+        "bp_se": bp.se,
+        "kripp_alpha": ka.value,
+        "kripp_se": ka.se,
+    }
 
 
 def _raw(vec: dict[str, Any]) -> dict[str, Any]:
@@ -176,8 +221,12 @@ def _raw(vec: dict[str, Any]) -> dict[str, Any]:
     counts, cats = ratings_to_counts(rows)
     data = [list(col) for col in zip(*rows, strict=True)]
     out: dict[str, Any] = {}
-    for name, res in (("ac1", gwet_ac(counts, categories=cats)), ("fleiss", fleiss_kappa(counts, categories=cats)),
-                      ("bp", brennan_prediger(counts, categories=cats)), ("conger", conger_kappa(rows))):
+    for name, res in (
+        ("ac1", gwet_ac(counts, categories=cats)),
+        ("fleiss", fleiss_kappa(counts, categories=cats)),
+        ("bp", brennan_prediger(counts, categories=cats)),
+        ("conger", conger_kappa(rows)),
+    ):
         out[name], out[f"{name}_se"], out[f"{name}_pe"] = res.value, res.se, res.expected
         out[f"{name}_pa"], out[f"{name}_ci"] = res.observed, [res.ci_low, res.ci_high]
     ka = krippendorff_alpha(data, "nominal")
@@ -196,9 +245,11 @@ def _raw(vec: dict[str, Any]) -> dict[str, Any]:
 def _unitizing(vec: dict[str, Any]) -> dict[str, Any]:
     d = vec["data"]
     scale = 500 if vec["id"] == "kripp1995_p57_unitizing" else 1  # the paper's continuum is continuous
-    res = unitizing_alpha([(u[0] * scale, u[1] * scale, u[2], u[3]) for u in d["units"]],
-                          continuum_begin=d["continuum_begin"] * scale,
-                          continuum_length=d["continuum_length"] * scale)
+    res = unitizing_alpha(
+        [(u[0] * scale, u[1] * scale, u[2], u[3]) for u in d["units"]],
+        continuum_begin=d["continuum_begin"] * scale,
+        continuum_length=d["continuum_length"] * scale,
+    )
     out: dict[str, Any] = {"alpha_u": res.alpha}
     for c, r in res.per_category.items():
         out[f"alpha_{c}"], out[f"Do_{c}"], out[f"De_{c}"] = r.alpha, r.do, r.de
@@ -222,15 +273,20 @@ def _bio_spans(tags: list[str]) -> list[Span]:
 
 
 def _semeval(vec: dict[str, Any]) -> dict[str, Any]:
-    docs = {str(k): (_bio_spans(g), _bio_spans(p))
-            for k, (g, p) in enumerate(zip(vec["data"]["gold_bio"], vec["data"]["pred_bio"], strict=True))}
+    docs = {
+        str(k): (_bio_spans(g), _bio_spans(p))
+        for k, (g, p) in enumerate(zip(vec["data"]["gold_bio"], vec["data"]["pred_bio"], strict=True))
+    }
     res = semeval_counts(docs)
     out: dict[str, Any] = {}
     for scheme, counts in res.items():
         for key in ("COR", "INC", "PAR", "MIS", "SPU"):
             out[f"{scheme}_{key}"] = counts[key]
         out[f"{scheme}_P"], out[f"{scheme}_R"], out[f"{scheme}_F1"] = (
-            counts["precision"], counts["recall"], counts["f1"])
+            counts["precision"],
+            counts["recall"],
+            counts["f1"],
+        )
     return out
 
 

@@ -51,7 +51,12 @@ def test_demo_builds_then_reuses(
     assert main(["demo"]) == 0
     text = capsys.readouterr().out
     assert "reusing the sample project" in text
-    for title in ("Pairwise F1", "Per type", "Documents with the lowest agreement", "Types with the lowest agreement"):
+    for title in (
+        "Pairwise F1",
+        "Per type",
+        "Documents with the lowest agreement",
+        "Types with the lowest agreement",
+    ):
         assert title in text
     assert "0.816" in text and "esp.train-doc-100" in text
     assert main(["demo", "--fresh"]) == 6

@@ -22,8 +22,10 @@ ROOT = sample_dir()
 @pytest.fixture(scope="module")
 def files() -> dict[str, dict[str, Annotations]]:
     """The sample annotators' records straight from the files (no database)."""
-    return {n: {p.document.external_id: p.annotations for p in read_directory(ROOT / n)}
-            for n in ("Lisa", "Maria", "Max")}
+    return {
+        n: {p.document.external_id: p.annotations for p in read_directory(ROOT / n)}
+        for n in ("Lisa", "Maria", "Max")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +43,9 @@ def _engine(files: dict, texts: dict, a: str, b: str, **kw: object) -> float | N
     return compare_spans(docs, texts=texts, **kw).overall.f1  # type: ignore[arg-type]
 
 
-def test_every_criterion_and_type_mode_equals_the_engine_on_the_files(sample: Corpus, files: dict,
-                                                                      texts: dict) -> None:
+def test_every_criterion_and_type_mode_equals_the_engine_on_the_files(
+    sample: Corpus, files: dict, texts: dict
+) -> None:
     for crit in CRITERIA:
         for types in ("required", "ignored"):
             rep = sample.agreement(criterion=crit, types=types, jaccard=0.6)
@@ -52,8 +55,12 @@ def test_every_criterion_and_type_mode_equals_the_engine_on_the_files(sample: Co
     merged = sample.agreement(merges=["LOC,ORG=place", "MISC=other"], criterion="partial")
     assert merged.options.types == "merged"
     got = merged.pair("Lisa", "Max")
-    want = compare_spans({d: (files["Lisa"][d].spans, files["Max"][d].spans) for d in files["Lisa"]}, "partial",
-                         types="merged", type_classes={"place": ["LOC", "ORG"], "other": ["MISC"]})
+    want = compare_spans(
+        {d: (files["Lisa"][d].spans, files["Max"][d].spans) for d in files["Lisa"]},
+        "partial",
+        types="merged",
+        type_classes={"place": ["LOC", "ORG"], "other": ["MISC"]},
+    )
     assert got.overall == want.overall and dict(got.per_type) == dict(want.per_type)
     body = merged.to_dict()
     assert set(body["confusion"]["labels"]) == {"place", "other", "PER"}
@@ -81,8 +88,10 @@ def test_type_merges_parse_and_refuse_nonsense() -> None:
 def test_documents_split_gold_and_predictions(sqlite_url: str, files: dict) -> None:
     corpus = Corpus.create("iaa", "conll-ner", url=sqlite_url)
     parsed = read_directory(ROOT / "Lisa")
-    corpus.add_documents(Document(p.document.external_id, p.document.text, split="dev" if i < 3 else "train")
-                         for i, p in enumerate(parsed))
+    corpus.add_documents(
+        Document(p.document.external_id, p.document.text, split="dev" if i < 3 else "train")
+        for i, p in enumerate(parsed)
+    )
     for n in ("Lisa", "Max"):
         corpus.add_annotator(n)
         for d, ann in files[n].items():
@@ -103,7 +112,11 @@ def test_documents_split_gold_and_predictions(sqlite_url: str, files: dict) -> N
     lisa_maria = compare_spans({d: (files["Lisa"][d].spans, files["Maria"][d].spans) for d in dev}).overall.f1
     assert both.pair("Lisa", "tagger").overall.f1 == lisa_maria
     assert [r["name"] for r in corpus.agreement(gold=True, predictions=True).to_dict()["raters"]] == [
-        "Lisa", "Max", "gold", "tagger"]
+        "Lisa",
+        "Max",
+        "gold",
+        "tagger",
+    ]
     # a listed document subset, and a document only one rater has is not compared
     two = corpus.agreement(documents=dev[:2], raters=["Lisa", "gold"])
     assert two.to_dict()["documents"] == dev[:2]
@@ -162,12 +175,20 @@ def test_multirater_units_over_matched_spans(sqlite_url: str) -> None:
 
     text = "aaaa bbbb cccc dddd eeee"
     plan = {  # position -> type per rater (None: no span)
-        0: ("PER", "PER", "PER"), 5: ("LOC", "ORG", None), 10: ("ORG", None, None), 15: ("LOC", "LOC", "ORG"),
+        0: ("PER", "PER", "PER"),
+        5: ("LOC", "ORG", None),
+        10: ("ORG", None, None),
+        15: ("LOC", "LOC", "ORG"),
         20: ("MISC", None, "MISC"),
     }
-    sets = {n: {"d1": Annotations(spans=tuple(_span(i, ts[k], s) for i, (s, ts) in enumerate(plan.items())
-                                               if ts[k] is not None))}
-            for k, n in enumerate(("A", "B", "C"))}
+    sets = {
+        n: {
+            "d1": Annotations(
+                spans=tuple(_span(i, ts[k], s) for i, (s, ts) in enumerate(plan.items()) if ts[k] is not None)
+            )
+        }
+        for k, n in enumerate(("A", "B", "C"))
+    }
     corpus = project_from_sets(sqlite_url, "conll-ner", [Document("d1", text)], sets)
     mr = corpus.agreement().to_dict()["multirater"]
     assert mr["by_raters"] == {"1": 1, "2": 2, "3": 2} and mr["units"] == 4 and mr["ambiguous"] == 0
@@ -194,10 +215,16 @@ def test_two_raters_have_no_units_but_a_directed_confusion(sample: Corpus, tmp_p
     p = body["pairs"][0]
     ign = sample.agreement(raters=["Lisa", "Max"], types="ignored").to_dict()["pairs"][0]
     assert sum(map(sum, cf["table"])) == ign["overall"]["matched"]
-    assert sum(cf["unmatched_a"]) == ign["overall"]["only_a"] and sum(cf["unmatched_b"]) == ign["overall"]["only_b"]
+    assert (
+        sum(cf["unmatched_a"]) == ign["overall"]["only_a"]
+        and sum(cf["unmatched_b"]) == ign["overall"]["only_b"]
+    )
     assert p["type_agreement"]["cohen_kappa"]["value"] == ign["type_agreement"]["cohen_kappa"]["value"]
     misses = sample.agreement(raters=["Lisa", "Max"]).pairwise(lambda q: q.overall.only_a, "misses")
-    assert misses.names == ("Lisa", "Max") and misses.values[0][1] == p["overall"]["only_a"] == misses.values[1][0]
+    assert (
+        misses.names == ("Lisa", "Max")
+        and misses.values[0][1] == p["overall"]["only_a"] == misses.values[1][0]
+    )
     prec = body["matrices"]["precision"]["values"]
     assert prec[0][1] == p["overall"]["precision"] and prec[1][0] == p["overall"]["recall"]
 
@@ -205,8 +232,11 @@ def test_two_raters_have_no_units_but_a_directed_confusion(sample: Corpus, tmp_p
 def test_raters_sharing_no_document_or_no_span(sqlite_url: str) -> None:
     """Degenerate data gives undefined figures with notes, never a crash (bootstrap included)."""
     docs = [Document(d, "abc abc") for d in ("d1", "d2", "d3")]
-    sets = {"A": {"d1": Annotations(spans=(_span(1, "PER", 0),)), "d2": Annotations()},
-            "B": {"d2": Annotations(), "d3": Annotations(spans=(_span(1, "PER", 0),))}, "C": {"d3": Annotations()}}
+    sets = {
+        "A": {"d1": Annotations(spans=(_span(1, "PER", 0),)), "d2": Annotations()},
+        "B": {"d2": Annotations(), "d3": Annotations(spans=(_span(1, "PER", 0),))},
+        "C": {"d3": Annotations()},
+    }
     body = project_from_sets(sqlite_url, "conll-ner", docs, sets).agreement(bootstrap=50).to_dict()
     ac = next(p for p in body["pairs"] if (p["a"], p["b"]) == ("A", "C"))
     assert ac["documents"] == 0 and ac["overall"]["f1"] is None and ac["ci"]["f1"]["ci_low"] is None

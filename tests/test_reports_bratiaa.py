@@ -16,8 +16,14 @@ from tests.test_reports_support import project_from_annotators
 
 NAMES = list(SAMPLE_ANNOTATORS)  # Lisa, Maria, Max, Peter (bratiaa sorts them the same way)
 # bratiaa 0.1.4's compute_total_f1_matrix on these files, to 3 decimals (the README's figures).
-PUBLISHED = {("Lisa", "Maria"): 0.946, ("Lisa", "Max"): 0.874, ("Lisa", "Peter"): 0.959,
-             ("Maria", "Max"): 0.816, ("Maria", "Peter"): 0.909, ("Max", "Peter"): 0.838}
+PUBLISHED = {
+    ("Lisa", "Maria"): 0.946,
+    ("Lisa", "Max"): 0.874,
+    ("Lisa", "Peter"): 0.959,
+    ("Maria", "Max"): 0.816,
+    ("Maria", "Peter"): 0.909,
+    ("Max", "Peter"): 0.838,
+}
 PUBLISHED_MEAN = 0.890
 
 
@@ -71,8 +77,9 @@ def test_shared_bratiaa_project_through_db_and_report(any_url: str) -> None:
     assert report["lowest"]["types"][0]["name"] == "LOC"
 
 
-def test_bundled_sample_copy_without_shared(sqlite_url: str, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_bundled_sample_copy_without_shared(
+    sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The same figures from the copy shipped in the package, through the CLI's JSON."""
     root = sample_dir()
     project_from_annotators(sqlite_url, root, NAMES)

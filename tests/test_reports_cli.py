@@ -12,9 +12,26 @@ from corpusdb.cli.main import main
 from corpusdb.demo import sample_dir
 from tests.test_reports_support import project_from_annotators
 
-TOP_KEYS = ["schema", "project", "actor", "generated", "layer", "settings", "raters", "documents", "policy",
-            "summary", "pairs", "matrices", "multirater", "per_type", "per_document", "lowest", "confusion",
-            "notes"]
+TOP_KEYS = [
+    "schema",
+    "project",
+    "actor",
+    "generated",
+    "layer",
+    "settings",
+    "raters",
+    "documents",
+    "policy",
+    "summary",
+    "pairs",
+    "matrices",
+    "multirater",
+    "per_type",
+    "per_document",
+    "lowest",
+    "confusion",
+    "notes",
+]
 
 
 @pytest.fixture
@@ -31,15 +48,50 @@ def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
 def test_json_schema_keys_are_stable(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     body = _json(capsys, ["--db", db, "-f", "json", "agree", "--bootstrap", "100", "--seed", "1"])
     assert sorted(body) == sorted(TOP_KEYS) and body["schema"] == "corpusdb.agreement/1"
-    assert set(body["settings"]) == {"layer", "raters", "gold", "predictions", "criterion", "jaccard", "types",
-                                     "type_classes", "relation_mode", "label", "ordinal", "documents", "bootstrap"}
-    assert set(body["summary"]) == {"measure", "value", "n_pairs", "ci", "lowest_pair", "highest_pair",
-                                    "pair_measure"}
-    assert set(body["pairs"][0]) == {"a", "b", "documents", "overall", "per_type", "ci", "type_agreement",
-                                     "excluded"}
+    assert set(body["settings"]) == {
+        "layer",
+        "raters",
+        "gold",
+        "predictions",
+        "criterion",
+        "jaccard",
+        "types",
+        "type_classes",
+        "relation_mode",
+        "label",
+        "ordinal",
+        "documents",
+        "bootstrap",
+    }
+    assert set(body["summary"]) == {
+        "measure",
+        "value",
+        "n_pairs",
+        "ci",
+        "lowest_pair",
+        "highest_pair",
+        "pair_measure",
+    }
+    assert set(body["pairs"][0]) == {
+        "a",
+        "b",
+        "documents",
+        "overall",
+        "per_type",
+        "ci",
+        "type_agreement",
+        "excluded",
+    }
     assert set(body["matrices"]) == {"f1", "precision", "recall", "type_kappa"}
-    assert set(body["multirater"]) == {"coefficients", "categories", "units", "by_raters", "ambiguous", "policy",
-                                       "bootstrap"}
+    assert set(body["multirater"]) == {
+        "coefficients",
+        "categories",
+        "units",
+        "by_raters",
+        "ambiguous",
+        "policy",
+        "bootstrap",
+    }
     assert set(body["lowest"]) == {"documents", "types"}
     assert body["policy"]["one_sided"].startswith("one-to-one matching")
     assert body["summary"]["ci"]["n_resamples"] == 100
@@ -48,9 +100,30 @@ def test_json_schema_keys_are_stable(db: str, capsys: pytest.CaptureFixture[str]
 
 
 def test_options_reach_the_report(db: str, capsys: pytest.CaptureFixture[str]) -> None:
-    body = _json(capsys, ["--db", db, "-f", "json", "agree", "-a", "Lisa", "-a", "Max,Peter", "-c", "jaccard",
-                          "--jaccard", "0.8", "--merge", "LOC,ORG=place", "-d", "esp.train-doc-29,esp.train-doc-46",
-                          "--lowest", "1"])
+    body = _json(
+        capsys,
+        [
+            "--db",
+            db,
+            "-f",
+            "json",
+            "agree",
+            "-a",
+            "Lisa",
+            "-a",
+            "Max,Peter",
+            "-c",
+            "jaccard",
+            "--jaccard",
+            "0.8",
+            "--merge",
+            "LOC,ORG=place",
+            "-d",
+            "esp.train-doc-29,esp.train-doc-46",
+            "--lowest",
+            "1",
+        ],
+    )
     s = body["settings"]
     assert (s["criterion"], s["jaccard"], s["types"]) == ("jaccard", 0.8, "merged")
     assert s["type_classes"] == {"place": ["LOC", "ORG"]}
@@ -63,7 +136,9 @@ def test_options_reach_the_report(db: str, capsys: pytest.CaptureFixture[str]) -
     assert "## Pairwise recall" in md and "*row = A (reference), column = B*" in md
 
 
-def test_markdown_and_self_contained_html(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_markdown_and_self_contained_html(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["--db", db, "agree", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
     assert md.startswith("# Inter-annotator agreement: iaa") and "## Pairwise F1" in md
@@ -73,8 +148,14 @@ def test_markdown_and_self_contained_html(db: str, tmp_path: Path, capsys: pytes
     assert json.loads(report.read_text(encoding="utf-8"))["schema"] == "corpusdb.agreement/1"
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 3
-    for title in ("Pairwise F1", "Confusion of types on matched spans", "Per type",
-                  "Documents with the lowest agreement", "Types with the lowest agreement", "Policy"):
+    for title in (
+        "Pairwise F1",
+        "Confusion of types on matched spans",
+        "Per type",
+        "Documents with the lowest agreement",
+        "Types with the lowest agreement",
+        "Policy",
+    ):
         assert f"<h2>{title}</h2>" in page
     assert not re.search(r"<script|<link|src=\"http|href=\"http|url\((?!#)", page)  # nothing outside the file
     assert "0.816" in page and "esp.train-doc-100" in page
@@ -90,4 +171,3 @@ def test_exit_codes(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "double-blind" in err and "Traceback" not in err
     assert main(["--db", db, "agree", "--layer", "labels"]) == 4  # the sample has no document labels
     assert main(["--db", db, "agree", "--matrix", "bogus"]) == 4
-

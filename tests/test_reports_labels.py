@@ -18,18 +18,34 @@ from tests.test_reports_support import project_from_sets
 RATERS = ("ann1", "ann2", "ann3", "ann4")
 # 14 abstracts; None: that rater did not judge the document
 JUDGMENTS = [
-    ("DR", "DR", "DR", "DR"), ("DR", "PR", "DR", None), ("NR", "NR", "NR", "NR"), ("NR", "NR", "PR", "NR"),
-    ("PR", "PR", None, "PR"), ("NR", "NR", "NR", None), ("DR", "DR", "PR", "DR"), ("NR", None, "NR", "NR"),
-    ("PR", "NR", "DR", "NR"), ("NR", "NR", "NR", "NR"), ("DR", "DR", "DR", "PR"), (None, "NR", "NR", "NR"),
-    ("NR", "PR", "NR", "NR"), ("NR", None, None, "DR"),
+    ("DR", "DR", "DR", "DR"),
+    ("DR", "PR", "DR", None),
+    ("NR", "NR", "NR", "NR"),
+    ("NR", "NR", "PR", "NR"),
+    ("PR", "PR", None, "PR"),
+    ("NR", "NR", "NR", None),
+    ("DR", "DR", "PR", "DR"),
+    ("NR", None, "NR", "NR"),
+    ("PR", "NR", "DR", "NR"),
+    ("NR", "NR", "NR", "NR"),
+    ("DR", "DR", "DR", "PR"),
+    (None, "NR", "NR", "NR"),
+    ("NR", "PR", "NR", "NR"),
+    ("NR", None, None, "DR"),
 ]
 CATS = ["DR", "PR", "NR"]  # the schema's order
 
 
 def _project(url: str):  # type: ignore[no-untyped-def]
     docs = [Document(f"PMID-{i + 100}", f"Abstract number {i}.") for i in range(len(JUDGMENTS))]
-    sets = {r: {docs[i].external_id: Annotations(labels=(DocLabel("relevance", row[k]),))
-                for i, row in enumerate(JUDGMENTS) if row[k] is not None} for k, r in enumerate(RATERS)}
+    sets = {
+        r: {
+            docs[i].external_id: Annotations(labels=(DocLabel("relevance", row[k]),))
+            for i, row in enumerate(JUDGMENTS)
+            if row[k] is not None
+        }
+        for k, r in enumerate(RATERS)
+    }
     return project_from_sets(url, "trec-relevance", docs, sets)
 
 
@@ -47,7 +63,8 @@ def test_label_report_equals_the_engine_and_independent_oracles(any_url: str) ->
     assert coeffs["gwet_ac1"]["value"] == gwet_ac(counts, categories=CATS).value
     data = np.array([[np.nan if r[k] is None else CATS.index(r[k]) for r in JUDGMENTS] for k in range(4)])
     assert coeffs["krippendorff_alpha"]["value"] == pytest.approx(
-        krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), abs=1e-12)
+        krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), abs=1e-12
+    )
     assert coeffs["krippendorff_alpha"]["value"] == krippendorff_alpha(data, "nominal").value
     assert body["summary"]["measure"] == "krippendorff_alpha"
     assert body["summary"]["ci"]["n_resamples"] == 200
@@ -70,9 +87,13 @@ def test_label_report_equals_the_engine_and_independent_oracles(any_url: str) ->
     assert body["confusion"]["orientation"] == "pooled_symmetric"
 
 
-def test_two_raters_ordinal_and_the_cli(sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_raters_ordinal_and_the_cli(
+    sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _project(sqlite_url)
-    assert main(["--db", sqlite_url, "-f", "json", "agree", "-l", "labels", "-a", "ann1,ann2", "--ordinal"]) == 0
+    assert (
+        main(["--db", sqlite_url, "-f", "json", "agree", "-l", "labels", "-a", "ann1,ann2", "--ordinal"]) == 0
+    )
     body = json.loads(capsys.readouterr().out)
     assert body["settings"]["ordinal"] is True
     assert {"cohen_kappa", "scott_pi", "bennett_s"} <= set(body["multirater"]["coefficients"])

@@ -50,7 +50,11 @@ def bb() -> tuple[list, dict, dict, dict[str, int]]:
             elif i % 7 == 3:
                 n["swap"] += 1
                 roles = [x.role for x in r.args][::-1]
-                gb.append(replace(a, args=tuple(Argument(role, x.ref) for role, x in zip(roles, r.args, strict=True))))
+                gb.append(
+                    replace(
+                        a, args=tuple(Argument(role, x.ref) for role, x in zip(roles, r.args, strict=True))
+                    )
+                )
             elif i % 7 == 5:
                 n["retype"] += 1
                 gb.append(replace(a, type="Exhibits"))
@@ -87,7 +91,8 @@ def test_strict_and_relaxed_relations_with_label_agreement(any_url: str, bb: tup
         table[vals.index(x), vals.index(y)] += 1
     assert p["label_table"] == {"values": vals, "table": table.astype(int).tolist()}
     assert p["type_agreement"]["cohen_kappa"]["value"] == pytest.approx(
-        cohens_kappa(table, return_results=False), abs=1e-12)
+        cohens_kappa(table, return_results=False), abs=1e-12
+    )
     assert strict["matrices"]["label_kappa"]["values"][0][1] == p["type_agreement"]["cohen_kappa"]["value"]
     assert strict["policy"]["one_sided"].startswith("one-to-one by equal key")
     lowest = strict["lowest"]["types"]

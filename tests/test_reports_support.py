@@ -9,8 +9,9 @@ from corpusdb.api import Corpus
 from corpusdb.records import Annotations, Document
 
 
-def project_from_annotators(url: str, root: Path, names: Sequence[str], schema: str = "conll-ner",
-                            name: str = "iaa") -> Corpus:
+def project_from_annotators(
+    url: str, root: Path, names: Sequence[str], schema: str = "conll-ner", name: str = "iaa"
+) -> Corpus:
     """One project, one annotator per sub-folder of ``root`` (bratiaa's layout), all submitted."""
     from importers.standoff import read_directory
 
@@ -24,8 +25,13 @@ def project_from_annotators(url: str, root: Path, names: Sequence[str], schema: 
     return corpus
 
 
-def project_from_sets(url: str, schema: str, docs: Sequence[Document],
-                      sets: Mapping[str, Mapping[str, Annotations]], name: str = "iaa") -> Corpus:
+def project_from_sets(
+    url: str,
+    schema: str,
+    docs: Sequence[Document],
+    sets: Mapping[str, Mapping[str, Annotations]],
+    name: str = "iaa",
+) -> Corpus:
     """A project with the given documents and each annotator's submitted sets."""
     corpus = Corpus.create(name, schema, url=url)
     corpus.add_documents(docs)

@@ -47,9 +47,7 @@ def is_missing(v: Any) -> bool:
     return isinstance(v, str) and v == ""
 
 
-def ratings_to_codes(
-    ratings: Any, categories: Sequence[Any] | None = None
-) -> tuple[np.ndarray, list[Any]]:
+def ratings_to_codes(ratings: Any, categories: Sequence[Any] | None = None) -> tuple[np.ndarray, list[Any]]:
     """Subjects x raters ratings (None/NaN missing) -> int codes (-1 missing) and the category list.
 
     Categories default to the sorted distinct values seen (numbers sort numerically).
@@ -72,7 +70,9 @@ def ratings_to_codes(
         cats = list(categories)
         unknown = seen - set(cats)
         if unknown:
-            raise AgreementInputError(f"ratings hold values outside the categories: {sorted(map(str, unknown))}")
+            raise AgreementInputError(
+                f"ratings hold values outside the categories: {sorted(map(str, unknown))}"
+            )
     index = {c: i for i, c in enumerate(cats)}
     codes = np.array([[-1 if is_missing(v) else index[v] for v in r] for r in rows], dtype=np.int64)
     return codes, cats
@@ -93,8 +93,9 @@ def check_confidence(confidence: float) -> float:
     return float(confidence)
 
 
-def interval(value: float, se: float | None, n: int, confidence: float, ci: str,
-             cap: bool = True) -> tuple[float | None, float | None, float | None, float | None]:
+def interval(
+    value: float, se: float | None, n: int, confidence: float, ci: str, cap: bool = True
+) -> tuple[float | None, float | None, float | None, float | None]:
     """(ci_low, ci_high, z, p) from a standard error; ``ci`` is ``t`` (n-1 df, as irrCAC) or ``normal``.
 
     With ``t`` the upper bound is capped at 1 (irrCAC does so); p is two-sided.

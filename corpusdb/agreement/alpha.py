@@ -42,6 +42,7 @@ CHUNK_UNITS = 500_000
 
 # --- coincidences -------------------------------------------------------------------------------
 
+
 def coincidences_from_counts(counts: np.ndarray, chunk: int = CHUNK_UNITS) -> np.ndarray:
     """The V x V coincidence matrix from units x values counts; units with < 2 values are ignored."""
     v = counts.shape[1]
@@ -93,7 +94,9 @@ def distance_matrix(level: Level | str | np.ndarray, domain: np.ndarray, n_v: np
         with np.errstate(divide="ignore", invalid="ignore"):
             d = (np.subtract.outer(x, x) / s) ** 2
         return np.where(s == 0, 0.0, d)
-    raise AgreementInputError(f"level_of_measurement must be one of {', '.join(LEVELS)} or a matrix, got {level!r}")
+    raise AgreementInputError(
+        f"level_of_measurement must be one of {', '.join(LEVELS)} or a matrix, got {level!r}"
+    )
 
 
 def alpha_from_coincidences(o: np.ndarray, delta: np.ndarray) -> tuple[float | None, float, float, int]:
@@ -111,8 +114,10 @@ def alpha_from_coincidences(o: np.ndarray, delta: np.ndarray) -> tuple[float | N
 
 # --- input handling -------------------------------------------------------------------------------
 
-def _domain_and_codes(data: Any, value_domain: Sequence[Any] | None, level: Level | str | np.ndarray
-                      ) -> tuple[np.ndarray, list[Any]]:
+
+def _domain_and_codes(
+    data: Any, value_domain: Sequence[Any] | None, level: Level | str | np.ndarray
+) -> tuple[np.ndarray, list[Any]]:
     """Coders x units reliability data -> int codes (-1 missing) and the value domain."""
     if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
         arr = data
@@ -166,9 +171,17 @@ def _numeric_domain(domain: Sequence[Any], level: Level | str | np.ndarray) -> n
 
 # --- public ---------------------------------------------------------------------------------------
 
-def krippendorff_alpha(reliability_data: Any, level_of_measurement: Level | str | np.ndarray, *,
-                       value_domain: Sequence[Any] | None = None, engine: Engine = "auto", se: SE = "gwet",
-                       confidence: float = 0.95, chunk: int = CHUNK_UNITS) -> Coefficient:
+
+def krippendorff_alpha(
+    reliability_data: Any,
+    level_of_measurement: Level | str | np.ndarray,
+    *,
+    value_domain: Sequence[Any] | None = None,
+    engine: Engine = "auto",
+    se: SE = "gwet",
+    confidence: float = 0.95,
+    chunk: int = CHUNK_UNITS,
+) -> Coefficient:
     """Krippendorff's alpha of coders x units data (None/NaN = missing), like ``krippendorff.alpha``.
 
     ``level_of_measurement`` is required (the package's silent default is interval): ``nominal``,
@@ -186,8 +199,11 @@ def krippendorff_alpha(reliability_data: Any, level_of_measurement: Level | str 
         return Coefficient("krippendorff_alpha", None, note="no value was given by any coder")
     n_units = codes.shape[1]
     o = np.zeros((v, v))
-    keep = se is not None or engine == "krippendorff" or (
-        engine == "auto" and n_units * v * v <= PACKAGE_CELL_LIMIT)
+    keep = (
+        se is not None
+        or engine == "krippendorff"
+        or (engine == "auto" and n_units * v * v <= PACKAGE_CELL_LIMIT)
+    )
     counts_parts = []
     for s in range(0, n_units, chunk):
         part = _codes_chunk_counts(codes[:, s : s + chunk], v)
@@ -198,9 +214,15 @@ def krippendorff_alpha(reliability_data: Any, level_of_measurement: Level | str 
     return _alpha_result(o, counts, domain, level_of_measurement, engine, se, confidence)
 
 
-def krippendorff_alpha_counts(value_counts: Any, level_of_measurement: Level | str | np.ndarray, *,
-                              value_domain: Sequence[Any] | None = None, engine: Engine = "auto",
-                              se: SE = "gwet", confidence: float = 0.95) -> Coefficient:
+def krippendorff_alpha_counts(
+    value_counts: Any,
+    level_of_measurement: Level | str | np.ndarray,
+    *,
+    value_domain: Sequence[Any] | None = None,
+    engine: Engine = "auto",
+    se: SE = "gwet",
+    confidence: float = 0.95,
+) -> Coefficient:
     """Krippendorff's alpha from units x values counts (the package's ``value_counts`` layout)."""
     check_confidence(confidence)
     counts = as_counts(value_counts)
@@ -212,8 +234,15 @@ def krippendorff_alpha_counts(value_counts: Any, level_of_measurement: Level | s
     return _alpha_result(o, counts, domain, level_of_measurement, engine, se, confidence)
 
 
-def _alpha_result(o: np.ndarray, counts: np.ndarray | None, domain: list[Any],
-                  level: Level | str | np.ndarray, engine: Engine, se: SE, confidence: float) -> Coefficient:
+def _alpha_result(
+    o: np.ndarray,
+    counts: np.ndarray | None,
+    domain: list[Any],
+    level: Level | str | np.ndarray,
+    engine: Engine,
+    se: SE,
+    confidence: float,
+) -> Coefficient:
     v = len(domain)
     level_name = level if isinstance(level, str) else "custom"
     num = _numeric_domain(domain, level)
@@ -223,14 +252,18 @@ def _alpha_result(o: np.ndarray, counts: np.ndarray | None, domain: list[Any],
     details: dict[str, Any] = {"level": level_name, "Do": do, "De": de, "pairable_values": n_pairable}
     n_units = int((counts.sum(axis=1) >= 2).sum()) if counts is not None else 0
     if value is None:
-        note = ("no unit has two or more values: nothing is pairable" if n_pairable <= 1 else
-                "every pairable value is the same (no variation): expected disagreement is 0 and alpha "
-                "is undefined, although observed agreement is perfect")
+        note = (
+            "no unit has two or more values: nothing is pairable"
+            if n_pairable <= 1
+            else "every pairable value is the same (no variation): expected disagreement is 0 and alpha "
+            "is undefined, although observed agreement is perfect"
+        )
         return Coefficient("krippendorff_alpha", None, n=n_units, note=note, details=details)
     if engine not in ("auto", "krippendorff", "coincidence"):
         raise AgreementInputError(f"engine must be auto, krippendorff or coincidence, got {engine!r}")
     use_pkg = engine == "krippendorff" or (
-        engine == "auto" and counts is not None and counts.shape[0] * v * v <= PACKAGE_CELL_LIMIT)
+        engine == "auto" and counts is not None and counts.shape[0] * v * v <= PACKAGE_CELL_LIMIT
+    )
     if use_pkg:
         if counts is None:
             raise AgreementInputError("engine='krippendorff' needs the per-unit counts")
@@ -251,15 +284,30 @@ def _alpha_result(o: np.ndarray, counts: np.ndarray | None, domain: list[Any],
     if se is not None and counts is not None:
         se_val, gpa, gpe = _gwet_alpha_se(counts, delta, dist=(se == "gwet_dist"))
         details["gwet_pa"], details["gwet_pe"] = gpa, gpe
-        details["se_method"] = ("Gwet linearisation, irrCAC krippen.alpha.dist" if se == "gwet_dist"
-                                else "Gwet linearisation, irrCAC krippen.alpha.raw")
+        details["se_method"] = (
+            "Gwet linearisation, irrCAC krippen.alpha.dist"
+            if se == "gwet_dist"
+            else "Gwet linearisation, irrCAC krippen.alpha.raw"
+        )
     lo, hi, z, p = interval(value, se_val, n_units, confidence, "t")
-    return Coefficient("krippendorff_alpha", value, se=se_val, ci_low=lo, ci_high=hi, z=z, p=p, n=n_units,
-                       observed=1 - do, expected=1 - de, details=details)
+    return Coefficient(
+        "krippendorff_alpha",
+        value,
+        se=se_val,
+        ci_low=lo,
+        ci_high=hi,
+        z=z,
+        p=p,
+        n=n_units,
+        observed=1 - do,
+        expected=1 - de,
+        details=details,
+    )
 
 
-def _gwet_alpha_se(counts: np.ndarray, delta: np.ndarray, dist: bool
-                   ) -> tuple[float | None, float | None, float | None]:
+def _gwet_alpha_se(
+    counts: np.ndarray, delta: np.ndarray, dist: bool
+) -> tuple[float | None, float | None, float | None]:
     """Gwet's linearised SE of alpha with agreement weights w = 1 - delta / max(delta).
 
     Also returns Gwet's (pa, pe), with alpha = (pa - pe) / (1 - pe) (irrCAC prints these).
@@ -301,8 +349,9 @@ def _gwet_alpha_se(counts: np.ndarray, delta: np.ndarray, dist: bool
     return (math.sqrt(var) if var >= 0 else None), float(pa), pe
 
 
-def per_category_alpha(reliability_data: Any, *, value_domain: Sequence[Any] | None = None,
-                       se: SE = "gwet") -> dict[Any, Coefficient]:
+def per_category_alpha(
+    reliability_data: Any, *, value_domain: Sequence[Any] | None = None, se: SE = "gwet"
+) -> dict[Any, Coefficient]:
     """Nominal alpha of each value k against the rest: values recoded 1 if k else 0, missing kept.
 
     Krippendorff (1980) reports .381/.711/.717/.764 this way; tests reproduce them.
@@ -312,9 +361,20 @@ def per_category_alpha(reliability_data: Any, *, value_domain: Sequence[Any] | N
     for k, cat in enumerate(domain):
         binary = np.where(codes < 0, np.nan, (codes == k).astype(float))
         res = krippendorff_alpha(binary, "nominal", value_domain=[0.0, 1.0], se=se)
-        out[cat] = Coefficient(f"krippendorff_alpha[{cat}]", res.value, se=res.se, ci_low=res.ci_low,
-                               ci_high=res.ci_high, z=res.z, p=res.p, n=res.n, observed=res.observed,
-                               expected=res.expected, note=res.note, details=res.details)
+        out[cat] = Coefficient(
+            f"krippendorff_alpha[{cat}]",
+            res.value,
+            se=res.se,
+            ci_low=res.ci_low,
+            ci_high=res.ci_high,
+            z=res.z,
+            p=res.p,
+            n=res.n,
+            observed=res.observed,
+            expected=res.expected,
+            note=res.note,
+            details=res.details,
+        )
     return out
 
 

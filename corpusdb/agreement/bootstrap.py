@@ -32,9 +32,16 @@ Method = Literal["percentile", "bca"]
 Statistic = Callable[[np.ndarray], np.ndarray]
 
 
-def cluster_bootstrap(summaries: np.ndarray, statistic: Statistic, *, n_resamples: int = 1000,
-                      seed: int | None = 0, confidence: float = 0.95, method: Method = "percentile",
-                      batch: int = 256) -> BootstrapCI:
+def cluster_bootstrap(
+    summaries: np.ndarray,
+    statistic: Statistic,
+    *,
+    n_resamples: int = 1000,
+    seed: int | None = 0,
+    confidence: float = 0.95,
+    method: Method = "percentile",
+    batch: int = 256,
+) -> BootstrapCI:
     """Bootstrap CI of ``statistic(sum of summaries)`` resampling the first axis (documents).
 
     ``statistic`` maps a batch of summed summaries, shape (B, ...), to B values (NaN = undefined
@@ -52,8 +59,19 @@ def cluster_bootstrap(summaries: np.ndarray, statistic: Statistic, *, n_resample
     total = flat.sum(axis=0)
     est = float(statistic(total.reshape((1, *shape)))[0])
     if d < 2:
-        return BootstrapCI(_f(est), None, None, None, confidence, method, n_resamples, 0, d, seed,
-                           note="fewer than two documents: nothing to resample")
+        return BootstrapCI(
+            _f(est),
+            None,
+            None,
+            None,
+            confidence,
+            method,
+            n_resamples,
+            0,
+            d,
+            seed,
+            note="fewer than two documents: nothing to resample",
+        )
     rng = np.random.default_rng(seed)
     values = np.empty(n_resamples)
     for b0 in range(0, n_resamples, batch):
@@ -66,8 +84,19 @@ def cluster_bootstrap(summaries: np.ndarray, statistic: Statistic, *, n_resample
     if len(ok) < n_resamples:
         note = f"{n_resamples - len(ok)} resamples had an undefined value and were dropped"
     if len(ok) < 2 or not math.isfinite(est):
-        return BootstrapCI(_f(est), None, None, None, confidence, method, n_resamples, len(ok), d, seed,
-                           note=note or "the statistic is undefined on the full data")
+        return BootstrapCI(
+            _f(est),
+            None,
+            None,
+            None,
+            confidence,
+            method,
+            n_resamples,
+            len(ok),
+            d,
+            seed,
+            note=note or "the statistic is undefined on the full data",
+        )
     alpha = 1 - confidence
     lo_q, hi_q = alpha / 2, 1 - alpha / 2
     if method == "bca":
@@ -82,8 +111,19 @@ def cluster_bootstrap(summaries: np.ndarray, statistic: Statistic, *, n_resample
         lo_q = float(stats.norm.cdf(z0 + (z0 + za) / (1 - acc * (z0 + za))))
         hi_q = float(stats.norm.cdf(z0 + (z0 + zb) / (1 - acc * (z0 + zb))))
     lo, hi = np.quantile(ok, [lo_q, hi_q])
-    return BootstrapCI(_f(est), float(lo), float(hi), float(ok.std(ddof=1)), confidence, method, n_resamples,
-                       len(ok), d, seed, note=note)
+    return BootstrapCI(
+        _f(est),
+        float(lo),
+        float(hi),
+        float(ok.std(ddof=1)),
+        confidence,
+        method,
+        n_resamples,
+        len(ok),
+        d,
+        seed,
+        note=note,
+    )
 
 
 def _f(x: float) -> float | None:
@@ -91,6 +131,7 @@ def _f(x: float) -> float | None:
 
 
 # --- ready-made statistics --------------------------------------------------------------------------
+
 
 def f1_statistic(counts: np.ndarray) -> np.ndarray:
     """(B, 3) matched/only_a/only_b -> F1 = 2m / (2m + a + b)."""
@@ -112,12 +153,16 @@ def recall_statistic(counts: np.ndarray) -> np.ndarray:
         return np.where(m + a > 0, m / (m + a), np.nan)
 
 
-PRF_STATISTICS: dict[str, Statistic] = {"f1": f1_statistic, "precision": precision_statistic,
-                                        "recall": recall_statistic}
+PRF_STATISTICS: dict[str, Statistic] = {
+    "f1": f1_statistic,
+    "precision": precision_statistic,
+    "recall": recall_statistic,
+}
 
 
-def bootstrap_prf(per_document: np.ndarray, figure: Literal["f1", "precision", "recall"] = "f1",
-                  **options: object) -> BootstrapCI:
+def bootstrap_prf(
+    per_document: np.ndarray, figure: Literal["f1", "precision", "recall"] = "f1", **options: object
+) -> BootstrapCI:
     """CI of span/relation/link F1 (or P, R) from (documents, 3) matched/only_a/only_b counts.
 
     ``SpanComparison.per_document`` (overall) and ``per_document_types[:, t]`` (type t) fit.
@@ -127,8 +172,9 @@ def bootstrap_prf(per_document: np.ndarray, figure: Literal["f1", "precision", "
     return cluster_bootstrap(np.asarray(per_document), PRF_STATISTICS[figure], **options)  # type: ignore[arg-type]
 
 
-def bootstrap_table(per_document_tables: np.ndarray, coefficient: str = "cohen_kappa",
-                    **options: object) -> BootstrapCI:
+def bootstrap_table(
+    per_document_tables: np.ndarray, coefficient: str = "cohen_kappa", **options: object
+) -> BootstrapCI:
     """CI of a two-coder coefficient from per-document (documents, q, q) contingency tables.
 
     ``coefficient``: percent_agreement, cohen_kappa, scott_pi, bennett_s, gwet_ac1 or
@@ -149,9 +195,19 @@ def unit_summaries(counts: np.ndarray) -> np.ndarray:
     den = np.where(two, r * (r - 1), 1.0)
     pa_i = np.where(two, (c * (c - 1)).sum(axis=1) / den, 0.0)
     q = c.shape[1]
-    co = (c[:, :, None] * c[:, None, :] - c[:, :, None] * np.eye(q)[None]) / np.where(two, r - 1, np.inf)[:, None, None]
-    return np.concatenate([np.ones((len(c), 1)), (pa_i * two)[:, None], two[:, None] * 1.0, c / r[:, None],
-                           co.reshape(len(c), -1)], axis=1)
+    co = (c[:, :, None] * c[:, None, :] - c[:, :, None] * np.eye(q)[None]) / np.where(two, r - 1, np.inf)[
+        :, None, None
+    ]
+    return np.concatenate(
+        [
+            np.ones((len(c), 1)),
+            (pa_i * two)[:, None],
+            two[:, None] * 1.0,
+            c / r[:, None],
+            co.reshape(len(c), -1),
+        ],
+        axis=1,
+    )
 
 
 def units_statistic(coefficient: str, q: int) -> Statistic:
@@ -183,8 +239,13 @@ def units_statistic(coefficient: str, q: int) -> Statistic:
     return stat
 
 
-def bootstrap_units(counts: np.ndarray, coefficient: str = "fleiss_kappa", *,
-                    clusters: np.ndarray | None = None, **options: object) -> BootstrapCI:
+def bootstrap_units(
+    counts: np.ndarray,
+    coefficient: str = "fleiss_kappa",
+    *,
+    clusters: np.ndarray | None = None,
+    **options: object,
+) -> BootstrapCI:
     """CI of a multi-rater coefficient from units x categories counts.
 
     ``clusters`` gives each unit's document (units of one document are resampled together); by
@@ -202,8 +263,9 @@ def bootstrap_units(counts: np.ndarray, coefficient: str = "fleiss_kappa", *,
     return cluster_bootstrap(s, units_statistic(coefficient, c.shape[1]), **options)  # type: ignore[arg-type]
 
 
-def bootstrap_alpha(counts: np.ndarray, delta: np.ndarray, clusters: np.ndarray | None = None,
-                    **options: object) -> BootstrapCI:
+def bootstrap_alpha(
+    counts: np.ndarray, delta: np.ndarray, clusters: np.ndarray | None = None, **options: object
+) -> BootstrapCI:
     """CI of Krippendorff's alpha with a fixed distance matrix (nominal/interval/ratio) from units x
     values counts, resampling clusters (documents) of units; per-cluster coincidence matrices."""
     c = as_counts(counts)
@@ -214,7 +276,8 @@ def bootstrap_alpha(counts: np.ndarray, delta: np.ndarray, clusters: np.ndarray 
     _, inv = np.unique(cl, return_inverse=True)
     r = c.sum(axis=1)
     co = (c[:, :, None] * c[:, None, :] - c[:, :, None] * np.eye(q)[None]) / np.where(r >= 2, r - 1, np.inf)[
-        :, None, None]
+        :, None, None
+    ]
     per = np.zeros((inv.max() + 1 if len(inv) else 0, q, q))
     np.add.at(per, inv, co)
     return cluster_bootstrap(per, alpha_statistic(delta), **options)  # type: ignore[arg-type]

@@ -78,15 +78,38 @@ def _prepare(table: Any, weights: Weights, categories: Sequence[Any] | None) -> 
     return t, resolve_weights(weights, cats)
 
 
-def _result(name: str, value: float, pa: float, pe: float, se: float | None, n: int,
-            confidence: float, ci: str, note: str = "", **details: Any) -> Coefficient:
+def _result(
+    name: str,
+    value: float,
+    pa: float,
+    pe: float,
+    se: float | None,
+    n: int,
+    confidence: float,
+    ci: str,
+    note: str = "",
+    **details: Any,
+) -> Coefficient:
     lo, hi, z, p = interval(value, se, n, confidence, ci)
-    return Coefficient(name, float(value), se=None if se is None else float(se), ci_low=lo, ci_high=hi,
-                       z=z, p=p, n=n, observed=float(pa), expected=float(pe), note=note,
-                       details={"se_method": "Gwet (2014) linearisation", "ci": ci, **details})
+    return Coefficient(
+        name,
+        float(value),
+        se=None if se is None else float(se),
+        ci_low=lo,
+        ci_high=hi,
+        z=z,
+        p=p,
+        n=n,
+        observed=float(pa),
+        expected=float(pe),
+        note=note,
+        details={"se_method": "Gwet (2014) linearisation", "ci": ci, **details},
+    )
 
 
-def _degenerate(name: str, n: int, note: str, pa: float | None = None, pe: float | None = None) -> Coefficient:
+def _degenerate(
+    name: str, n: int, note: str, pa: float | None = None, pe: float | None = None
+) -> Coefficient:
     return Coefficient(name, None, n=n, observed=pa, expected=pe, note=note)
 
 
@@ -96,8 +119,14 @@ def _margins(t: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
     return n, p, p.sum(axis=1), p.sum(axis=0)
 
 
-def percent_agreement(table: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-                      confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def percent_agreement(
+    table: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Observed (weighted) agreement, not chance-corrected; SE sqrt((sum p w^2 - pa^2)/n) as irrCAC."""
     check_confidence(confidence)
     t, w = _prepare(table, weights, categories)
@@ -109,9 +138,15 @@ def percent_agreement(table: Any, weights: Weights = None, *, categories: Sequen
     return _result("percent_agreement", pa, pa, 0.0, math.sqrt(max(var, 0.0)), int(n), confidence, ci)
 
 
-def cohen_kappa(table: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-                level_disagreement: Sequence[float] | None = None, confidence: float = 0.95,
-                ci: CI = "normal") -> Coefficient:
+def cohen_kappa(
+    table: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    level_disagreement: Sequence[float] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "normal",
+) -> Coefficient:
     """Cohen's kappa, weighted when ``weights`` (agreement weights) or ``level_disagreement`` is given.
 
     Value, SE (``std_kappa``), SE under H0 (``std_kappa0``), ``z = kappa / SE0`` and the two-sided
@@ -137,7 +172,8 @@ def cohen_kappa(table: Any, weights: Weights = None, *, categories: Sequence[Any
         v = np.asarray(level_disagreement, dtype=float)
         if v.shape != (t.shape[0],) or v[0] != 0:
             raise AgreementInputError(
-                f"level_disagreement needs {t.shape[0]} values starting with 0 (distance 0 = agreement)")
+                f"level_disagreement needs {t.shape[0]} values starting with 0 (distance 0 = agreement)"
+            )
         dis = np.abs(np.subtract.outer(np.arange(t.shape[0]), np.arange(t.shape[0])))
         w = 1 - v[dis] / (v.max() if v.max() > 0 else 1.0)
     pa = float((w * p).sum())
@@ -159,20 +195,40 @@ def cohen_kappa(table: Any, weights: Weights = None, *, categories: Sequence[Any
     se0 = float(res["std_kappa0"]) if np.isfinite(res["std_kappa0"]) and res["std_kappa0"] > 0 else None
     note = ""
     if np.isclose(row.max(), 1.0) or np.isclose(col.max(), 1.0):
-        note = ("one coder used a single category: kappa is 0 by construction whatever the other did "
-                "(chance agreement equals observed agreement)")
+        note = (
+            "one coder used a single category: kappa is 0 by construction whatever the other did "
+            "(chance agreement equals observed agreement)"
+        )
     return Coefficient(
-        name, value, se=se, ci_low=lo, ci_high=hi,
-        z=float(res["z_value"]) if se0 else None, p=float(res["pvalue_two_sided"]) if se0 else None,
-        n=n, observed=pa, expected=pe, note=note,
-        details={"se_method": "Fleiss, Cohen & Everitt (1969) via statsmodels", "ci": ci,
-                 "se0": se0, "kappa_max": float(res["kappa_max"]),
-                 "pvalue_one_sided": float(res["pvalue_one_sided"]) if se0 else None},
+        name,
+        value,
+        se=se,
+        ci_low=lo,
+        ci_high=hi,
+        z=float(res["z_value"]) if se0 else None,
+        p=float(res["pvalue_two_sided"]) if se0 else None,
+        n=n,
+        observed=pa,
+        expected=pe,
+        note=note,
+        details={
+            "se_method": "Fleiss, Cohen & Everitt (1969) via statsmodels",
+            "ci": ci,
+            "se0": se0,
+            "kappa_max": float(res["kappa_max"]),
+            "pvalue_one_sided": float(res["pvalue_one_sided"]) if se0 else None,
+        },
     )
 
 
-def scott_pi(table: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-             confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def scott_pi(
+    table: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Scott's pi: chance from the coders' pooled margins, pe = sum w_kl pi_k pi_l."""
     check_confidence(confidence)
     t, w = _prepare(table, weights, categories)
@@ -189,8 +245,16 @@ def scott_pi(table: Any, weights: Weights = None, *, categories: Sequence[Any] |
     return _result("scott_pi", value, pa, pe, se, int(n), confidence, ci)
 
 
-def _scott_se(p: np.ndarray, w: np.ndarray, row: np.ndarray, col: np.ndarray, pa: float, pe: float,
-              value: float, n: float) -> float | None:
+def _scott_se(
+    p: np.ndarray,
+    w: np.ndarray,
+    row: np.ndarray,
+    col: np.ndarray,
+    pa: float,
+    pe: float,
+    value: float,
+    n: float,
+) -> float | None:
     """Gwet's linearised SE of Scott's pi (also used for alpha on a table)."""
     pbk = (w @ col + w.T @ row) / 2
     term = (p * (w - (1 - value) * (pbk[:, None] + pbk[None, :])) ** 2).sum()
@@ -198,8 +262,14 @@ def _scott_se(p: np.ndarray, w: np.ndarray, row: np.ndarray, col: np.ndarray, pa
     return math.sqrt(var) if var >= 0 else None
 
 
-def bennett_s(table: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-              confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def bennett_s(
+    table: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Bennett, Alpert & Goldstein's S (= Brennan-Prediger): chance is uniform, pe = sum(w)/q^2."""
     check_confidence(confidence)
     t, w = _prepare(table, weights, categories)
@@ -216,8 +286,14 @@ def bennett_s(table: Any, weights: Weights = None, *, categories: Sequence[Any] 
     return _result("bennett_s", value, pa, pe, math.sqrt(max(var, 0.0)), int(n), confidence, ci)
 
 
-def gwet_ac1(table: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-             confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def gwet_ac1(
+    table: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Gwet's AC1 (AC2 when weighted): pe = T_w/(q(q-1)) sum pi_k (1 - pi_k); SE from Gwet (2008).
 
     >>> round(gwet_ac1([[8, 1], [0, 1]]).value, 4)   # Gwet (2008) hand example
@@ -242,8 +318,14 @@ def gwet_ac1(table: Any, weights: Weights = None, *, categories: Sequence[Any] |
     return _result(name, value, pa, pe, math.sqrt(max(var, 0.0)), int(n), confidence, ci)
 
 
-def krippendorff_alpha_table(table: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-                             confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def krippendorff_alpha_table(
+    table: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Krippendorff's alpha for two coders without missing values, from their table (Gwet 2014, 2.4).
 
     alpha = (pa - pe)/(1 - pe) with pa = (1 - 1/2n) pa0 + 1/2n, pe as Scott's; with weights
@@ -284,9 +366,20 @@ def per_category_kappa(table: Any, categories: Sequence[Any] | None = None) -> d
         c = t[:, k].sum() - a
         d = n - a - b - c
         res = cohen_kappa([[a, b], [c, d]])
-        out[cat] = Coefficient(f"cohen_kappa[{cat}]", res.value, se=res.se, ci_low=res.ci_low,
-                               ci_high=res.ci_high, z=res.z, p=res.p, n=res.n, observed=res.observed,
-                               expected=res.expected, note=res.note, details=res.details)
+        out[cat] = Coefficient(
+            f"cohen_kappa[{cat}]",
+            res.value,
+            se=res.se,
+            ci_low=res.ci_low,
+            ci_high=res.ci_high,
+            z=res.z,
+            p=res.p,
+            n=res.n,
+            observed=res.observed,
+            expected=res.expected,
+            note=res.note,
+            details=res.details,
+        )
     return out
 
 
@@ -300,12 +393,14 @@ def specific_agreement(table: Any, categories: Sequence[Any] | None = None) -> d
 
 # --- vectorised values for the bootstrap: tables of shape (B, q, q) -> (B,) -------------------------
 
+
 def table_statistic(name: str) -> Any:
     """A function mapping a batch of tables (B, q, q) to the coefficient's values (NaN where undefined).
 
     Names: ``percent_agreement``, ``cohen_kappa``, ``scott_pi``, ``bennett_s``, ``gwet_ac1``,
     ``krippendorff_alpha`` (nominal). Used by :mod:`corpusdb.agreement.bootstrap`.
     """
+
     def stat(tables: np.ndarray) -> np.ndarray:
         t = np.asarray(tables, dtype=float)
         n = t.sum(axis=(1, 2))

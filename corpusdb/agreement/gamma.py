@@ -50,15 +50,17 @@ class GammaResult(_ToDict):
     note: str = ""
 
 
-def _disorders(units: list[GammaUnit], annotators: list[Hashable], alpha: float, beta: float,
-               delta_empty: float) -> tuple[list[tuple[int, ...]], np.ndarray]:
+def _disorders(
+    units: list[GammaUnit], annotators: list[Hashable], alpha: float, beta: float, delta_empty: float
+) -> tuple[list[tuple[int, ...]], np.ndarray]:
     """Candidate unitary alignments (unit index per annotator, -1 = empty) and their disorders."""
     n = len(annotators)
     by = [[i for i, u in enumerate(units) if u[0] == a] for a in annotators]
     total = math.prod(len(b) + 1 for b in by) - 1
     if total > MAX_CANDIDATES:
-        raise AgreementInputError(f"{total} candidate alignments: too many for one continuum; compute gamma "
-                                  "per document")
+        raise AgreementInputError(
+            f"{total} candidate alignments: too many for one continuum; compute gamma per document"
+        )
     s = np.array([u[1] for u in units], dtype=float)
     e = np.array([u[2] for u in units], dtype=float)
     cat = [u[3] for u in units]
@@ -89,8 +91,14 @@ def _disorders(units: list[GammaUnit], annotators: list[Hashable], alpha: float,
     return cands, np.asarray(costs)
 
 
-def best_alignment_disorder(units: Iterable[GammaUnit], *, alpha: float = 1.0, beta: float = 1.0,
-                            delta_empty: float = 1.0, annotators: list[Hashable] | None = None) -> float:
+def best_alignment_disorder(
+    units: Iterable[GammaUnit],
+    *,
+    alpha: float = 1.0,
+    beta: float = 1.0,
+    delta_empty: float = 1.0,
+    annotators: list[Hashable] | None = None,
+) -> float:
     """The disorder of the best (least disorder) alignment, by integer programming."""
     us = list(units)
     anns = annotators if annotators is not None else sorted({u[0] for u in us}, key=repr)
@@ -109,15 +117,18 @@ def best_alignment_disorder(units: Iterable[GammaUnit], *, alpha: float = 1.0, b
                 rows.append(x)
                 cols.append(k)
     a = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(us), len(cands)))
-    res = milp(costs, constraints=LinearConstraint(a, 1, 1), integrality=np.ones(len(cands)),
-               bounds=Bounds(0, 1))
+    res = milp(
+        costs, constraints=LinearConstraint(a, 1, 1), integrality=np.ones(len(cands)), bounds=Bounds(0, 1)
+    )
     if not res.success:  # pragma: no cover - the singletons are always feasible
         raise AgreementInputError(f"no alignment found: {res.message}")
     mean_units = len(us) / len(anns)
     return float(res.fun / mean_units)
 
 
-def _sample_continuum(units: list[GammaUnit], anns: list[Hashable], rng: np.random.Generator) -> list[GammaUnit]:
+def _sample_continuum(
+    units: list[GammaUnit], anns: list[Hashable], rng: np.random.Generator
+) -> list[GammaUnit]:
     """One random continuum from the observed statistics (Mathet et al.'s statistical sampler, as
     pygamma's ``StatisticalContinuumSampler``): per annotator a normal number of units, each after a
     normal gap from the previous one, with a normal (absolute) length and a category drawn by
@@ -144,8 +155,15 @@ def _sample_continuum(units: list[GammaUnit], anns: list[Hashable], rng: np.rand
     return out
 
 
-def gamma_agreement(units: Iterable[GammaUnit], *, alpha: float = 1.0, beta: float = 1.0,
-                    delta_empty: float = 1.0, n_samples: int = 30, seed: int | None = 0) -> GammaResult:
+def gamma_agreement(
+    units: Iterable[GammaUnit],
+    *,
+    alpha: float = 1.0,
+    beta: float = 1.0,
+    delta_empty: float = 1.0,
+    n_samples: int = 30,
+    seed: int | None = 0,
+) -> GammaResult:
     """Gamma of ``(annotator, start, end, category)`` units (one continuum, e.g. one document)."""
     us = list(units)
     anns = sorted({u[0] for u in us}, key=repr)
@@ -157,9 +175,14 @@ def gamma_agreement(units: Iterable[GammaUnit], *, alpha: float = 1.0, beta: flo
     for _ in range(n_samples):
         sample = _sample_continuum(us, anns, rng)
         if sample:
-            exp.append(best_alignment_disorder(sample, alpha=alpha, beta=beta, delta_empty=delta_empty,
-                                               annotators=anns))
+            exp.append(
+                best_alignment_disorder(
+                    sample, alpha=alpha, beta=beta, delta_empty=delta_empty, annotators=anns
+                )
+            )
     expected = float(np.mean(exp)) if exp else None
     if not expected:
-        return GammaResult(None, best, expected, n_samples, seed, note="expected disorder is 0: gamma undefined")
+        return GammaResult(
+            None, best, expected, n_samples, seed, note="expected disorder is 0: gamma undefined"
+        )
     return GammaResult(1 - best / expected, best, expected, n_samples, seed)

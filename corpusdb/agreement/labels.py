@@ -47,8 +47,9 @@ class PairwiseMatrix(_ToDict):
         return sum(ok) / len(ok) if ok else None
 
 
-def pairwise_matrix(items: Mapping[str, T], measure: Callable[[T, T], float | None], *, name: str = "",
-                    symmetric: bool = True) -> PairwiseMatrix:
+def pairwise_matrix(
+    items: Mapping[str, T], measure: Callable[[T, T], float | None], *, name: str = "", symmetric: bool = True
+) -> PairwiseMatrix:
     """Apply a pairwise measure to every pair of annotators (row = A, column = B).
 
     The diagonal is the measure of an annotator with itself. With ``symmetric`` only i <= j is
@@ -63,12 +64,14 @@ def pairwise_matrix(items: Mapping[str, T], measure: Callable[[T, T], float | No
                 vals[i][j] = vals[j][i]
                 continue
             vals[i][j] = measure(items[names[i]], items[names[j]])
-    return PairwiseMatrix(name or getattr(measure, "__name__", "measure"), tuple(names),
-                          tuple(tuple(r) for r in vals))
+    return PairwiseMatrix(
+        name or getattr(measure, "__name__", "measure"), tuple(names), tuple(tuple(r) for r in vals)
+    )
 
 
-def label_ratings(sets: Mapping[str, Mapping[str, Annotations | Sequence[DocLabel]]], name: str
-                  ) -> tuple[list[str], list[str], list[list[str | None]]]:
+def label_ratings(
+    sets: Mapping[str, Mapping[str, Annotations | Sequence[DocLabel]]], name: str
+) -> tuple[list[str], list[str], list[list[str | None]]]:
     """Documents x annotators matrix of one label's values from annotator -> document -> labels.
 
     Returns (document ids, annotators, ratings); a document an annotator did not judge is None.
@@ -84,7 +87,9 @@ def label_ratings(sets: Mapping[str, Mapping[str, Annotations | Sequence[DocLabe
             labels = item.labels if isinstance(item, Annotations) else (item or ())
             vals = [lb.value for lb in labels if lb.name == name]
             if len(set(vals)) > 1:
-                raise AgreementInputError(f"annotator {a!r} gave document {d!r} two values of {name!r}: {vals}")
+                raise AgreementInputError(
+                    f"annotator {a!r} gave document {d!r} two values of {name!r}: {vals}"
+                )
             row.append(vals[0] if vals else None)
         ratings.append(row)
     return docs, annotators, ratings
@@ -101,9 +106,15 @@ class LabelAgreement(_ToDict):
     bootstrap: Mapping[str, BootstrapCI] = field(default_factory=dict)
 
 
-def label_agreement(ratings: Sequence[Sequence[Any]], *, annotators: Sequence[str] | None = None,
-                    categories: Sequence[Any] | None = None, ordered: bool = False, n_resamples: int = 0,
-                    seed: int = 0) -> LabelAgreement:
+def label_agreement(
+    ratings: Sequence[Sequence[Any]],
+    *,
+    annotators: Sequence[str] | None = None,
+    categories: Sequence[Any] | None = None,
+    ordered: bool = False,
+    n_resamples: int = 0,
+    seed: int = 0,
+) -> LabelAgreement:
     """All coefficients on documents x annotators ratings (None = not judged).
 
     ``ordered``: the categories (given in order, e.g. ["NR", "PR", "DR"]) are ordinal: alpha is
@@ -123,21 +134,29 @@ def label_agreement(ratings: Sequence[Sequence[Any]], *, annotators: Sequence[st
         "fleiss_kappa": fleiss_kappa(counts, weights, categories=cats),
         "gwet_ac": gwet_ac(counts, weights, categories=cats),
         "brennan_prediger": brennan_prediger(counts, weights, categories=cats),
-        "krippendorff_alpha": krippendorff_alpha(_codes_to_data(codes), level, value_domain=list(range(len(cats)))),
+        "krippendorff_alpha": krippendorff_alpha(
+            _codes_to_data(codes), level, value_domain=list(range(len(cats)))
+        ),
     }
     if n_ann >= 2 and len(cats) >= 1:
-        coeffs["conger_kappa"] = conger_kappa(_codes_to_data(codes).T.tolist(), weights,
-                                              categories=list(range(len(cats))))
+        coeffs["conger_kappa"] = conger_kappa(
+            _codes_to_data(codes).T.tolist(), weights, categories=list(range(len(cats)))
+        )
     if n_ann == 2:
-        table, _ = contingency_table([None if c < 0 else c for c in codes[:, 0]],
-                                     [None if c < 0 else c for c in codes[:, 1]], list(range(len(cats))))
+        table, _ = contingency_table(
+            [None if c < 0 else c for c in codes[:, 0]],
+            [None if c < 0 else c for c in codes[:, 1]],
+            list(range(len(cats))),
+        )
         coeffs["cohen_kappa"] = cohen_kappa(table, weights)
         coeffs["scott_pi"] = scott_pi(table, weights)
         coeffs["bennett_s"] = bennett_s(table, weights)
     per_cat = {
         "fleiss_kappa": {str(cats[k]): v for k, v in per_category_fleiss(counts).items()},
-        "krippendorff_alpha": {str(cats[k]): v for k, v in
-                               per_category_alpha(_codes_to_data(codes), value_domain=list(range(len(cats)))).items()},
+        "krippendorff_alpha": {
+            str(cats[k]): v
+            for k, v in per_category_alpha(_codes_to_data(codes), value_domain=list(range(len(cats)))).items()
+        },
     }
     pairwise = None
     if n_ann >= 2:
@@ -154,8 +173,9 @@ def label_agreement(ratings: Sequence[Sequence[Any]], *, annotators: Sequence[st
             if not ordered or name == "percent_agreement":
                 boot[name] = bootstrap_units(counts, name, n_resamples=n_resamples, seed=seed)
         if not ordered:
-            boot["krippendorff_alpha"] = bootstrap_alpha(counts, 1 - np.eye(len(cats)), n_resamples=n_resamples,
-                                                         seed=seed)
+            boot["krippendorff_alpha"] = bootstrap_alpha(
+                counts, 1 - np.eye(len(cats)), n_resamples=n_resamples, seed=seed
+            )
     return LabelAgreement(coeffs, per_cat, pairwise, tuple(cats), tuple(names), codes.shape[0], boot)
 
 

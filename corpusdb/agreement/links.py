@@ -51,9 +51,13 @@ def _map(node: str, align: Mapping[str, str]) -> Hashable:
     return align.get(node, ("A-only", node))
 
 
-def compare_links(documents: Mapping[str, tuple[Annotations, Annotations]], span_alignment: Alignment | Any, *,
-                  symmetric_types: Collection[str] = SYMMETRIC_LINK_TYPES,
-                  directed_types: Collection[str] = DIRECTED_LINK_TYPES) -> LinkComparison:
+def compare_links(
+    documents: Mapping[str, tuple[Annotations, Annotations]],
+    span_alignment: Alignment | Any,
+    *,
+    symmetric_types: Collection[str] = SYMMETRIC_LINK_TYPES,
+    directed_types: Collection[str] = DIRECTED_LINK_TYPES,
+) -> LinkComparison:
     """Edge F1 of the symmetric-link closure and of directed links, A as reference."""
     align_all = span_alignment.alignment() if hasattr(span_alignment, "alignment") else span_alignment
     doc_ids = list(documents)
@@ -92,5 +96,8 @@ def compare_links(documents: Mapping[str, tuple[Annotations, Annotations]], span
     return LinkComparison(
         clusters=PRF.from_counts(*map(int, tot)),
         per_type={k: PRF.from_counts(*v) for k, v in sorted(per_type.items())},
-        n_documents=len(doc_ids), symmetric_types=tuple(sorted(seen_sym)), directed_types=tuple(sorted(seen_dir)),
-        per_document=per_doc)
+        n_documents=len(doc_ids),
+        symmetric_types=tuple(sorted(seen_sym)),
+        directed_types=tuple(sorted(seen_dir)),
+        per_document=per_doc,
+    )

@@ -77,8 +77,17 @@ class _Prep:
         self.pi = (self.counts / self.r[:, None]).mean(axis=0) if self.n else np.zeros(q)
 
 
-def _finish(name: str, value: float, prep: _Prep, pe: float, pe_i: np.ndarray | None,
-            confidence: float, ci: str, note: str = "", **details: Any) -> Coefficient:
+def _finish(
+    name: str,
+    value: float,
+    prep: _Prep,
+    pe: float,
+    pe_i: np.ndarray | None,
+    confidence: float,
+    ci: str,
+    note: str = "",
+    **details: Any,
+) -> Coefficient:
     """Gwet's linearised variance: var = sum (c*_i - c)^2 / (n (n-1))."""
     n = prep.n
     c_i = (n / prep.n2) * (prep.pa_i - pe * prep.two) / (1 - pe)
@@ -86,15 +95,36 @@ def _finish(name: str, value: float, prep: _Prep, pe: float, pe_i: np.ndarray | 
         c_i = c_i - 2 * (1 - value) * (pe_i - pe) / (1 - pe)
     se = math.sqrt(((c_i - value) ** 2).sum() / (n * (n - 1))) if n > 1 else None
     lo, hi, z, p = interval(value, se, n, confidence, ci)
-    return Coefficient(name, float(value), se=se, ci_low=lo, ci_high=hi, z=z, p=p, n=n,
-                       observed=prep.pa, expected=float(pe), note=note,
-                       details={"se_method": "Gwet (2008) linearisation", "ci": ci,
-                                "subjects_with_2_or_more": prep.n2, **details})
+    return Coefficient(
+        name,
+        float(value),
+        se=se,
+        ci_low=lo,
+        ci_high=hi,
+        z=z,
+        p=p,
+        n=n,
+        observed=prep.pa,
+        expected=float(pe),
+        note=note,
+        details={
+            "se_method": "Gwet (2008) linearisation",
+            "ci": ci,
+            "subjects_with_2_or_more": prep.n2,
+            **details,
+        },
+    )
 
 
-def fleiss_kappa(counts: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-                 method: Literal["fleiss", "randolph"] = "fleiss", confidence: float = 0.95,
-                 ci: CI = "t") -> Coefficient:
+def fleiss_kappa(
+    counts: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    method: Literal["fleiss", "randolph"] = "fleiss",
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Fleiss' kappa, generalised to missing ratings and weights (Gwet 2014, ch. 5).
 
     With every subject rated by the same m raters and no weights it equals Fleiss (1971) and
@@ -106,9 +136,20 @@ def fleiss_kappa(counts: Any, weights: Weights = None, *, categories: Sequence[A
     check_confidence(confidence)
     if method == "randolph":
         res = brennan_prediger(counts, weights, categories=categories, confidence=confidence, ci=ci)
-        return Coefficient("randolph_kappa", res.value, se=res.se, ci_low=res.ci_low, ci_high=res.ci_high,
-                           z=res.z, p=res.p, n=res.n, observed=res.observed, expected=res.expected,
-                           note=res.note, details=res.details)
+        return Coefficient(
+            "randolph_kappa",
+            res.value,
+            se=res.se,
+            ci_low=res.ci_low,
+            ci_high=res.ci_high,
+            z=res.z,
+            p=res.p,
+            n=res.n,
+            observed=res.observed,
+            expected=res.expected,
+            note=res.note,
+            details=res.details,
+        )
     if method != "fleiss":
         raise AgreementInputError(f"method must be 'fleiss' or 'randolph', got {method!r}")
     prep = _Prep(counts, weights, categories)
@@ -116,8 +157,14 @@ def fleiss_kappa(counts: Any, weights: Weights = None, *, categories: Sequence[A
         return Coefficient("fleiss_kappa", None, n=prep.n, note=NO_PAIRS)
     pe = float((prep.w * np.outer(prep.pi, prep.pi)).sum())
     if math.isclose(pe, 1.0):
-        return Coefficient("fleiss_kappa", None, n=prep.n, observed=prep.pa, expected=pe,
-                           note=UNDEFINED_ONE_CATEGORY.replace("both coders", "all raters"))
+        return Coefficient(
+            "fleiss_kappa",
+            None,
+            n=prep.n,
+            observed=prep.pa,
+            expected=pe,
+            note=UNDEFINED_ONE_CATEGORY.replace("both coders", "all raters"),
+        )
     value = (prep.pa - pe) / (1 - pe)
     piw = (prep.w @ prep.pi + prep.w.T @ prep.pi) / 2
     pe_i = (prep.counts @ piw) / prep.r
@@ -134,16 +181,35 @@ def fleiss_kappa(counts: Any, weights: Weights = None, *, categories: Sequence[A
             from scipy import stats
 
             z = value / se0
-            return Coefficient(res.name, res.value, se=res.se, ci_low=res.ci_low, ci_high=res.ci_high,
-                               z=z, p=float(2 * stats.norm.sf(abs(z))), n=res.n, observed=res.observed,
-                               expected=res.expected, note=res.note,
-                               details={**res.details, "se0": se0,
-                                        "z_method": "kappa / SE0, Fleiss, Nee & Landis (1979), normal"})
+            return Coefficient(
+                res.name,
+                res.value,
+                se=res.se,
+                ci_low=res.ci_low,
+                ci_high=res.ci_high,
+                z=z,
+                p=float(2 * stats.norm.sf(abs(z))),
+                n=res.n,
+                observed=res.observed,
+                expected=res.expected,
+                note=res.note,
+                details={
+                    **res.details,
+                    "se0": se0,
+                    "z_method": "kappa / SE0, Fleiss, Nee & Landis (1979), normal",
+                },
+            )
     return res
 
 
-def gwet_ac(counts: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-            confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def gwet_ac(
+    counts: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Gwet's AC1 (AC2 when weighted) for any number of raters, missing ratings allowed."""
     check_confidence(confidence)
     prep = _Prep(counts, weights, categories)
@@ -151,7 +217,9 @@ def gwet_ac(counts: Any, weights: Weights = None, *, categories: Sequence[Any] |
     if prep.n2 == 0:
         return Coefficient(name, None, n=prep.n, note=NO_PAIRS)
     if prep.q < 2:
-        return Coefficient(name, None, n=prep.n, note="one category only: AC1's chance agreement is undefined")
+        return Coefficient(
+            name, None, n=prep.n, note="one category only: AC1's chance agreement is undefined"
+        )
     tw = prep.w.sum()
     k = tw / (prep.q * (prep.q - 1))
     pe = float(k * (prep.pi * (1 - prep.pi)).sum())
@@ -160,8 +228,14 @@ def gwet_ac(counts: Any, weights: Weights = None, *, categories: Sequence[Any] |
     return _finish(name, value, prep, pe, pe_i, confidence, ci)
 
 
-def brennan_prediger(counts: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-                     confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def brennan_prediger(
+    counts: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Brennan & Prediger's coefficient (Bennett's S for many raters): chance = sum(w)/q^2."""
     check_confidence(confidence)
     prep = _Prep(counts, weights, categories)
@@ -174,8 +248,14 @@ def brennan_prediger(counts: Any, weights: Weights = None, *, categories: Sequen
     return _finish("brennan_prediger", value, prep, pe, None, confidence, ci)
 
 
-def conger_kappa(ratings: Any, weights: Weights = None, *, categories: Sequence[Any] | None = None,
-                 confidence: float = 0.95, ci: CI = "t") -> Coefficient:
+def conger_kappa(
+    ratings: Any,
+    weights: Weights = None,
+    *,
+    categories: Sequence[Any] | None = None,
+    confidence: float = 0.95,
+    ci: CI = "t",
+) -> Coefficient:
     """Conger's (1980) kappa: Fleiss' observed agreement, chance from each rater's own margins.
 
     Needs raw ratings (subjects x raters) because chance agreement depends on who rated what.
@@ -203,7 +283,9 @@ def conger_kappa(ratings: Any, weights: Weights = None, *, categories: Sequence[
     s2 = (pgk.T @ pgk - r * np.outer(pbar, pbar)) / (r - 1)
     pe = float((w * (np.outer(pbar, pbar) - s2 / r)).sum())
     if math.isclose(pe, 1.0):
-        return Coefficient("conger_kappa", None, n=n, observed=prep.pa, expected=pe, note=UNDEFINED_ONE_CATEGORY)
+        return Coefficient(
+            "conger_kappa", None, n=n, observed=prep.pa, expected=pe, note=UNDEFINED_ONE_CATEGORY
+        )
     value = (prep.pa - pe) / (1 - pe)
     present = (codes >= 0).astype(float)
     lam = np.zeros((n, r))
@@ -232,7 +314,18 @@ def per_category_fleiss(counts: Any, categories: Sequence[Any] | None = None) ->
     for j, cat in enumerate(cats):
         two = np.stack([c[:, j], m - c[:, j]], axis=1)
         res = fleiss_kappa(two)
-        out[cat] = Coefficient(f"fleiss_kappa[{cat}]", res.value, se=res.se, ci_low=res.ci_low,
-                               ci_high=res.ci_high, z=res.z, p=res.p, n=res.n, observed=res.observed,
-                               expected=res.expected, note=res.note, details=res.details)
+        out[cat] = Coefficient(
+            f"fleiss_kappa[{cat}]",
+            res.value,
+            se=res.se,
+            ci_low=res.ci_low,
+            ci_high=res.ci_high,
+            z=res.z,
+            p=res.p,
+            n=res.n,
+            observed=res.observed,
+            expected=res.expected,
+            note=res.note,
+            details=res.details,
+        )
     return out

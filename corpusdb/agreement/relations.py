@@ -33,12 +33,15 @@ from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _T
 from corpusdb.records import Annotations, Relation
 
 SYMMETRIC_LINK_TYPES: frozenset[str] = frozenset(
-    {"synonym", "abbreviation", "coreference", "Equiv", "Alias", "Synonym", "Abbreviation", "Coreference"})
+    {"synonym", "abbreviation", "coreference", "Equiv", "Alias", "Synonym", "Abbreviation", "Coreference"}
+)
 Mode = Literal["strict", "relaxed"]
 Alignment = Mapping[str, Mapping[str, str]]
 
-POLICY = ("one-to-one by equal key; unmatched A relations are only_a (A = reference), unmatched B relations "
-          "only_b; label agreement over matched pairs where both carry a label")
+POLICY = (
+    "one-to-one by equal key; unmatched A relations are only_a (A = reference), unmatched B relations "
+    "only_b; label agreement over matched pairs where both carry a label"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +57,9 @@ class RelationComparison(_ToDict):
     policy: str
     per_document: np.ndarray | None = field(default=None, repr=False, compare=False, metadata={"json": False})
     """(documents, 3) matched, only_a, only_b per document (for the bootstrap)."""
-    pairs: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False, compare=False,
-                                                              metadata={"json": False})
+    pairs: Mapping[str, tuple[tuple[str, str], ...]] = field(
+        default_factory=dict, repr=False, compare=False, metadata={"json": False}
+    )
     """Per document, matched (A relation id, B relation id) pairs."""
 
 
@@ -63,8 +67,9 @@ def _is_directed(directed: bool | Collection[str], rtype: str) -> bool:
     return directed if isinstance(directed, bool) else rtype in directed
 
 
-def _clusters(a: Annotations, b: Annotations, align: Mapping[str, str],
-              symmetric: Collection[str]) -> dict[tuple[str, str], Hashable]:
+def _clusters(
+    a: Annotations, b: Annotations, align: Mapping[str, str], symmetric: Collection[str]
+) -> dict[tuple[str, str], Hashable]:
     uf = UnionFind()
     for side, ann in (("A", a), ("B", b)):
         for sp in ann.spans:
@@ -77,8 +82,14 @@ def _clusters(a: Annotations, b: Annotations, align: Mapping[str, str],
     return {n: uf.find(n) for n in list(uf.parent)}  # type: ignore[misc]
 
 
-def _match_document(a: Annotations, b: Annotations, align: Mapping[str, str], mode: str,
-                    directed: bool | Collection[str], symmetric: Collection[str]) -> list[tuple[Relation, Relation]]:
+def _match_document(
+    a: Annotations,
+    b: Annotations,
+    align: Mapping[str, str],
+    mode: str,
+    directed: bool | Collection[str],
+    symmetric: Collection[str],
+) -> list[tuple[Relation, Relation]]:
     span_a = {s.id for s in a.spans}
     span_b = {s.id for s in b.spans}
     comp = _clusters(a, b, align, symmetric) if mode == "relaxed" else {}
@@ -121,9 +132,14 @@ def _match_document(a: Annotations, b: Annotations, align: Mapping[str, str], mo
     return pairs
 
 
-def compare_relations(documents: Mapping[str, tuple[Annotations, Annotations]], span_alignment: Alignment | Any,
-                      *, mode: Mode = "strict", directed: bool | Collection[str] = True,
-                      symmetric_link_types: Collection[str] = SYMMETRIC_LINK_TYPES) -> RelationComparison:
+def compare_relations(
+    documents: Mapping[str, tuple[Annotations, Annotations]],
+    span_alignment: Alignment | Any,
+    *,
+    mode: Mode = "strict",
+    directed: bool | Collection[str] = True,
+    symmetric_link_types: Collection[str] = SYMMETRIC_LINK_TYPES,
+) -> RelationComparison:
     """Compare A's and B's relations document by document.
 
     ``span_alignment``: per document, A span id -> B span id (``SpanComparison.alignment()``, or
@@ -168,11 +184,21 @@ def compare_relations(documents: Mapping[str, tuple[Annotations, Annotations]], 
         table, cats = contingency_table(labels_a, labels_b)
         values = tuple(cats)
         table_t = tuple(tuple(int(v) for v in row) for row in table)
-        label_agreement = {"percent_agreement": percent_agreement(table), "cohen_kappa": cohen_kappa(table),
-                           "krippendorff_alpha": krippendorff_alpha_table(table)}
+        label_agreement = {
+            "percent_agreement": percent_agreement(table),
+            "cohen_kappa": cohen_kappa(table),
+            "krippendorff_alpha": krippendorff_alpha_table(table),
+        }
     return RelationComparison(
-        mode=mode, overall=PRF.from_counts(*map(int, tot)),
+        mode=mode,
+        overall=PRF.from_counts(*map(int, tot)),
         per_type={k: PRF.from_counts(*v) for k, v in sorted(per_type.items())},
         per_tag={k: PRF.from_counts(*v) for k, v in sorted(per_tag.items())},
-        label_agreement=label_agreement, label_table=table_t, label_values=values, n_documents=len(doc_ids),
-        policy=POLICY, per_document=per_doc, pairs=all_pairs)
+        label_agreement=label_agreement,
+        label_table=table_t,
+        label_values=values,
+        n_documents=len(doc_ids),
+        policy=POLICY,
+        per_document=per_doc,
+        pairs=all_pairs,
+    )

@@ -42,14 +42,26 @@ from corpusdb.agreement.coefficients import cohen_kappa, krippendorff_alpha_tabl
 from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _ToDict
 from corpusdb.records import Span
 
-Criterion = Literal["exact", "left", "right", "left_or_right", "approximate", "partial", "fragment", "jaccard"]
-CRITERIA: tuple[str, ...] = ("exact", "left", "right", "left_or_right", "approximate", "partial", "fragment",
-                             "jaccard")
+Criterion = Literal[
+    "exact", "left", "right", "left_or_right", "approximate", "partial", "fragment", "jaccard"
+]
+CRITERIA: tuple[str, ...] = (
+    "exact",
+    "left",
+    "right",
+    "left_or_right",
+    "approximate",
+    "partial",
+    "fragment",
+    "jaccard",
+)
 TypeMode = Literal["required", "ignored", "merged"]
 TYPE_MODES: tuple[str, ...] = ("required", "ignored", "merged")
 
-POLICY = ("one-to-one matching; an unmatched span of A counts as only_a (false negative, A = reference), "
-          "of B as only_b (false positive); type kappa/alpha over matched pairs only")
+POLICY = (
+    "one-to-one matching; an unmatched span of A counts as only_a (false negative, A = reference), "
+    "of B as only_b (false positive); type kappa/alpha over matched pairs only"
+)
 
 DocumentSpans = Mapping[str, tuple[Sequence[Span], Sequence[Span]]]
 
@@ -69,8 +81,10 @@ class _Side:
 
     def __init__(self, per_doc: Sequence[Sequence[Span]], type_codes: dict[str, int]) -> None:
         flat = [sp for spans in per_doc for sp in spans]
-        doc_all = np.repeat(np.arange(len(per_doc), dtype=np.int32),
-                            np.fromiter((len(x) for x in per_doc), dtype=np.int64, count=len(per_doc)))
+        doc_all = np.repeat(
+            np.arange(len(per_doc), dtype=np.int32),
+            np.fromiter((len(x) for x in per_doc), dtype=np.int64, count=len(per_doc)),
+        )
         frs = [sp.fragments for sp in flat]
         nfr = np.fromiter((len(f) for f in frs), dtype=np.int64, count=len(frs))
         keep = nfr > 0
@@ -274,8 +288,9 @@ class PreparedSpans:
         return eq
 
 
-def _type_map(prepared: PreparedSpans, types: TypeMode | str,
-              type_classes: Mapping[str, Iterable[str]] | None) -> np.ndarray:
+def _type_map(
+    prepared: PreparedSpans, types: TypeMode | str, type_classes: Mapping[str, Iterable[str]] | None
+) -> np.ndarray:
     """Code -> merged code (identity unless types == 'merged')."""
     names = prepared.type_names
     if types not in TYPE_MODES:
@@ -283,7 +298,9 @@ def _type_map(prepared: PreparedSpans, types: TypeMode | str,
     if types != "merged":
         return np.arange(len(names), dtype=np.int32)
     if not type_classes:
-        raise AgreementInputError("types='merged' needs type_classes, e.g. {'macromolecule': ['protein', 'DNA']}")
+        raise AgreementInputError(
+            "types='merged' needs type_classes, e.g. {'macromolecule': ['protein', 'DNA']}"
+        )
     member: dict[str, str] = {}
     for cls, members in type_classes.items():
         for m in members:
@@ -423,11 +440,13 @@ class SpanComparison(_ToDict):
     type_labels: tuple[str, ...] = ()
     per_document: np.ndarray | None = field(default=None, repr=False, compare=False, metadata={"json": False})
     """(documents, 3) int array: matched, only_a, only_b per document (for the bootstrap)."""
-    per_document_types: np.ndarray | None = field(default=None, repr=False, compare=False,
-                                                  metadata={"json": False})
+    per_document_types: np.ndarray | None = field(
+        default=None, repr=False, compare=False, metadata={"json": False}
+    )
     """(documents, T, 3) int array: matched, only_a, only_b per document and (merged) type."""
-    per_document_type_tables: np.ndarray | None = field(default=None, repr=False, compare=False,
-                                                        metadata={"json": False})
+    per_document_type_tables: np.ndarray | None = field(
+        default=None, repr=False, compare=False, metadata={"json": False}
+    )
     """(documents, T, T) tables of matched pairs' types (types ``ignored``), for the bootstrap."""
     _alignment: Any = field(default=None, repr=False, compare=False, metadata={"json": False})
     """(prepared spans, bit-packed mask of the matched candidate pairs): compact at 10^6 spans."""
@@ -448,9 +467,15 @@ class SpanComparison(_ToDict):
         return out
 
 
-def compare_spans(documents: DocumentSpans | PreparedSpans, criterion: Criterion | str = "exact", *,
-                  types: TypeMode | str = "required", type_classes: Mapping[str, Iterable[str]] | None = None,
-                  jaccard: float = 0.5, texts: Mapping[str, str] | None = None) -> SpanComparison:
+def compare_spans(
+    documents: DocumentSpans | PreparedSpans,
+    criterion: Criterion | str = "exact",
+    *,
+    types: TypeMode | str = "required",
+    type_classes: Mapping[str, Iterable[str]] | None = None,
+    jaccard: float = 0.5,
+    texts: Mapping[str, str] | None = None,
+) -> SpanComparison:
     """Match A's and B's spans under one criterion and type mode and count the agreement.
 
     ``documents`` maps a document id to ``(spans of A, spans of B)`` (or pass a
@@ -477,8 +502,15 @@ def compare_spans(documents: DocumentSpans | PreparedSpans, criterion: Criterion
     return _summarise(prep, criterion, types, pick, tmap, names, jaccard if criterion == "jaccard" else None)
 
 
-def _summarise(prep: PreparedSpans, criterion: str, types: str, pick: np.ndarray,
-               tmap: np.ndarray, names: list[str], jacc: float | None) -> SpanComparison:
+def _summarise(
+    prep: PreparedSpans,
+    criterion: str,
+    types: str,
+    pick: np.ndarray,
+    tmap: np.ndarray,
+    names: list[str],
+    jacc: float | None,
+) -> SpanComparison:
     a, b = prep.a, prep.b
     ma, mb = prep.pa[pick], prep.pb[pick]
     mask = np.zeros(len(prep.pa), dtype=bool)
@@ -518,9 +550,20 @@ def _summarise(prep: PreparedSpans, criterion: str, types: str, pick: np.ndarray
             "krippendorff_alpha": krippendorff_alpha_table(table),
         }
     return SpanComparison(
-        criterion=criterion, types=types, overall=overall, per_type=per_type, type_agreement=agreement,
-        n_documents=nd, excluded_a=a.excluded, excluded_b=b.excluded, policy=POLICY, jaccard_threshold=jacc,
-        type_table=table_t, type_labels=tuple(names), per_document=per_doc, per_document_types=per_doc_type,
+        criterion=criterion,
+        types=types,
+        overall=overall,
+        per_type=per_type,
+        type_agreement=agreement,
+        n_documents=nd,
+        excluded_a=a.excluded,
+        excluded_b=b.excluded,
+        policy=POLICY,
+        jaccard_threshold=jacc,
+        type_table=table_t,
+        type_labels=tuple(names),
+        per_document=per_doc,
+        per_document_types=per_doc_type,
         per_document_type_tables=doc_tables,
         _alignment=(prep, np.packbits(mask)),
     )
@@ -534,10 +577,16 @@ class SpanReport(_ToDict):
     semeval: Mapping[str, Mapping[str, float | int | None]] | None = None
 
 
-def span_report(documents: DocumentSpans | PreparedSpans, *, criteria: Sequence[str] = CRITERIA,
-                types: Sequence[str] = ("required", "ignored"), type_classes: Mapping[str, Iterable[str]] | None = None,
-                jaccard: float = 0.5, texts: Mapping[str, str] | None = None,
-                semeval: bool = True) -> SpanReport:
+def span_report(
+    documents: DocumentSpans | PreparedSpans,
+    *,
+    criteria: Sequence[str] = CRITERIA,
+    types: Sequence[str] = ("required", "ignored"),
+    type_classes: Mapping[str, Iterable[str]] | None = None,
+    jaccard: float = 0.5,
+    texts: Mapping[str, str] | None = None,
+    semeval: bool = True,
+) -> SpanReport:
     """All criteria and type modes at once (the candidate join is shared). ``fragment`` is skipped
     when no texts are given; ``merged`` needs ``type_classes``."""
     prep = documents if isinstance(documents, PreparedSpans) else PreparedSpans(documents, texts)
@@ -546,8 +595,9 @@ def span_report(documents: DocumentSpans | PreparedSpans, *, criteria: Sequence[
         if crit == "fragment" and prep.texts is None:
             continue
         for mode in types:
-            out[f"{crit}/{mode}"] = compare_spans(prep, crit, types=mode, type_classes=type_classes,
-                                                  jaccard=jaccard)
+            out[f"{crit}/{mode}"] = compare_spans(
+                prep, crit, types=mode, type_classes=type_classes, jaccard=jaccard
+            )
     return SpanReport(out, semeval_counts(prep) if semeval else None)
 
 
@@ -582,8 +632,21 @@ def semeval_counts(documents: DocumentSpans | PreparedSpans) -> dict[str, dict[s
         credit = cor + 0.5 * par
         prec = credit / act if act else None
         rec = credit / pos if pos else None
-        f1 = 2 * prec * rec / (prec + rec) if prec is not None and rec is not None and prec + rec > 0 else (
-            0.0 if prec is not None and rec is not None else None)
-        out[scheme] = {"COR": cor, "INC": inc, "PAR": par, "MIS": mis, "SPU": spu, "POS": pos, "ACT": act,
-                       "precision": prec, "recall": rec, "f1": f1}
+        f1 = (
+            2 * prec * rec / (prec + rec)
+            if prec is not None and rec is not None and prec + rec > 0
+            else (0.0 if prec is not None and rec is not None else None)
+        )
+        out[scheme] = {
+            "COR": cor,
+            "INC": inc,
+            "PAR": par,
+            "MIS": mis,
+            "SPU": spu,
+            "POS": pos,
+            "ACT": act,
+            "precision": prec,
+            "recall": rec,
+            "f1": f1,
+        }
     return out

@@ -60,7 +60,9 @@ class UnitizingAlpha(_ToDict):
     details: Mapping[str, object] = field(default_factory=dict)
 
 
-def _segments(units: list[tuple[int, int]], begin: int, end: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _segments(
+    units: list[tuple[int, int]], begin: int, end: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Partition [begin, end) into the given (sorted, disjoint) units and the gaps between them."""
     starts, ends, is_unit = [], [], []
     pos = begin
@@ -80,8 +82,9 @@ def _segments(units: list[tuple[int, int]], begin: int, end: int) -> tuple[np.nd
     return np.array(starts, dtype=float), np.array(ends, dtype=float), np.array(is_unit, dtype=bool)
 
 
-def _pair_disagreement(si: tuple[np.ndarray, np.ndarray, np.ndarray],
-                       sj: tuple[np.ndarray, np.ndarray, np.ndarray]) -> float:
+def _pair_disagreement(
+    si: tuple[np.ndarray, np.ndarray, np.ndarray], sj: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> float:
     """sum of delta^2 over overlapping segments of two observers' partitions (one direction)."""
     bi, ei, ui = si
     bj, ej, uj = sj
@@ -100,9 +103,14 @@ def _pair_disagreement(si: tuple[np.ndarray, np.ndarray, np.ndarray],
     return total
 
 
-def unitizing_alpha(units: Iterable[Unit], *, continuum_begin: int, continuum_length: int,
-                    observers: Sequence[Hashable] | None = None,
-                    overlapping: Literal["error", "merge"] = "error") -> UnitizingAlpha:
+def unitizing_alpha(
+    units: Iterable[Unit],
+    *,
+    continuum_begin: int,
+    continuum_length: int,
+    observers: Sequence[Hashable] | None = None,
+    overlapping: Literal["error", "merge"] = "error",
+) -> UnitizingAlpha:
     """Unitizing alpha of ``(begin, length, observer, category)`` units on [begin, begin + length).
 
     ``observers`` lists every observer (one who marked nothing still counts in m); by default
@@ -128,7 +136,9 @@ def unitizing_alpha(units: Iterable[Unit], *, continuum_begin: int, continuum_le
             seen.append(obs)
     obs_list = list(observers) if observers is not None else seen
     if set(seen) - set(obs_list):
-        raise AgreementInputError(f"units by observers not listed: {sorted(map(str, set(seen) - set(obs_list)))}")
+        raise AgreementInputError(
+            f"units by observers not listed: {sorted(map(str, set(seen) - set(obs_list)))}"
+        )
     m = len(obs_list)
     if m < 2:
         raise AgreementInputError("unitizing alpha needs at least two observers")
@@ -145,7 +155,8 @@ def unitizing_alpha(units: Iterable[Unit], *, continuum_begin: int, continuum_le
                 if merged and b < merged[-1][1]:
                     if overlapping != "merge":
                         raise AgreementInputError(
-                            f"observer {obs!r} has overlapping {cat!r} units at {b}; pass overlapping='merge'")
+                            f"observer {obs!r} has overlapping {cat!r} units at {b}; pass overlapping='merge'"
+                        )
                     merged[-1] = (merged[-1][0], max(merged[-1][1], e))
                 else:
                     merged.append((b, e))
@@ -170,7 +181,9 @@ def unitizing_alpha(units: Iterable[Unit], *, continuum_begin: int, continuum_le
         de = 2 / length * numer / denom if denom > 0 else 0.0
         alpha = 1 - do / de if de > 0 else None
         note = "" if alpha is not None else "expected disagreement is 0 for this category: alpha undefined"
-        per[cat] = CategoryUnitizing(cat, None if alpha is None else float(alpha), float(do), float(de), n_c, note)
+        per[cat] = CategoryUnitizing(
+            cat, None if alpha is None else float(alpha), float(do), float(de), n_c, note
+        )
         sum_do += do
         sum_de += de
     if not per:
@@ -180,8 +193,11 @@ def unitizing_alpha(units: Iterable[Unit], *, continuum_begin: int, continuum_le
     return UnitizingAlpha(total, per, b0, length, m, note=note)
 
 
-def unitizing_alpha_spans(documents: Iterable[tuple[int, Mapping[Hashable, Sequence[Span]]]], *,
-                          observers: Sequence[Hashable] | None = None) -> UnitizingAlpha:
+def unitizing_alpha_spans(
+    documents: Iterable[tuple[int, Mapping[Hashable, Sequence[Span]]]],
+    *,
+    observers: Sequence[Hashable] | None = None,
+) -> UnitizingAlpha:
     """Unitizing alpha over character spans: documents (text length, observer -> spans) are laid end
     to end as one continuum; each fragment of a span is a unit of the span's type.
 
@@ -200,5 +216,10 @@ def unitizing_alpha_spans(documents: Iterable[tuple[int, Mapping[Hashable, Seque
                     if e > b:
                         units.append((offset + b, e - b, obs, sp.type))
         offset += int(text_length)
-    return unitizing_alpha(units, continuum_begin=0, continuum_length=max(offset, 1),
-                           observers=observers if observers is not None else obs_seen, overlapping="merge")
+    return unitizing_alpha(
+        units,
+        continuum_begin=0,
+        continuum_length=max(offset, 1),
+        observers=observers if observers is not None else obs_seen,
+        overlapping="merge",
+    )

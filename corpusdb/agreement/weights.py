@@ -36,7 +36,9 @@ WEIGHT_NAMES: tuple[str, ...] = (
 
 def category_scores(categories: Sequence[object]) -> np.ndarray:
     """Numeric scores of the categories: their values when all are numbers, else 1..q (Gwet's rule)."""
-    if all(isinstance(c, int | float | np.integer | np.floating) and not isinstance(c, bool) for c in categories):
+    if all(
+        isinstance(c, int | float | np.integer | np.floating) and not isinstance(c, bool) for c in categories
+    ):
         return np.asarray(categories, dtype=float)
     return np.arange(1, len(categories) + 1, dtype=float)
 
@@ -80,8 +82,9 @@ def agreement_weights(name: WeightName | str, categories: Sequence[object]) -> n
     raise AgreementInputError(f"unknown weights {name!r}; expected one of {', '.join(WEIGHT_NAMES)}")
 
 
-def resolve_weights(weights: WeightName | str | np.ndarray | Sequence[Sequence[float]] | None,
-                    categories: Sequence[object]) -> np.ndarray:
+def resolve_weights(
+    weights: WeightName | str | np.ndarray | Sequence[Sequence[float]] | None, categories: Sequence[object]
+) -> np.ndarray:
     """A checked q x q agreement-weight matrix from a family name, a matrix, or ``None`` (identity)."""
     q = len(categories)
     if weights is None:
@@ -92,5 +95,7 @@ def resolve_weights(weights: WeightName | str | np.ndarray | Sequence[Sequence[f
     if w.shape != (q, q):
         raise AgreementInputError(f"weights must be a {q}x{q} matrix for {q} categories, got shape {w.shape}")
     if not np.allclose(np.diag(w), 1.0):
-        raise AgreementInputError("agreement weights must be 1 on the diagonal (full credit for equal values)")
+        raise AgreementInputError(
+            "agreement weights must be 1 on the diagonal (full credit for equal values)"
+        )
     return w

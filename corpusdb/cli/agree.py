@@ -25,8 +25,14 @@ class ReportFormat(StrEnum):
     html = "html"
 
 
-SUFFIX = {".json": ReportFormat.json, ".md": ReportFormat.markdown, ".markdown": ReportFormat.markdown,
-          ".html": ReportFormat.html, ".htm": ReportFormat.html, ".txt": ReportFormat.text}
+SUFFIX = {
+    ".json": ReportFormat.json,
+    ".md": ReportFormat.markdown,
+    ".markdown": ReportFormat.markdown,
+    ".html": ReportFormat.html,
+    ".htm": ReportFormat.html,
+    ".txt": ReportFormat.text,
+}
 
 
 def _names(values: list[str] | None) -> list[str] | None:
@@ -58,39 +64,92 @@ def _render(body: dict[str, Any], fmt: ReportFormat, matrix: str | None = None) 
 def agree(
     ctx: typer.Context,
     layer: Annotated[str, typer.Option("--layer", "-l", help="spans, relations, links or labels.")] = "spans",
-    annotators: Annotated[list[str] | None, typer.Option(
-        "--annotators", "-a", help="Raters to compare, comma-separated or repeated: annotator names, 'gold', or a "
-        "system's name (its predictions). Default: every annotator whose sets you may read.")] = None,
+    annotators: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--annotators",
+            "-a",
+            help="Raters to compare, comma-separated or repeated: annotator names, 'gold', or a "
+            "system's name (its predictions). Default: every annotator whose sets you may read.",
+        ),
+    ] = None,
     gold: Annotated[bool, typer.Option("--gold", help="Add the gold sets as a rater named 'gold'.")] = False,
-    predictions: Annotated[bool, typer.Option("--predictions", help="Add every system's prediction sets.")] = False,
-    criterion: Annotated[str, typer.Option("--criterion", "-c", help="exact, left, right, left_or_right, "
-                                           "approximate, partial, fragment or jaccard.")] = "exact",
+    predictions: Annotated[
+        bool, typer.Option("--predictions", help="Add every system's prediction sets.")
+    ] = False,
+    criterion: Annotated[
+        str,
+        typer.Option(
+            "--criterion",
+            "-c",
+            help="exact, left, right, left_or_right, approximate, partial, fragment or jaccard.",
+        ),
+    ] = "exact",
     jaccard: Annotated[float, typer.Option("--jaccard", help="Threshold for --criterion jaccard.")] = 0.5,
-    types: Annotated[str | None, typer.Option("--types", "-t", help="required, ignored or merged "
-                                              "(default: required; merged when --merge is given).")] = None,
-    merge: Annotated[list[str] | None, typer.Option(
-        "--merge", help="Merge types into a class: 'protein,DNA,RNA=macromolecule' (repeatable).")] = None,
-    relation_mode: Annotated[str, typer.Option("--relations", help="strict or relaxed (layer relations).")] = "strict",
-    label: Annotated[str | None, typer.Option("--label", help="Document label to compare (layer labels).")] = None,
-    ordinal: Annotated[bool, typer.Option("--ordinal", help="Label values are ordered (schema order).")] = False,
+    types: Annotated[
+        str | None,
+        typer.Option(
+            "--types",
+            "-t",
+            help="required, ignored or merged (default: required; merged when --merge is given).",
+        ),
+    ] = None,
+    merge: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--merge", help="Merge types into a class: 'protein,DNA,RNA=macromolecule' (repeatable)."
+        ),
+    ] = None,
+    relation_mode: Annotated[
+        str, typer.Option("--relations", help="strict or relaxed (layer relations).")
+    ] = "strict",
+    label: Annotated[
+        str | None, typer.Option("--label", help="Document label to compare (layer labels).")
+    ] = None,
+    ordinal: Annotated[
+        bool, typer.Option("--ordinal", help="Label values are ordered (schema order).")
+    ] = False,
     split: Annotated[str | None, typer.Option("--split", help="Only documents of this split.")] = None,
-    documents: Annotated[list[str] | None, typer.Option(
-        "--documents", "-d", help="Only these documents (external ids, comma-separated or repeated).")] = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", "-B", help="Document-bootstrap resamples for CIs "
-                                           "(0: none).")] = 0,
+    documents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--documents", "-d", help="Only these documents (external ids, comma-separated or repeated)."
+        ),
+    ] = None,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", "-B", help="Document-bootstrap resamples for CIs (0: none).")
+    ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Bootstrap seed (results are reproducible).")] = 0,
     confidence: Annotated[float, typer.Option("--confidence", help="CI level.")] = 0.95,
     lowest: Annotated[int, typer.Option("--lowest", help="How many lowest documents/types to list.")] = 5,
-    matrix: Annotated[str | None, typer.Option("--matrix", help="Pairwise matrix to show: f1, precision, recall, "
-                                               "type_kappa (spans), label_kappa (relations); labels: cohen_kappa, "
-                                               "percent_agreement, krippendorff_alpha. JSON has them all.")] = None,
-    fmt: Annotated[ReportFormat | None, typer.Option(
-        "--format", "-f", help="text, json, markdown or html (default: the global --format, or the --output "
-        "suffix).")] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file "
-                                                "(.md, .json, .html, .txt) instead of stdout.")] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report "
-                                              "with pictures.")] = None,
+    matrix: Annotated[
+        str | None,
+        typer.Option(
+            "--matrix",
+            help="Pairwise matrix to show: f1, precision, recall, "
+            "type_kappa (spans), label_kappa (relations); labels: cohen_kappa, "
+            "percent_agreement, krippendorff_alpha. JSON has them all.",
+        ),
+    ] = None,
+    fmt: Annotated[
+        ReportFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text, json, markdown or html (default: the global --format, or the --output suffix).",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write the report to this file (.md, .json, .html, .txt) instead of stdout.",
+        ),
+    ] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML report with pictures.")
+    ] = None,
 ) -> None:
     """Agreement between annotators (and gold or predictions) with the lowest documents and types."""
     st = state(ctx)
@@ -129,8 +188,11 @@ def agree(
         from corpusdb.reports.render import render_text
 
         # piped or captured: wide enough that no figure is cut; a terminal keeps its own width
-        render_text(body, out if out.is_terminal else Console(file=sys.stdout, width=160, highlight=False,
-                                                              soft_wrap=True), matrix=matrix)
+        render_text(
+            body,
+            out if out.is_terminal else Console(file=sys.stdout, width=160, highlight=False, soft_wrap=True),
+            matrix=matrix,
+        )
     else:
         sys.stdout.write(_render(body, fmt, matrix))
 

@@ -11,4 +11,12 @@ inline SVG pictures drawn by matplotlib, imported only there).
 from corpusdb.reports.options import GOLD, LAYERS, AgreementOptions, parse_merge
 from corpusdb.reports.report import SCHEMA_ID, AgreementReport, build_report
 
-__all__ = ["GOLD", "LAYERS", "SCHEMA_ID", "AgreementOptions", "AgreementReport", "build_report", "parse_merge"]
+__all__ = [
+    "GOLD",
+    "LAYERS",
+    "SCHEMA_ID",
+    "AgreementOptions",
+    "AgreementReport",
+    "build_report",
+    "parse_merge",
+]

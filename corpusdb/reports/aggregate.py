@@ -36,7 +36,10 @@ def _mean(vals: Sequence[float | None]) -> float | None:
 def pair_entry(p: PairResult, layer: str) -> dict[str, Any]:
     """One pair in the JSON report."""
     out: dict[str, Any] = {
-        "a": p.a, "b": p.b, "documents": len(p.documents), "overall": p.overall.to_dict(),
+        "a": p.a,
+        "b": p.b,
+        "documents": len(p.documents),
+        "overall": p.overall.to_dict(),
         "per_type": {k: v.to_dict() for k, v in sorted(p.per_type.items())},
         "ci": {k: v.to_dict() for k, v in p.ci.items()} or None,
         "type_agreement": {k: v.to_dict() for k, v in p.type_agreement.items()} or None,
@@ -46,8 +49,10 @@ def pair_entry(p: PairResult, layer: str) -> dict[str, Any]:
     if layer == "relations":
         out["modes"] = {m: c.overall.to_dict() for m, c in p.modes.items()}
         out["per_tag"] = {k: v.to_dict() for k, v in p.headline.per_tag.items()}
-        out["label_table"] = {"values": list(p.headline.label_values),
-                              "table": [list(r) for r in p.headline.label_table or ()]}
+        out["label_table"] = {
+            "values": list(p.headline.label_values),
+            "table": [list(r) for r in p.headline.label_table or ()],
+        }
     return out
 
 
@@ -63,8 +68,9 @@ def matrices(names: Sequence[str], pairs: Sequence[PairResult], layer: str) -> d
         measures.append(coef)
     out: dict[str, Any] = {}
     for m in measures:
-        vals: list[list[float | None]] = [[1.0 if m != coef and i == j else None for j in range(k)]
-                                          for i in range(k)]
+        vals: list[list[float | None]] = [
+            [1.0 if m != coef and i == j else None for j in range(k)] for i in range(k)
+        ]
         for p in pairs:
             i, j = idx[p.a], idx[p.b]
             if m == coef:
@@ -86,11 +92,22 @@ def per_type_rows(pairs: Sequence[PairResult]) -> list[dict[str, Any]]:
     for t in types:
         prfs = [p.per_type[t] for p in pairs if t in p.per_type]
         f1s = [x.f1 for x in prfs if x.f1 is not None]
-        pooled = PRF.from_counts(sum(x.matched for x in prfs), sum(x.only_a for x in prfs),
-                                 sum(x.only_b for x in prfs))
-        rows.append({"name": t, "value": _mean(f1s), "min": min(f1s) if f1s else None,
-                     "max": max(f1s) if f1s else None, "n_pairs": len(f1s), "matched": pooled.matched,
-                     "only_a": pooled.only_a, "only_b": pooled.only_b, "pooled_f1": pooled.f1})
+        pooled = PRF.from_counts(
+            sum(x.matched for x in prfs), sum(x.only_a for x in prfs), sum(x.only_b for x in prfs)
+        )
+        rows.append(
+            {
+                "name": t,
+                "value": _mean(f1s),
+                "min": min(f1s) if f1s else None,
+                "max": max(f1s) if f1s else None,
+                "n_pairs": len(f1s),
+                "matched": pooled.matched,
+                "only_a": pooled.only_a,
+                "only_b": pooled.only_b,
+                "pooled_f1": pooled.f1,
+            }
+        )
     return rows
 
 
@@ -122,10 +139,18 @@ def per_document_rows(pairs: Sequence[PairResult]) -> list[dict[str, Any]]:
         if len(vals):
             j = int(np.nanargmin(np.where(present[i], f1[i], np.nan)))
             worst = {"a": pairs[j].a, "b": pairs[j].b}
-        rows.append({"document": d, "value": clean_float(vals.mean()) if len(vals) else None,
-                     "min": clean_float(vals.min()) if len(vals) else None, "lowest_pair": worst,
-                     "n_pairs": int(present[i].sum()), "matched": int(tot[0]), "only_a": int(tot[1]),
-                     "only_b": int(tot[2])})
+        rows.append(
+            {
+                "document": d,
+                "value": clean_float(vals.mean()) if len(vals) else None,
+                "min": clean_float(vals.min()) if len(vals) else None,
+                "lowest_pair": worst,
+                "n_pairs": int(present[i].sum()),
+                "matched": int(tot[0]),
+                "only_a": int(tot[1]),
+                "only_b": int(tot[2]),
+            }
+        )
     return rows
 
 
@@ -151,9 +176,13 @@ def summary(pairs: Sequence[PairResult], opts: AgreementOptions) -> dict[str, An
                 warnings.simplefilter("ignore", RuntimeWarning)
                 return np.nanmean(vals, axis=1)
 
-        ci = cluster_bootstrap(arr, stat, n_resamples=opts.bootstrap, seed=opts.seed, confidence=opts.confidence)
+        ci = cluster_bootstrap(
+            arr, stat, n_resamples=opts.bootstrap, seed=opts.seed, confidence=opts.confidence
+        )
     return {
-        "measure": "mean_pairwise_f1", "value": _mean([v for v, _ in f1s]), "n_pairs": len(pairs),
+        "measure": "mean_pairwise_f1",
+        "value": _mean([v for v, _ in f1s]),
+        "n_pairs": len(pairs),
         "ci": ci.to_dict() if ci else None,
         "lowest_pair": {"a": lo[1].a, "b": lo[1].b, "value": lo[0]} if lo else None,
         "highest_pair": {"a": hi[1].a, "b": hi[1].b, "value": hi[0]} if hi else None,
@@ -184,7 +213,12 @@ def confusion(pairs: Sequence[PairResult]) -> dict[str, Any] | None:
     if not single:
         table = table + table.T
         ua = ub = ua + ub
-    return {"orientation": "a_by_b" if single else "pooled_symmetric",
-            "a": with_types[0].a if single else None, "b": with_types[0].b if single else None,
-            "labels": labels, "table": [[int(x) for x in r] for r in table],
-            "unmatched_a": [int(x) for x in ua], "unmatched_b": [int(x) for x in ub]}
+    return {
+        "orientation": "a_by_b" if single else "pooled_symmetric",
+        "a": with_types[0].a if single else None,
+        "b": with_types[0].b if single else None,
+        "labels": labels,
+        "table": [[int(x) for x in r] for r in table],
+        "unmatched_a": [int(x) for x in ua],
+        "unmatched_b": [int(x) for x in ub],
+    }

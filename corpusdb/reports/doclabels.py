@@ -30,9 +30,11 @@ from corpusdb.reports.loading import Rater
 from corpusdb.reports.options import AgreementOptions
 from guidelines.schema import Schema
 
-POLICY = ("a document a rater did not judge is a missing rating: pairwise figures use the documents both "
-          "judged; multi-rater coefficients use documents judged by two or more (documents judged once "
-          "still count in the chance margins of Fleiss' kappa and AC1, Gwet's generalisation)")
+POLICY = (
+    "a document a rater did not judge is a missing rating: pairwise figures use the documents both "
+    "judged; multi-rater coefficients use documents judged by two or more (documents judged once "
+    "still count in the chance margins of Fleiss' kappa and AC1, Gwet's generalisation)"
+)
 
 
 def label_name(raters: Sequence[Rater], opts: AgreementOptions, schema: Schema | None) -> str:
@@ -52,8 +54,9 @@ def _categories(name: str, schema: Schema | None) -> list[Any] | None:
     return [str(v.value) for v in d.values] if d is not None else None
 
 
-def compute_labels(raters: Sequence[Rater], opts: AgreementOptions, schema: Schema | None
-                   ) -> tuple[LabelAgreement, dict[str, Any]]:
+def compute_labels(
+    raters: Sequence[Rater], opts: AgreementOptions, schema: Schema | None
+) -> tuple[LabelAgreement, dict[str, Any]]:
     """The engine's result and the JSON body parts (pairs, matrices, rows, confusion, summary)."""
     name = label_name(raters, opts, schema)
     docs, names, ratings = label_ratings({r.name: r.sets for r in raters}, name)
@@ -74,17 +77,25 @@ def compute_labels(raters: Sequence[Rater], opts: AgreementOptions, schema: Sche
     cidx = {c: i for i, c in enumerate(cats)}
     pairs: list[dict[str, Any]] = []
     mats: dict[str, list[list[float | None]]] = {
-        m: [[1.0 if m == "percent_agreement" and i == j else None for j in range(len(names))]
-            for i in range(len(names))] for m in ("cohen_kappa", "percent_agreement", "krippendorff_alpha")}
+        m: [
+            [1.0 if m == "percent_agreement" and i == j else None for j in range(len(names))]
+            for i in range(len(names))
+        ]
+        for m in ("cohen_kappa", "percent_agreement", "krippendorff_alpha")
+    }
     pooled = np.zeros((q, q))
     only = np.zeros((2, q))
     for i, j in combinations(range(len(names)), 2):
         x = [row[i] for row in ratings]
         y = [row[j] for row in ratings]
         table, _ = contingency_table(x, y, cats)
-        coeffs = {"percent_agreement": percent_agreement(table, weights), "cohen_kappa": cohen_kappa(table, weights),
-                  "scott_pi": scott_pi(table, weights), "gwet_ac1": gwet_ac1(table, weights),
-                  "krippendorff_alpha": krippendorff_alpha_table(table, weights)}
+        coeffs = {
+            "percent_agreement": percent_agreement(table, weights),
+            "cohen_kappa": cohen_kappa(table, weights),
+            "scott_pi": scott_pi(table, weights),
+            "gwet_ac1": gwet_ac1(table, weights),
+            "krippendorff_alpha": krippendorff_alpha_table(table, weights),
+        }
         ci = None
         if opts.bootstrap and not opts.ordinal:
             per_doc = np.zeros((len(docs), q, q))
@@ -97,21 +108,35 @@ def compute_labels(raters: Sequence[Rater], opts: AgreementOptions, schema: Sche
         for k in range(len(docs)):
             if (x[k] is None) != (y[k] is None):
                 only[0 if y[k] is None else 1, cidx[x[k] if y[k] is None else y[k]]] += 1
-        pairs.append({"a": names[i], "b": names[j], "documents": int(table.sum()),
-                      "table": [[int(v) for v in r] for r in table],
-                      "coefficients": {k: v.to_dict() for k, v in coeffs.items()}, "ci": ci})
+        pairs.append(
+            {
+                "a": names[i],
+                "b": names[j],
+                "documents": int(table.sum()),
+                "table": [[int(v) for v in r] for r in table],
+                "coefficients": {k: v.to_dict() for k, v in coeffs.items()},
+                "ci": ci,
+            }
+        )
     n_pairs = len(pairs)
     if n_pairs > 1:
         pooled = pooled + pooled.T
         only = np.vstack([only.sum(axis=0)] * 2)
-    confusion = {"orientation": "a_by_b" if n_pairs == 1 else "pooled_symmetric",
-                 "a": names[0] if n_pairs == 1 else None, "b": names[1] if n_pairs == 1 else None,
-                 "labels": [str(c) for c in cats], "table": [[int(v) for v in r] for r in pooled],
-                 "unmatched_a": [int(v) for v in only[0]], "unmatched_b": [int(v) for v in only[1]]}
+    confusion = {
+        "orientation": "a_by_b" if n_pairs == 1 else "pooled_symmetric",
+        "a": names[0] if n_pairs == 1 else None,
+        "b": names[1] if n_pairs == 1 else None,
+        "labels": [str(c) for c in cats],
+        "table": [[int(v) for v in r] for r in pooled],
+        "unmatched_a": [int(v) for v in only[0]],
+        "unmatched_b": [int(v) for v in only[1]],
+    }
     counts, _ = ratings_to_counts(ratings, cats)
     multi_boot: dict[str, Any] = {}
     if opts.bootstrap:
-        for coef in ("fleiss_kappa", "gwet_ac1", "percent_agreement") if not opts.ordinal else ("percent_agreement",):
+        for coef in (
+            ("fleiss_kappa", "gwet_ac1", "percent_agreement") if not opts.ordinal else ("percent_agreement",)
+        ):
             multi_boot[coef] = bootstrap_units(counts, coef, **boot).to_dict()
         if not opts.ordinal:
             multi_boot["krippendorff_alpha"] = bootstrap_alpha(counts, 1 - np.eye(q), **boot).to_dict()
@@ -120,30 +145,57 @@ def compute_labels(raters: Sequence[Rater], opts: AgreementOptions, schema: Sche
         given = [v for v in row if v is not None]
         agree = sum(1 for u, v in combinations(given, 2) if u == v)
         npairs = len(given) * (len(given) - 1) // 2
-        doc_rows.append({"document": d, "value": agree / npairs if npairs else None, "n_raters": len(given),
-                         "ratings": {n: v for n, v in zip(names, row, strict=True)}})
+        doc_rows.append(
+            {
+                "document": d,
+                "value": agree / npairs if npairs else None,
+                "n_raters": len(given),
+                "ratings": {n: v for n, v in zip(names, row, strict=True)},
+            }
+        )
     per_cat = la.per_category
-    type_rows = [{"name": str(c), "value": per_cat["fleiss_kappa"][str(c)].value,
-                  "krippendorff_alpha": per_cat["krippendorff_alpha"][str(c)].value,
-                  "ratings": int(counts[:, k].sum())} for k, c in enumerate(cats)]
-    kappas = [(p["coefficients"]["cohen_kappa"]["value"], p) for p in pairs
-              if p["coefficients"]["cohen_kappa"]["value"] is not None]
+    type_rows = [
+        {
+            "name": str(c),
+            "value": per_cat["fleiss_kappa"][str(c)].value,
+            "krippendorff_alpha": per_cat["krippendorff_alpha"][str(c)].value,
+            "ratings": int(counts[:, k].sum()),
+        }
+        for k, c in enumerate(cats)
+    ]
+    kappas = [
+        (p["coefficients"]["cohen_kappa"]["value"], p)
+        for p in pairs
+        if p["coefficients"]["cohen_kappa"]["value"] is not None
+    ]
     lo = min(kappas, key=lambda t: t[0], default=None)
     hi = max(kappas, key=lambda t: t[0], default=None)
     alpha = la.coefficients["krippendorff_alpha"]
     body = {
-        "label": name, "categories": [str(c) for c in cats], "pairs": pairs,
+        "label": name,
+        "categories": [str(c) for c in cats],
+        "pairs": pairs,
         "matrices": {m: {"names": list(names), "values": v} for m, v in mats.items()},
-        "multirater": {"coefficients": {v.name if k == "gwet_ac" else k: v.to_dict()  # gwet_ac1 / gwet_ac2
-                                        for k, v in la.coefficients.items()},
-                       "per_category": {k: {c: v.to_dict() for c, v in d.items()} for k, d in per_cat.items()},
-                       "bootstrap": multi_boot or None, "units": len(docs), "policy": POLICY},
+        "multirater": {
+            "coefficients": {
+                v.name if k == "gwet_ac" else k: v.to_dict()  # gwet_ac1 / gwet_ac2
+                for k, v in la.coefficients.items()
+            },
+            "per_category": {k: {c: v.to_dict() for c, v in d.items()} for k, d in per_cat.items()},
+            "bootstrap": multi_boot or None,
+            "units": len(docs),
+            "policy": POLICY,
+        },
         "per_type": {"measure": "fleiss_kappa_per_category", "rows": type_rows},
         "per_document": {"measure": "agreeing_rater_pairs", "rows": doc_rows},
         "confusion": confusion,
-        "summary": {"measure": "krippendorff_alpha", "value": alpha.value, "n_pairs": n_pairs,
-                    "ci": multi_boot.get("krippendorff_alpha"),
-                    "lowest_pair": {"a": lo[1]["a"], "b": lo[1]["b"], "value": lo[0]} if lo else None,
-                    "highest_pair": {"a": hi[1]["a"], "b": hi[1]["b"], "value": hi[0]} if hi else None},
+        "summary": {
+            "measure": "krippendorff_alpha",
+            "value": alpha.value,
+            "n_pairs": n_pairs,
+            "ci": multi_boot.get("krippendorff_alpha"),
+            "lowest_pair": {"a": lo[1]["a"], "b": lo[1]["b"], "value": lo[0]} if lo else None,
+            "highest_pair": {"a": hi[1]["a"], "b": hi[1]["b"], "value": hi[0]} if hi else None,
+        },
     }
     return la, body

@@ -37,8 +37,15 @@ def _annotate(ax: Any, values: np.ndarray, shown: Sequence[Sequence[str]], norm:
         for j in range(values.shape[1]):
             if shown[i][j]:
                 dark = not np.isnan(norm[i, j]) and norm[i, j] < 0.6
-                ax.text(j, i, shown[i][j], ha="center", va="center", fontsize=9,
-                        color="white" if dark else "black")
+                ax.text(
+                    j,
+                    i,
+                    shown[i][j],
+                    ha="center",
+                    va="center",
+                    fontsize=9,
+                    color="white" if dark else "black",
+                )
 
 
 def heatmap_svg(matrix: Mapping[str, Any], title: str) -> str:
@@ -78,7 +85,9 @@ def confusion_svg(confusion: Mapping[str, Any], row_label: str, col_label: str) 
     ax.set_yticks(range(q + 1), labels=labels)
     ax.set_xlabel(col_label)
     ax.set_ylabel(row_label)
-    shown = [[("" if (i == q and j == q) else str(int(v))) for j, v in enumerate(row)] for i, row in enumerate(t)]
+    shown = [
+        [("" if (i == q and j == q) else str(int(v))) for j, v in enumerate(row)] for i, row in enumerate(t)
+    ]
     _annotate(ax, t, shown, 1 - np.nan_to_num(share))
     ax.axhline(q - 0.5, color="grey", lw=0.8)
     ax.axvline(q - 0.5, color="grey", lw=0.8)

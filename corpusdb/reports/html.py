@@ -32,7 +32,11 @@ def _figure(sec: Section, body: Mapping[str, Any], matrix: str | None) -> str:
         return figures.confusion_svg(cf, "rater", "other rater (pooled, symmetric)")
     if sec.key == "per_type":
         rows = body["per_type"]["rows"]
-        label = "Fleiss' kappa per category" if body["layer"] == "labels" else "F1 (mean over pairs; bar: min–max)"
+        label = (
+            "Fleiss' kappa per category"
+            if body["layer"] == "labels"
+            else "F1 (mean over pairs; bar: min–max)"
+        )
         return figures.bars_svg(rows, label)
     return ""
 
@@ -40,7 +44,8 @@ def _figure(sec: Section, body: Mapping[str, Any], matrix: str | None) -> str:
 def render_html(body: Mapping[str, Any], *, pictures: bool = True, matrix: str | None = None) -> str:
     """The whole report as one HTML page."""
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
         f"<title>Agreement: {escape(body['project'])}</title><style>{CSS}</style></head><body>",
         f"<h1>Inter-annotator agreement: {escape(body['project'])}</h1>",
         f"<p>{escape(describe(body))}.</p>",
@@ -54,8 +59,11 @@ def render_html(body: Mapping[str, Any], *, pictures: bool = True, matrix: str |
         else:
             if pictures and sec.key:
                 parts.append(f"<figure>{_figure(sec, body, matrix)}</figure>")
-            parts.append("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in sec.headers)
-                         + "</tr></thead><tbody>")
+            parts.append(
+                "<table><thead><tr>"
+                + "".join(f"<th>{escape(h)}</th>" for h in sec.headers)
+                + "</tr></thead><tbody>"
+            )
             parts += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in sec.rows]
             parts.append("</tbody></table>")
             if sec.note:

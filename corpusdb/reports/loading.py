@@ -48,7 +48,9 @@ def rater_name(info: SetInfo, annotation_names: set[str]) -> str:
 def _choose(available: dict[str, str], opts: AgreementOptions, actor: Actor) -> list[str]:
     """The raters to compare, in a stable order, or a refusal that reveals nothing hidden."""
     if opts.raters is None:
-        kinds = ["annotation"] + (["gold"] if opts.gold else []) + (["prediction"] if opts.predictions else [])
+        kinds = (
+            ["annotation"] + (["gold"] if opts.gold else []) + (["prediction"] if opts.predictions else [])
+        )
         chosen = [n for k in kinds for n in sorted(n for n, kk in available.items() if kk == k)]
     else:
         chosen = list(dict.fromkeys(opts.raters))
@@ -57,22 +59,30 @@ def _choose(available: dict[str, str], opts: AgreementOptions, actor: Actor) -> 
             if actor.role in ("annotator", "system"):
                 raise PermissionDenied(
                     f"no sets of {', '.join(map(repr, missing))} are visible to {actor.label}: an annotator's "
-                    "agreement report compares only sets they may read (annotation is double-blind)")
+                    "agreement report compares only sets they may read (annotation is double-blind)"
+                )
             raise NotFound(
                 f"no visible sets of {', '.join(map(repr, missing))} on the selected documents (unknown name, or "
                 "the documents are not yet submitted by every annotator); visible raters: "
-                + (", ".join(sorted(available)) or "none"))
+                + (", ".join(sorted(available)) or "none")
+            )
     if len(chosen) < 2:
         who = f"{actor.label} ({actor.role})"
-        hint = (" an annotator sees only their own sets, so cannot compare with anyone" if actor.role in
-                ("annotator", "system") else " add --gold / --predictions, or wait until documents are submitted")
-        raise InvalidInput(f"agreement needs at least two raters with visible sets; {who} can read "
-                           f"{', '.join(chosen) or 'none'}:{hint}")
+        hint = (
+            " an annotator sees only their own sets, so cannot compare with anyone"
+            if actor.role in ("annotator", "system")
+            else " add --gold / --predictions, or wait until documents are submitted"
+        )
+        raise InvalidInput(
+            f"agreement needs at least two raters with visible sets; {who} can read "
+            f"{', '.join(chosen) or 'none'}:{hint}"
+        )
     return chosen
 
 
-def load_raters(conn: Connection, project_id: int, actor: Actor, opts: AgreementOptions,
-                document_ids: list[int] | None) -> list[Rater]:
+def load_raters(
+    conn: Connection, project_id: int, actor: Actor, opts: AgreementOptions, document_ids: list[int] | None
+) -> list[Rater]:
     """Every chosen rater's visible sets on the chosen documents, read in bulk."""
     infos = access.visible_sets(conn, project_id, actor, document_ids=document_ids)
     names = {i.annotator for i in infos if i.kind == "annotation" and i.annotator}
@@ -86,6 +96,5 @@ def load_raters(conn: Connection, project_id: int, actor: Actor, opts: Agreement
     wanted = [i for n in chosen for i in by_rater[n]]
     content = {s.info.id: s.annotations for s in read_contents(conn, wanted)}
     return [
-        Rater(n, available[n], {i.document_external_id: content[i.id] for i in by_rater[n]})
-        for n in chosen
+        Rater(n, available[n], {i.document_external_id: content[i.id] for i in by_rater[n]}) for n in chosen
     ]

@@ -32,16 +32,22 @@ def parse_merge(spec: str) -> tuple[str, tuple[str, ...]]:
     members, sep, cls = spec.rpartition("=")
     names = tuple(m.strip() for m in members.split(",") if m.strip())
     if not sep or not cls.strip() or not names:
-        raise InvalidInput(f"a type merge is MEMBERS=CLASS, e.g. 'protein,DNA,RNA=macromolecule'; got {spec!r}")
+        raise InvalidInput(
+            f"a type merge is MEMBERS=CLASS, e.g. 'protein,DNA,RNA=macromolecule'; got {spec!r}"
+        )
     return cls.strip(), names
 
 
-def type_classes_from(merges: Iterable[str] | Mapping[str, Iterable[str]] | None) -> dict[str, tuple[str, ...]]:
+def type_classes_from(
+    merges: Iterable[str] | Mapping[str, Iterable[str]] | None,
+) -> dict[str, tuple[str, ...]]:
     """User merges (``--merge`` strings or a mapping class -> members) as a checked mapping."""
     if not merges:
         return {}
     pairs = (
-        [(k, tuple(v)) for k, v in merges.items()] if isinstance(merges, Mapping) else [parse_merge(s) for s in merges]
+        [(k, tuple(v)) for k, v in merges.items()]
+        if isinstance(merges, Mapping)
+        else [parse_merge(s) for s in merges]
     )
     out: dict[str, tuple[str, ...]] = {}
     owner: dict[str, str] = {}
@@ -96,7 +102,9 @@ class AgreementOptions:
         if not 0.0 < self.jaccard <= 1.0:
             problems.append(f"the Jaccard threshold must be in (0, 1], got {self.jaccard}")
         if self.bootstrap < 0:
-            problems.append(f"the number of bootstrap resamples must be 0 (off) or more, got {self.bootstrap}")
+            problems.append(
+                f"the number of bootstrap resamples must be 0 (off) or more, got {self.bootstrap}"
+            )
         if not 0.5 <= self.confidence < 1.0:
             problems.append(f"confidence must be in [0.5, 1), got {self.confidence}")
         if self.raters is not None and len(set(self.raters)) < 2:
@@ -105,15 +113,24 @@ class AgreementOptions:
             raise InvalidInput("; ".join(problems))
 
     @classmethod
-    def build(cls, *, merges: Iterable[str] | Mapping[str, Iterable[str]] | None = None,
-              raters: Sequence[str] | None = None, documents: Sequence[str] | None = None,
-              **kwargs: Any) -> AgreementOptions:
+    def build(
+        cls,
+        *,
+        merges: Iterable[str] | Mapping[str, Iterable[str]] | None = None,
+        raters: Sequence[str] | None = None,
+        documents: Sequence[str] | None = None,
+        **kwargs: Any,
+    ) -> AgreementOptions:
         """Options from loose arguments; merges imply types='merged' unless types is given."""
         classes = type_classes_from(merges)
         if classes and kwargs.setdefault("types", "merged") != "merged":
             raise InvalidInput(f"type merges need types 'merged', not {kwargs['types']!r}")
-        return cls(type_classes=MappingProxyType(classes), raters=tuple(raters) if raters is not None else None,
-                   documents=tuple(documents) if documents is not None else None, **kwargs)
+        return cls(
+            type_classes=MappingProxyType(classes),
+            raters=tuple(raters) if raters is not None else None,
+            documents=tuple(documents) if documents is not None else None,
+            **kwargs,
+        )
 
     def class_of(self, type_name: str) -> str:
         """A type's merged class (itself unless merged)."""
@@ -135,11 +152,17 @@ class AgreementOptions:
             "criterion": self.criterion if span_like else None,
             "jaccard": self.jaccard if span_like and self.criterion == "jaccard" else None,
             "types": self.types if span_like else None,
-            "type_classes": {k: list(v) for k, v in self.type_classes.items()} if self.types == "merged" else {},
+            "type_classes": {k: list(v) for k, v in self.type_classes.items()}
+            if self.types == "merged"
+            else {},
             "relation_mode": self.relation_mode if self.layer == "relations" else None,
             "label": self.label if self.layer == "labels" else None,
             "ordinal": self.ordinal if self.layer == "labels" else None,
-            "documents": {"split": self.split, "ids": list(self.documents) if self.documents is not None else None},
+            "documents": {
+                "split": self.split,
+                "ids": list(self.documents) if self.documents is not None else None,
+            },
             "bootstrap": {"resamples": self.bootstrap, "seed": self.seed, "confidence": self.confidence}
-            if self.bootstrap else None,
+            if self.bootstrap
+            else None,
         }

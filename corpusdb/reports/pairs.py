@@ -57,8 +57,11 @@ class SchemaTypes:
         undirected = {r.name for r in schema.relations if not r.directed}
         sym = {n for lt in schema.links if lt.symmetric for n in (lt.name, *lt.aliases)}
         asym = {n for lt in schema.links if not lt.symmetric for n in (lt.name, *lt.aliases)}
-        return cls(AllBut(undirected), frozenset((SYMMETRIC_LINK_TYPES | sym) - asym),
-                   frozenset((DIRECTED_LINK_TYPES | asym) - sym))
+        return cls(
+            AllBut(undirected),
+            frozenset((SYMMETRIC_LINK_TYPES | sym) - asym),
+            frozenset((DIRECTED_LINK_TYPES | asym) - sym),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +102,11 @@ def _collapse(labels: tuple[str, ...], opts: AgreementOptions) -> tuple[tuple[st
     return classes, m
 
 
-def _type_confusion(ign: SpanComparison, opts: AgreementOptions, boot: dict[str, Any]
-                    ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Coefficient],
-                               dict[str, BootstrapCI]]:
+def _type_confusion(
+    ign: SpanComparison, opts: AgreementOptions, boot: dict[str, Any]
+) -> tuple[
+    tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Coefficient], dict[str, BootstrapCI]
+]:
     """Types of matched pairs (merged as asked), one-sided spans per type, and kappa/pi/alpha."""
     classes, m = _collapse(ign.type_labels, opts)
     q = len(ign.type_labels)
@@ -111,42 +116,94 @@ def _type_confusion(ign: SpanComparison, opts: AgreementOptions, boot: dict[str,
     ci: dict[str, BootstrapCI] = {}
     if table.sum() == 0:  # no matched span: nothing to compare types on
         return classes, table, only_a, only_b, {}, ci
-    coeffs = {"cohen_kappa": cohen_kappa(table), "scott_pi": scott_pi(table),
-              "krippendorff_alpha": krippendorff_alpha_table(table)}
+    coeffs = {
+        "cohen_kappa": cohen_kappa(table),
+        "scott_pi": scott_pi(table),
+        "krippendorff_alpha": krippendorff_alpha_table(table),
+    }
     if boot:
         per_doc = np.einsum("dij,ik,jl->dkl", ign.per_document_type_tables, m, m)
         ci["type_kappa"] = bootstrap_table(per_doc, "cohen_kappa", **boot)
     return classes, table, only_a, only_b, coeffs, ci
 
 
-def compare_pair(a: Rater, b: Rater, opts: AgreementOptions, types: SchemaTypes,
-                 texts: Mapping[str, str] | None = None) -> PairResult:
+def compare_pair(
+    a: Rater, b: Rater, opts: AgreementOptions, types: SchemaTypes, texts: Mapping[str, str] | None = None
+) -> PairResult:
     """One pair on the layer of ``opts`` (not labels), with bootstrap CIs when asked."""
     docs = tuple(sorted(set(a.sets) & set(b.sets)))
-    prep = PreparedSpans({d: (a.sets[d].spans, b.sets[d].spans) for d in docs},
-                         {d: texts[d] for d in docs} if texts is not None else None)
-    kw: dict[str, Any] = {"types": opts.types, "type_classes": dict(opts.type_classes) or None,
-                          "jaccard": opts.jaccard}
+    prep = PreparedSpans(
+        {d: (a.sets[d].spans, b.sets[d].spans) for d in docs},
+        {d: texts[d] for d in docs} if texts is not None else None,
+    )
+    kw: dict[str, Any] = {
+        "types": opts.types,
+        "type_classes": dict(opts.type_classes) or None,
+        "jaccard": opts.jaccard,
+    }
     spans = compare_spans(prep, opts.criterion, **kw)
-    boot = {"n_resamples": opts.bootstrap, "seed": opts.seed, "confidence": opts.confidence} if opts.bootstrap else {}
+    boot = (
+        {"n_resamples": opts.bootstrap, "seed": opts.seed, "confidence": opts.confidence}
+        if opts.bootstrap
+        else {}
+    )
     if opts.layer == "spans":
-        ign = spans if opts.types == "ignored" else compare_spans(prep, opts.criterion, types="ignored",
-                                                                  jaccard=opts.jaccard)
+        ign = (
+            spans
+            if opts.types == "ignored"
+            else compare_spans(prep, opts.criterion, types="ignored", jaccard=opts.jaccard)
+        )
         labels, table, ua, ub, coeffs, ci = _type_confusion(ign, opts, boot)
         if boot:
             ci = {"f1": bootstrap_prf(spans.per_document, "f1", **boot), **ci}
-        return PairResult(a.name, b.name, docs, spans.overall, spans.per_type, spans.per_document, spans, spans,
-                          ign, labels, table, ua, ub, coeffs, ci)
+        return PairResult(
+            a.name,
+            b.name,
+            docs,
+            spans.overall,
+            spans.per_type,
+            spans.per_document,
+            spans,
+            spans,
+            ign,
+            labels,
+            table,
+            ua,
+            ub,
+            coeffs,
+            ci,
+        )
     pairs_ann = {d: (a.sets[d], b.sets[d]) for d in docs}
     if opts.layer == "relations":
-        modes = {m: compare_relations(pairs_ann, spans, mode=m, directed=types.directed_relations,  # type: ignore[arg-type]
-                                      symmetric_link_types=types.symmetric_links) for m in ("strict", "relaxed")}
+        modes = {
+            m: compare_relations(
+                pairs_ann,
+                spans,
+                mode=m,
+                directed=types.directed_relations,  # type: ignore[arg-type]
+                symmetric_link_types=types.symmetric_links,
+            )
+            for m in ("strict", "relaxed")
+        }
         head = modes[opts.relation_mode]
         ci = {"f1": bootstrap_prf(head.per_document, "f1", **boot)} if boot else {}
-        return PairResult(a.name, b.name, docs, head.overall, head.per_type, head.per_document, head, spans,
-                          ci=ci, modes=modes, type_agreement=dict(head.label_agreement or {}))
-    links = compare_links(pairs_ann, spans, symmetric_types=types.symmetric_links,
-                          directed_types=types.directed_links)
+        return PairResult(
+            a.name,
+            b.name,
+            docs,
+            head.overall,
+            head.per_type,
+            head.per_document,
+            head,
+            spans,
+            ci=ci,
+            modes=modes,
+            type_agreement=dict(head.label_agreement or {}),
+        )
+    links = compare_links(
+        pairs_ann, spans, symmetric_types=types.symmetric_links, directed_types=types.directed_links
+    )
     ci = {"f1": bootstrap_prf(links.per_document, "f1", **boot)} if boot else {}
-    return PairResult(a.name, b.name, docs, links.clusters, links.per_type, links.per_document, links, spans,
-                      ci=ci)
+    return PairResult(
+        a.name, b.name, docs, links.clusters, links.per_type, links.per_document, links, spans, ci=ci
+    )

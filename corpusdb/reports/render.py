@@ -11,8 +11,13 @@ from rich.table import Table
 from corpusdb.reports.tables import describe, sections
 
 
-def render_text(body: Mapping[str, Any], console: Console, *, only: Collection[str] | None = None,
-                matrix: str | None = None) -> None:
+def render_text(
+    body: Mapping[str, Any],
+    console: Console,
+    *,
+    only: Collection[str] | None = None,
+    matrix: str | None = None,
+) -> None:
     """The report as rich tables on ``console`` (``only``: just the sections with these titles)."""
     console.print(f"[bold]Agreement[/bold] — project {body['project']!r}, as {body['actor']}")
     console.print(describe(body))
@@ -36,8 +41,12 @@ def _cell(s: str) -> str:
 
 def render_markdown(body: Mapping[str, Any], *, matrix: str | None = None) -> str:
     """The report as GitHub-flavoured Markdown."""
-    out = [f"# Inter-annotator agreement: {body['project']}", "",
-           f"{describe(body)}. Run as {body['actor']} at {body['generated']} (`{body['schema']}`).", ""]
+    out = [
+        f"# Inter-annotator agreement: {body['project']}",
+        "",
+        f"{describe(body)}. Run as {body['actor']} at {body['generated']} (`{body['schema']}`).",
+        "",
+    ]
     for sec in sections(body, matrix):
         out += [f"## {sec.title}", ""]
         if not sec.headers:

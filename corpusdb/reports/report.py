@@ -26,10 +26,14 @@ SCHEMA_ID = "corpusdb.agreement/1"
 Progress = Callable[[int, int, str], None]
 """Called as ``progress(done, total, what)`` after each step (pair, multi-rater units)."""
 
-DOCUMENT_POLICY = ("each pair of raters is compared on the documents both have a visible set for; "
-                   "a document with a single rater's set is not compared")
-LINK_POLICY = ("F1 over the edges of each rater's cluster closure (symmetric types) and over directed edges; "
-               "spans are mapped through the span alignment, an edge touching an unaligned span counts as one-sided")
+DOCUMENT_POLICY = (
+    "each pair of raters is compared on the documents both have a visible set for; "
+    "a document with a single rater's set is not compared"
+)
+LINK_POLICY = (
+    "F1 over the edges of each rater's cluster closure (symmetric types) and over directed edges; "
+    "spans are mapped through the span alignment, an edge touching an unaligned span counts as one-sided"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +66,9 @@ class AgreementReport:
         vals: list[list[float | None]] = [[None] * len(names) for _ in names]
         for p in self.pairs:
             vals[idx[p.a]][idx[p.b]] = vals[idx[p.b]][idx[p.a]] = measure(p)
-        return PairwiseMatrix(name or getattr(measure, "__name__", "measure"), tuple(names),
-                              tuple(tuple(r) for r in vals))
+        return PairwiseMatrix(
+            name or getattr(measure, "__name__", "measure"), tuple(names), tuple(tuple(r) for r in vals)
+        )
 
     def pair(self, a: str, b: str) -> PairResult:
         """The engine results of one pair (either order; ``a`` is the reference as computed)."""
@@ -75,20 +80,35 @@ class AgreementReport:
 
 def _policy(opts: AgreementOptions, units: UnitAgreement | None) -> dict[str, Any]:
     one_sided = {"spans": _spans.POLICY, "relations": _relations.POLICY, "links": LINK_POLICY}.get(opts.layer)
-    return {"one_sided": one_sided, "documents": DOCUMENT_POLICY, "units": units.policy if units else None,
-            "reference": "in each pair A (the row) is the reference: precision = matched / B's items, "
-                         "recall = matched / A's items; F1 and the coefficients are symmetric"}
+    return {
+        "one_sided": one_sided,
+        "documents": DOCUMENT_POLICY,
+        "units": units.policy if units else None,
+        "reference": "in each pair A (the row) is the reference: precision = matched / B's items, "
+        "recall = matched / A's items; F1 and the coefficients are symmetric",
+    }
 
 
-def build_report(*, project: str, actor: str, schema: Schema | None, raters: Sequence[Rater],
-                 opts: AgreementOptions, texts: dict[str, str] | None = None,
-                 progress: Progress | None = None) -> AgreementReport:
+def build_report(
+    *,
+    project: str,
+    actor: str,
+    schema: Schema | None,
+    raters: Sequence[Rater],
+    opts: AgreementOptions,
+    texts: dict[str, str] | None = None,
+    progress: Progress | None = None,
+) -> AgreementReport:
     """Compute every pairwise and multi-rater figure for the loaded raters."""
     names = [r.name for r in raters]
     head: dict[str, Any] = {
-        "schema": SCHEMA_ID, "project": project, "actor": actor,
-        "generated": datetime.now(UTC).replace(microsecond=0).isoformat(), "layer": opts.layer,
-        "settings": opts.settings(), "raters": [r.info() for r in raters],
+        "schema": SCHEMA_ID,
+        "project": project,
+        "actor": actor,
+        "generated": datetime.now(UTC).replace(microsecond=0).isoformat(),
+        "layer": opts.layer,
+        "settings": opts.settings(),
+        "raters": [r.info() for r in raters],
     }
     per_doc_raters: dict[str, int] = {}
     for r in raters:
@@ -103,10 +123,16 @@ def build_report(*, project: str, actor: str, schema: Schema | None, raters: Seq
     if opts.layer == "labels":
         la, body = compute_labels(raters, opts, schema)
         head["settings"]["label"] = body.pop("label")
-        head["policy"] = {"one_sided": body["multirater"]["policy"], "documents": DOCUMENT_POLICY, "units": None,
-                          "reference": "in each pair A is the row of the table"}
-        body["lowest"] = {"documents": aggregate.lowest(body["per_document"]["rows"], opts.lowest),
-                          "types": aggregate.lowest(body["per_type"]["rows"], opts.lowest)}
+        head["policy"] = {
+            "one_sided": body["multirater"]["policy"],
+            "documents": DOCUMENT_POLICY,
+            "units": None,
+            "reference": "in each pair A is the row of the table",
+        }
+        body["lowest"] = {
+            "documents": aggregate.lowest(body["per_document"]["rows"], opts.lowest),
+            "types": aggregate.lowest(body["per_type"]["rows"], opts.lowest),
+        }
         if progress:
             progress(1, 1, "document labels")
         return AgreementReport({**head, **_order(body), "notes": notes}, opts, labels=la)
@@ -114,7 +140,7 @@ def build_report(*, project: str, actor: str, schema: Schema | None, raters: Seq
     steps = len(names) * (len(names) - 1) // 2 + (1 if opts.layer == "spans" and len(names) >= 3 else 0)
     pairs: list[PairResult] = []
     for i, a in enumerate(raters):
-        for b in raters[i + 1:]:
+        for b in raters[i + 1 :]:
             pairs.append(compare_pair(a, b, opts, types, texts))
             if progress:
                 progress(len(pairs), steps, f"{a.name} vs {b.name}")
@@ -131,11 +157,15 @@ def build_report(*, project: str, actor: str, schema: Schema | None, raters: Seq
         "summary": {**aggregate.summary(pairs, opts), "pair_measure": "f1"},
         "pairs": [aggregate.pair_entry(p, opts.layer) for p in pairs],
         "matrices": aggregate.matrices(names, pairs, opts.layer),
-        "multirater": {**units.to_dict(), "bootstrap": units.to_dict()["bootstrap"] or None} if units else None,
+        "multirater": {**units.to_dict(), "bootstrap": units.to_dict()["bootstrap"] or None}
+        if units
+        else None,
         "per_type": {"measure": "mean_pairwise_f1", "rows": type_rows},
         "per_document": {"measure": "mean_pairwise_f1", "rows": doc_rows},
-        "lowest": {"documents": aggregate.lowest(doc_rows, opts.lowest),
-                   "types": aggregate.lowest(type_rows, opts.lowest)},
+        "lowest": {
+            "documents": aggregate.lowest(doc_rows, opts.lowest),
+            "types": aggregate.lowest(type_rows, opts.lowest),
+        },
         "confusion": aggregate.confusion(pairs),
     }
     head["policy"] = _policy(opts, units)
@@ -143,6 +173,15 @@ def build_report(*, project: str, actor: str, schema: Schema | None, raters: Seq
 
 
 def _order(body: dict[str, Any]) -> dict[str, Any]:
-    keys = ("summary", "pairs", "matrices", "multirater", "per_type", "per_document", "lowest", "confusion",
-            "categories")
+    keys = (
+        "summary",
+        "pairs",
+        "matrices",
+        "multirater",
+        "per_type",
+        "per_document",
+        "lowest",
+        "confusion",
+        "categories",
+    )
     return {k: body[k] for k in keys if k in body}

@@ -67,10 +67,15 @@ class AgreementMixin(ServiceBase):
                 lowest=lowest, **extra)  # fmt: skip
         doc_ids = None
         if options.split is not None or options.documents is not None:
-            chosen = self.documents(split=options.split, external_ids=options.documents,  # type: ignore[attr-defined]
-                                    with_text=False)
+            chosen = self.documents(
+                split=options.split,
+                external_ids=options.documents,  # type: ignore[attr-defined]
+                with_text=False,
+            )
             if not chosen:
-                raise NotFound(f"no documents in split {options.split!r}" if options.split else "no documents")
+                raise NotFound(
+                    f"no documents in split {options.split!r}" if options.split else "no documents"
+                )
             doc_ids = [d.id for d in chosen]
         with self._read() as conn:
             raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids)
@@ -80,6 +85,10 @@ class AgreementMixin(ServiceBase):
             texts = {d.external_id: d.text for d in self.documents(external_ids=wanted)}  # type: ignore[attr-defined]
         return build_report(
             project=self.info().name,  # type: ignore[attr-defined]
-            actor=f"{self.actor.label} ({self.actor.role})", schema=self.schema(),  # type: ignore[attr-defined]
-            raters=raters_, opts=options, texts=texts, progress=progress)
-
+            actor=f"{self.actor.label} ({self.actor.role})",
+            schema=self.schema(),  # type: ignore[attr-defined]
+            raters=raters_,
+            opts=options,
+            texts=texts,
+            progress=progress,
+        )

@@ -12,11 +12,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 NAMES = {
-    "fleiss_kappa": "Fleiss' kappa", "krippendorff_alpha": "Krippendorff's alpha", "gwet_ac1": "Gwet's AC1",
-    "gwet_ac2": "Gwet's AC2", "brennan_prediger": "Brennan-Prediger", "conger_kappa": "Conger's kappa",
-    "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi", "bennett_s": "Bennett's S",
-    "percent_agreement": "percent agreement", "mean_pairwise_f1": "mean pairwise F1", "f1": "F1",
-    "precision": "precision", "recall": "recall", "type_kappa": "Cohen's kappa on matched types",
+    "fleiss_kappa": "Fleiss' kappa",
+    "krippendorff_alpha": "Krippendorff's alpha",
+    "gwet_ac1": "Gwet's AC1",
+    "gwet_ac2": "Gwet's AC2",
+    "brennan_prediger": "Brennan-Prediger",
+    "conger_kappa": "Conger's kappa",
+    "cohen_kappa": "Cohen's kappa",
+    "scott_pi": "Scott's pi",
+    "bennett_s": "Bennett's S",
+    "percent_agreement": "percent agreement",
+    "mean_pairwise_f1": "mean pairwise F1",
+    "f1": "F1",
+    "precision": "precision",
+    "recall": "recall",
+    "type_kappa": "Cohen's kappa on matched types",
     "label_kappa": "Cohen's kappa on relation labels",
 }
 
@@ -73,14 +83,22 @@ def describe(body: Mapping[str, Any]) -> str:
 
 def _summary(body: Mapping[str, Any]) -> Section:
     sm = body["summary"]
-    lines = [f"{NAMES.get(sm['measure'], sm['measure'])}: {num(sm['value'])}"
-             + (f"  {int(sm['ci']['confidence'] * 100)}% CI {ci_text(sm['ci'])} (document bootstrap, "
-                f"{sm['ci']['n_resamples']} resamples, seed {sm['ci']['seed']})" if sm.get("ci") else "")]
+    lines = [
+        f"{NAMES.get(sm['measure'], sm['measure'])}: {num(sm['value'])}"
+        + (
+            f"  {int(sm['ci']['confidence'] * 100)}% CI {ci_text(sm['ci'])} (document bootstrap, "
+            f"{sm['ci']['n_resamples']} resamples, seed {sm['ci']['seed']})"
+            if sm.get("ci")
+            else ""
+        )
+    ]
     pm = NAMES.get(sm.get("pair_measure") or "cohen_kappa", "")
     if sm.get("lowest_pair"):
         lo, hi = sm["lowest_pair"], sm["highest_pair"]
-        lines.append(f"lowest pair {lo['a']}–{lo['b']} {num(lo['value'])}, highest {hi['a']}–{hi['b']} "
-                     f"{num(hi['value'])} ({pm})")
+        lines.append(
+            f"lowest pair {lo['a']}–{lo['b']} {num(lo['value'])}, highest {hi['a']}–{hi['b']} "
+            f"{num(hi['value'])} ({pm})"
+        )
     return Section("Summary", (), (), lines=tuple(lines))
 
 
@@ -96,21 +114,50 @@ def _pairs(body: Mapping[str, Any]) -> Section:
         rows = []
         for p in body["pairs"]:
             c = p["coefficients"]
-            rows.append((p["a"], p["b"], str(p["documents"]), num(c["percent_agreement"]["value"]),
-                         num(c["cohen_kappa"]["value"]), ci_text((p.get("ci") or {}).get("cohen_kappa")),
-                         num(c["scott_pi"]["value"]), num(c["gwet_ac1"]["value"]),
-                         num(c["krippendorff_alpha"]["value"])))
-        return _drop_empty(Section("Pairs", ("A", "B", "documents", "agreement", "kappa", "kappa CI", "pi", "AC1",
-                                             "alpha"), tuple(rows)))
+            rows.append(
+                (
+                    p["a"],
+                    p["b"],
+                    str(p["documents"]),
+                    num(c["percent_agreement"]["value"]),
+                    num(c["cohen_kappa"]["value"]),
+                    ci_text((p.get("ci") or {}).get("cohen_kappa")),
+                    num(c["scott_pi"]["value"]),
+                    num(c["gwet_ac1"]["value"]),
+                    num(c["krippendorff_alpha"]["value"]),
+                )
+            )
+        return _drop_empty(
+            Section(
+                "Pairs",
+                ("A", "B", "documents", "agreement", "kappa", "kappa CI", "pi", "AC1", "alpha"),
+                tuple(rows),
+            )
+        )
     rows = []
     for p in body["pairs"]:
         o = p["overall"]
         ta = (p.get("type_agreement") or {}).get("cohen_kappa")
-        row = [p["a"], p["b"], str(p["documents"]), str(o["matched"]), str(o["only_a"]), str(o["only_b"]),
-               num(o["precision"]), num(o["recall"]), num(o["f1"]), ci_text((p.get("ci") or {}).get("f1"))]
+        row = [
+            p["a"],
+            p["b"],
+            str(p["documents"]),
+            str(o["matched"]),
+            str(o["only_a"]),
+            str(o["only_b"]),
+            num(o["precision"]),
+            num(o["recall"]),
+            num(o["f1"]),
+            ci_text((p.get("ci") or {}).get("f1")),
+        ]
         if body["layer"] == "relations":
-            row.append(num(p["modes"]["relaxed"]["f1"] if body["settings"]["relation_mode"] == "strict"
-                           else p["modes"]["strict"]["f1"]))
+            row.append(
+                num(
+                    p["modes"]["relaxed"]["f1"]
+                    if body["settings"]["relation_mode"] == "strict"
+                    else p["modes"]["strict"]["f1"]
+                )
+            )
         if body["layer"] in ("spans", "relations"):
             row.append(num(ta["value"]) if ta else "–")
         rows.append(tuple(row))
@@ -121,15 +168,24 @@ def _pairs(body: Mapping[str, Any]) -> Section:
         headers.append("type kappa")
     if body["layer"] == "relations":
         headers.append("label kappa")
-    return _drop_empty(Section("Pairs", tuple(headers), tuple(rows),
-                               "A is the reference: P = matched / B's, R = matched / A's"))
+    return _drop_empty(
+        Section(
+            "Pairs", tuple(headers), tuple(rows), "A is the reference: P = matched / B's, R = matched / A's"
+        )
+    )
 
 
 def _drop_empty(sec: Section) -> Section:
     """Leave out CI columns when no bootstrap was asked for (every cell empty)."""
     keep = [i for i, h in enumerate(sec.headers) if "CI" not in h or any(r[i] for r in sec.rows)]
-    return Section(sec.title, tuple(sec.headers[i] for i in keep), tuple(tuple(r[i] for i in keep) for r in sec.rows),
-                   sec.note, sec.key, sec.lines)
+    return Section(
+        sec.title,
+        tuple(sec.headers[i] for i in keep),
+        tuple(tuple(r[i] for i in keep) for r in sec.rows),
+        sec.note,
+        sec.key,
+        sec.lines,
+    )
 
 
 def _multirater(body: Mapping[str, Any]) -> Section | None:
@@ -137,44 +193,96 @@ def _multirater(body: Mapping[str, Any]) -> Section | None:
     if not mr or not mr.get("coefficients"):
         return None
     boot = mr.get("bootstrap") or {}
-    rows = tuple((NAMES.get(k, k), num(c["value"]), ci_text(c), ci_text(boot.get(k)), str(c["n"]), c["note"])
-                 for k, c in mr["coefficients"].items())
+    rows = tuple(
+        (NAMES.get(k, k), num(c["value"]), ci_text(c), ci_text(boot.get(k)), str(c["n"]), c["note"])
+        for k, c in mr["coefficients"].items()
+    )
     if body["layer"] == "labels":
         note = f"{mr['units']} documents"
     else:
         by = ", ".join(f"{k}: {v}" for k, v in mr["by_raters"].items())
-        note = (f"types of {mr['units']} units marked by two or more raters; units by number of raters {by}; "
-                f"{mr['ambiguous']} ambiguous")
-    return _drop_empty(Section("Multi-rater agreement", ("coefficient", "value", "CI (analytic)", "CI (bootstrap)",
-                                                         "n", "note"), rows, note))
+        note = (
+            f"types of {mr['units']} units marked by two or more raters; units by number of raters {by}; "
+            f"{mr['ambiguous']} ambiguous"
+        )
+    return _drop_empty(
+        Section(
+            "Multi-rater agreement",
+            ("coefficient", "value", "CI (analytic)", "CI (bootstrap)", "n", "note"),
+            rows,
+            note,
+        )
+    )
 
 
 def _per_type(body: Mapping[str, Any]) -> Section:
     pt = body["per_type"]
     if body["layer"] == "labels":
-        rows = tuple((r["name"], num(r["value"]), num(r["krippendorff_alpha"]), str(r["ratings"]))
-                     for r in pt["rows"])
-        return Section("Per category", ("category", "Fleiss' kappa", "alpha", "ratings"), rows, key="per_type")
-    rows = tuple((r["name"], num(r["value"]), num(r["min"]), num(r["max"]), str(r["matched"]), str(r["only_a"]),
-                  str(r["only_b"]), num(r["pooled_f1"])) for r in pt["rows"])
-    return Section("Per type", ("type", "mean F1", "min", "max", "matched", "only A", "only B", "pooled F1"), rows,
-                   "mean, min and max over pairs; counts pooled over pairs", key="per_type")
+        rows = tuple(
+            (r["name"], num(r["value"]), num(r["krippendorff_alpha"]), str(r["ratings"])) for r in pt["rows"]
+        )
+        return Section(
+            "Per category", ("category", "Fleiss' kappa", "alpha", "ratings"), rows, key="per_type"
+        )
+    rows = tuple(
+        (
+            r["name"],
+            num(r["value"]),
+            num(r["min"]),
+            num(r["max"]),
+            str(r["matched"]),
+            str(r["only_a"]),
+            str(r["only_b"]),
+            num(r["pooled_f1"]),
+        )
+        for r in pt["rows"]
+    )
+    return Section(
+        "Per type",
+        ("type", "mean F1", "min", "max", "matched", "only A", "only B", "pooled F1"),
+        rows,
+        "mean, min and max over pairs; counts pooled over pairs",
+        key="per_type",
+    )
 
 
 def _lowest(body: Mapping[str, Any]) -> list[Section]:
     low = body["lowest"]
     if body["layer"] == "labels":
-        docs = tuple((r["document"], num(r["value"]), ", ".join(f"{k}={v}" for k, v in r["ratings"].items()
-                                                                   if v is not None)) for r in low["documents"])
-        return [Section("Documents with the lowest agreement", ("document", "agreeing pairs", "ratings"), docs)]
-    docs = tuple((r["document"], num(r["value"]), num(r["min"]),
-                  f"{r['lowest_pair']['a']}–{r['lowest_pair']['b']}" if r.get("lowest_pair") else "",
-                  str(r["matched"]), str(r["only_a"] + r["only_b"])) for r in low["documents"])
-    types = tuple((r["name"], num(r["value"]), num(r["min"]), str(r["matched"] + r["only_a"] + r["only_b"]))
-                  for r in low["types"])
-    return [Section("Documents with the lowest agreement", ("document", "mean F1", "min F1", "worst pair",
-                                                            "matched", "one-sided"), docs),
-            Section("Types with the lowest agreement", ("type", "mean F1", "min F1", "items"), types)]
+        docs = tuple(
+            (
+                r["document"],
+                num(r["value"]),
+                ", ".join(f"{k}={v}" for k, v in r["ratings"].items() if v is not None),
+            )
+            for r in low["documents"]
+        )
+        return [
+            Section("Documents with the lowest agreement", ("document", "agreeing pairs", "ratings"), docs)
+        ]
+    docs = tuple(
+        (
+            r["document"],
+            num(r["value"]),
+            num(r["min"]),
+            f"{r['lowest_pair']['a']}–{r['lowest_pair']['b']}" if r.get("lowest_pair") else "",
+            str(r["matched"]),
+            str(r["only_a"] + r["only_b"]),
+        )
+        for r in low["documents"]
+    )
+    types = tuple(
+        (r["name"], num(r["value"]), num(r["min"]), str(r["matched"] + r["only_a"] + r["only_b"]))
+        for r in low["types"]
+    )
+    return [
+        Section(
+            "Documents with the lowest agreement",
+            ("document", "mean F1", "min F1", "worst pair", "matched", "one-sided"),
+            docs,
+        ),
+        Section("Types with the lowest agreement", ("type", "mean F1", "min F1", "items"), types),
+    ]
 
 
 def _confusion(body: Mapping[str, Any]) -> Section | None:
@@ -182,15 +290,21 @@ def _confusion(body: Mapping[str, Any]) -> Section | None:
     if not cf or not cf["labels"]:
         return None
     labels = cf["labels"]
-    rows = [(lab, *map(str, row), str(ua)) for lab, row, ua in zip(labels, cf["table"], cf["unmatched_a"], strict=True)]
+    rows = [
+        (lab, *map(str, row), str(ua))
+        for lab, row, ua in zip(labels, cf["table"], cf["unmatched_a"], strict=True)
+    ]
     rows.append(("(none)", *map(str, cf["unmatched_b"]), ""))
     if cf["orientation"] == "a_by_b":
         note = f"rows: {cf['a']}'s type, columns: {cf['b']}'s type; (none): a span the other did not match"
     else:
         note = "pooled over pairs, each pair counted both ways; (none): spans without a partner"
     if body["layer"] == "labels":
-        note = note.replace("type", "label").replace("a span the other did not match", "judged by one only") \
+        note = (
+            note.replace("type", "label")
+            .replace("a span the other did not match", "judged by one only")
             .replace("spans without a partner", "judged by one of the pair only")
+        )
     title = "Confusion of labels" if body["layer"] == "labels" else "Confusion of types on matched spans"
     return Section(title, ("", *labels, "(none)"), tuple(rows), note, key="confusion")
 
@@ -210,13 +324,22 @@ def headline_matrix(body: Mapping[str, Any], matrix: str | None = None) -> str:
     if matrix is not None and matrix not in body["matrices"]:
         from corpusdb.errors import InvalidInput
 
-        raise InvalidInput(f"no matrix {matrix!r} for layer {body['layer']}; choose {', '.join(body['matrices'])}")
+        raise InvalidInput(
+            f"no matrix {matrix!r} for layer {body['layer']}; choose {', '.join(body['matrices'])}"
+        )
     return matrix or next(iter(body["matrices"]))
 
 
 def sections(body: Mapping[str, Any], matrix: str | None = None) -> list[Section]:
     """Every section of the report, in reading order (``matrix``: which pairwise matrix to show)."""
-    out: list[Section | None] = [_summary(body), _matrix(body, headline_matrix(body, matrix)), _pairs(body), _multirater(body),
-                                 _per_type(body), *_lowest(body), _confusion(body), _policy(body)]
+    out: list[Section | None] = [
+        _summary(body),
+        _matrix(body, headline_matrix(body, matrix)),
+        _pairs(body),
+        _multirater(body),
+        _per_type(body),
+        *_lowest(body),
+        _confusion(body),
+        _policy(body),
+    ]
     return [s for s in out if s is not None]
-

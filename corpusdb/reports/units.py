@@ -27,9 +27,11 @@ from corpusdb.agreement.results import BootstrapCI, Coefficient, _ToDict
 from corpusdb.reports.options import AgreementOptions
 from corpusdb.reports.pairs import PairResult
 
-POLICY = ("units are connected components of the pairwise matches (types ignored, same criterion); a rater "
-          "without a span in a unit is a missing rating; units with a single rater or with two spans of one "
-          "rater (ambiguous) are left out of the coefficients")
+POLICY = (
+    "units are connected components of the pairwise matches (types ignored, same criterion); a rater "
+    "without a span in a unit is a missing rating; units with a single rater or with two spans of one "
+    "rater (ambiguous) are left out of the coefficients"
+)
 _SLOT = 1 << 22  # spans per document per rater in the integer unit key
 
 
@@ -46,8 +48,9 @@ class UnitAgreement(_ToDict):
     bootstrap: dict[str, BootstrapCI] = field(default_factory=dict)
 
 
-def span_units(names: Sequence[str], pairs: Sequence[PairResult], opts: AgreementOptions
-               ) -> UnitAgreement | None:
+def span_units(
+    names: Sequence[str], pairs: Sequence[PairResult], opts: AgreementOptions
+) -> UnitAgreement | None:
     """Fleiss, alpha and AC1 on the (merged) types of multi-rater units; None for fewer than 3 raters
     (two raters: the pairwise kappa/pi/alpha say the same)."""
     if len(names) < 3:
@@ -105,12 +108,20 @@ def span_units(names: Sequence[str], pairs: Sequence[PairResult], opts: Agreemen
     coeffs: dict[str, Coefficient] = {}
     boot: dict[str, BootstrapCI] = {}
     if len(counts):
-        coeffs = {"fleiss_kappa": fleiss_kappa(counts, categories=list(cat_names)),
-                  "krippendorff_alpha": krippendorff_alpha_counts(counts, "nominal", value_domain=list(cat_names)),
-                  "gwet_ac1": gwet_ac(counts, categories=list(cat_names))}
+        coeffs = {
+            "fleiss_kappa": fleiss_kappa(counts, categories=list(cat_names)),
+            "krippendorff_alpha": krippendorff_alpha_counts(counts, "nominal", value_domain=list(cat_names)),
+            "gwet_ac1": gwet_ac(counts, categories=list(cat_names)),
+        }
         if opts.bootstrap:
-            kw: dict[str, Any] = {"n_resamples": opts.bootstrap, "seed": opts.seed, "confidence": opts.confidence}
-            boot = {"fleiss_kappa": bootstrap_units(counts, "fleiss_kappa", clusters=unit_doc, **kw),
-                    "krippendorff_alpha": bootstrap_alpha(counts, 1 - np.eye(counts.shape[1]), unit_doc, **kw),
-                    "gwet_ac1": bootstrap_units(counts, "gwet_ac1", clusters=unit_doc, **kw)}
+            kw: dict[str, Any] = {
+                "n_resamples": opts.bootstrap,
+                "seed": opts.seed,
+                "confidence": opts.confidence,
+            }
+            boot = {
+                "fleiss_kappa": bootstrap_units(counts, "fleiss_kappa", clusters=unit_doc, **kw),
+                "krippendorff_alpha": bootstrap_alpha(counts, 1 - np.eye(counts.shape[1]), unit_doc, **kw),
+                "gwet_ac1": bootstrap_units(counts, "gwet_ac1", clusters=unit_doc, **kw),
+            }
     return UnitAgreement(coeffs, cat_names, int(keep.sum()), by_raters, int(ambiguous.sum()), POLICY, boot)

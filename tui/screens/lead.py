@@ -87,14 +87,30 @@ class LeadScreen(BaseScreen):
         ann_rows = []
         for a in r.annotators:
             done = a.submitted / a.total if a.total else None
-            ann_rows.append((a.name, a.role, str(a.assigned), str(a.in_progress), str(a.submitted),
-                             Text(bar(done, 10) + (f" {done:.0%}" if done is not None else ""), style="green")))
-        fill_table(self.query_one("#annotators", DataTable),
-                   ("annotator", "role", "assigned", "in prog.", "submitted", "done"), ann_rows)
+            ann_rows.append(
+                (
+                    a.name,
+                    a.role,
+                    str(a.assigned),
+                    str(a.in_progress),
+                    str(a.submitted),
+                    Text(bar(done, 10) + (f" {done:.0%}" if done is not None else ""), style="green"),
+                )
+            )
+        fill_table(
+            self.query_one("#annotators", DataTable),
+            ("annotator", "role", "assigned", "in prog.", "submitted", "done"),
+            ann_rows,
+        )
         names = sorted({n for d in p.documents for n in d.statuses})
-        fill_table(self.query_one("#documents", DataTable), ("document", *names, "gold"),
-                   [(d.document, *(STATUS_MARK.get(d.statuses.get(n, ""), "") for n in names), d.gold or "")
-                    for d in p.documents])
+        fill_table(
+            self.query_one("#documents", DataTable),
+            ("document", *names, "gold"),
+            [
+                (d.document, *(STATUS_MARK.get(d.statuses.get(n, ""), "") for n in names), d.gold or "")
+                for d in p.documents
+            ],
+        )
         rows = list(p.agreement) + ([p.agreement_overall] if p.agreement_overall else [])
         fill_table(self.query_one("#agreement", DataTable), ("type", "matched", "only A", "only B", "F1", " "),
                    [(t.type, str(t.matched), str(t.only_a), str(t.only_b), _f(t.f1), Text(bar(t.f1), style="cyan"))
