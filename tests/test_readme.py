@@ -24,3 +24,23 @@ def test_ci_runs_the_readme_test_command() -> None:
     _, tests = readme_commands()
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert tests in ci.splitlines()
+
+
+def test_readme_python_example_runs(tmp_path: Path) -> None:
+    """The Python API tour in the README runs as written (in a scratch directory)."""
+    import contextlib
+    import io
+    import os
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("```python\n") + len("```python\n")
+    code = text[start : text.index("```", start)]
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(compile(code, "README.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
+    assert "Bacillus subtilis" in buf.getvalue() and (tmp_path / "bb.sqlite").exists()
