@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import krippendorff
@@ -361,20 +362,7 @@ def per_category_alpha(
     for k, cat in enumerate(domain):
         binary = np.where(codes < 0, np.nan, (codes == k).astype(float))
         res = krippendorff_alpha(binary, "nominal", value_domain=[0.0, 1.0], se=se)
-        out[cat] = Coefficient(
-            f"krippendorff_alpha[{cat}]",
-            res.value,
-            se=res.se,
-            ci_low=res.ci_low,
-            ci_high=res.ci_high,
-            z=res.z,
-            p=res.p,
-            n=res.n,
-            observed=res.observed,
-            expected=res.expected,
-            note=res.note,
-            details=res.details,
-        )
+        out[cat] = replace(res, name=f"krippendorff_alpha[{cat}]")
     return out
 
 

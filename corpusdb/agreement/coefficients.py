@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -366,20 +367,7 @@ def per_category_kappa(table: Any, categories: Sequence[Any] | None = None) -> d
         c = t[:, k].sum() - a
         d = n - a - b - c
         res = cohen_kappa([[a, b], [c, d]])
-        out[cat] = Coefficient(
-            f"cohen_kappa[{cat}]",
-            res.value,
-            se=res.se,
-            ci_low=res.ci_low,
-            ci_high=res.ci_high,
-            z=res.z,
-            p=res.p,
-            n=res.n,
-            observed=res.observed,
-            expected=res.expected,
-            note=res.note,
-            details=res.details,
-        )
+        out[cat] = replace(res, name=f"cohen_kappa[{cat}]")
     return out
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -314,18 +315,5 @@ def per_category_fleiss(counts: Any, categories: Sequence[Any] | None = None) ->
     for j, cat in enumerate(cats):
         two = np.stack([c[:, j], m - c[:, j]], axis=1)
         res = fleiss_kappa(two)
-        out[cat] = Coefficient(
-            f"fleiss_kappa[{cat}]",
-            res.value,
-            se=res.se,
-            ci_low=res.ci_low,
-            ci_high=res.ci_high,
-            z=res.z,
-            p=res.p,
-            n=res.n,
-            observed=res.observed,
-            expected=res.expected,
-            note=res.note,
-            details=res.details,
-        )
+        out[cat] = replace(res, name=f"fleiss_kappa[{cat}]")
     return out

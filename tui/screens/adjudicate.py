@@ -22,13 +22,13 @@ from corpusdb.errors import CorpusError
 from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
 from tui import adjudication as adj
 from tui.facade import Adjudication
-from tui.screens.base import BaseScreen
+from tui.screens.base import BaseScreen, ReloadingScreen
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
 
 
-class QueueScreen(BaseScreen):
+class QueueScreen(ReloadingScreen):
     """Documents whose annotation sets are all submitted, with their conflict counts."""
 
     HELP = "Documents ready for adjudication. Enter opens one (agreed items are merged into gold first)."
@@ -54,22 +54,12 @@ class QueueScreen(BaseScreen):
         self.sub_title = f"{self.facade.user} ({self.facade.role}) · {self.facade.project.name}"
         self.query_one(DataTable).focus()
 
-    def on_screen_resume(self) -> None:
-        self.action_reload()
+    LOADING = "read the queue"
 
-    def action_reload(self) -> None:
-        self._load()
+    def fetch(self) -> Any:
+        return self.facade.queue()
 
-    @work(thread=True, exclusive=True, group="load")
-    def _load(self) -> None:
-        try:
-            entries = self.facade.queue()
-        except CorpusError as exc:
-            self.app.call_from_thread(self.fail, exc, "cannot read the queue")
-            return
-        self.app.call_from_thread(self._show, entries)
-
-    def _show(self, entries: list[Any]) -> None:
+    def show(self, entries: list[Any]) -> None:
         table = self.query_one(DataTable)
         keep = table.cursor_row
         self.docs = [e.document for e in entries]

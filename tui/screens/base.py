@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from textual import work
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -61,3 +62,34 @@ def binding_rows(node: DOMNode, extra: HelpRows = ()) -> HelpRows:  # type: igno
         display = b.key_display or node.app.get_key_display(b)
         grouped.setdefault(b.description, []).append(display or b.key)
     return [(" ".join(keys), desc) for desc, keys in grouped.items()] + list(extra)
+
+
+class ReloadingScreen(BaseScreen):
+    """A screen of data read from the store: read in a worker (the UI never blocks on the database),
+    shown on the UI thread, and read again whenever the screen comes back or the user reloads."""
+
+    LOADING = "load"
+    """What loading does, for the error message: "cannot <LOADING>"."""
+
+    def fetch(self) -> Any:
+        """Read the data (runs in a worker thread; call the facade only)."""
+        raise NotImplementedError
+
+    def show(self, data: Any) -> None:
+        """Put freshly read data on screen (runs on the UI thread)."""
+        raise NotImplementedError
+
+    def on_screen_resume(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        try:
+            data = self.fetch()
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, f"cannot {self.LOADING}")
+            return
+        self.app.call_from_thread(self.show, data)

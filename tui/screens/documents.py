@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
-from corpusdb.errors import CorpusError
 from tui.facade import DocRow
-from tui.screens.base import BaseScreen
+from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table
 
 STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
 
 
-class DocumentsScreen(BaseScreen):
+class DocumentsScreen(ReloadingScreen):
     """My documents. The list is re-read whenever the screen comes back (after annotating one)."""
 
     HELP = "Your assigned documents. Enter opens one; ctrl+p finds a document by name."
@@ -42,22 +41,12 @@ class DocumentsScreen(BaseScreen):
         self.sub_title = f"{self.facade.user} · {self.facade.project.name}"
         self.query_one(DataTable).focus()
 
-    def on_screen_resume(self) -> None:
-        self.action_reload()
+    LOADING = "list documents"
 
-    def action_reload(self) -> None:
-        self._load()
+    def fetch(self) -> Any:
+        return self.facade.my_documents()
 
-    @work(thread=True, exclusive=True, group="load")
-    def _load(self) -> None:
-        try:
-            rows = self.facade.my_documents()
-        except CorpusError as exc:
-            self.app.call_from_thread(self.fail, exc, "cannot list documents")
-            return
-        self.app.call_from_thread(self._show, rows)
-
-    def _show(self, rows: list[DocRow]) -> None:
+    def show(self, rows: list[DocRow]) -> None:
         self.rows = rows
         table = self.query_one(DataTable)
         keep = table.cursor_row

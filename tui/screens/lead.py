@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
-from corpusdb.errors import CorpusError
 from tui.facade import Progress
-from tui.screens.base import BaseScreen
+from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -32,7 +30,7 @@ def _f(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
-class LeadScreen(BaseScreen):
+class LeadScreen(ReloadingScreen):
     """Where the project stands, and how well the annotators agree so far."""
 
     HELP = (
@@ -63,22 +61,12 @@ class LeadScreen(BaseScreen):
         self.title = "Project progress"
         self.sub_title = f"{self.facade.user} ({self.facade.role}) · {self.facade.project.name}"
 
-    def on_screen_resume(self) -> None:
-        self.action_reload()
+    LOADING = "read progress"
 
-    def action_reload(self) -> None:
-        self._load()
+    def fetch(self) -> Any:
+        return self.facade.progress()
 
-    @work(thread=True, exclusive=True, group="load")
-    def _load(self) -> None:
-        try:
-            progress = self.facade.progress()
-        except CorpusError as exc:
-            self.app.call_from_thread(self.fail, exc, "cannot read progress")
-            return
-        self.app.call_from_thread(self._show, progress)
-
-    def _show(self, p: Progress) -> None:
+    def show(self, p: Progress) -> None:
         r = p.report
         self.query_one("#summary", Static).update(
             f"{r.project} · schema {r.schema} · guidelines v{r.guideline_version} · {r.documents} documents · "
