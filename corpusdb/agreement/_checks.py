@@ -60,6 +60,15 @@ def ratings_to_codes(ratings: Any, categories: Sequence[Any] | None = None) -> t
         raise AgreementInputError("ratings must be rectangular: every subject needs one cell per rater")
     if width == 0:
         raise AgreementInputError("ratings need at least one rater column")
+    return encode_rows(rows, categories, "ratings hold values outside the categories")
+
+
+def encode_rows(
+    rows: list[list[Any]], categories: Sequence[Any] | None, outside: str
+) -> tuple[np.ndarray, list[Any]]:
+    """Rows of values (missing allowed) -> int codes (-1 missing) and the category list: the given
+    ``categories`` (values outside them raise ``outside: [...]``), else the sorted values seen
+    (numbers sort numerically, mixed types by their text)."""
     seen = {v for r in rows for v in r if not is_missing(v)}
     if categories is None:
         try:
@@ -70,9 +79,7 @@ def ratings_to_codes(ratings: Any, categories: Sequence[Any] | None = None) -> t
         cats = list(categories)
         unknown = seen - set(cats)
         if unknown:
-            raise AgreementInputError(
-                f"ratings hold values outside the categories: {sorted(map(str, unknown))}"
-            )
+            raise AgreementInputError(f"{outside}: {sorted(map(str, unknown))}")
     index = {c: i for i, c in enumerate(cats)}
     codes = np.array([[-1 if is_missing(v) else index[v] for v in r] for r in rows], dtype=np.int64)
     return codes, cats

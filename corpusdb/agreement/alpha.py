@@ -28,7 +28,7 @@ from typing import Any, Literal
 import krippendorff
 import numpy as np
 
-from corpusdb.agreement._checks import as_counts, check_confidence, interval, is_missing
+from corpusdb.agreement._checks import as_counts, check_confidence, encode_rows, interval
 from corpusdb.agreement.results import AgreementInputError, Coefficient
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
@@ -146,19 +146,7 @@ def _domain_and_codes(
     rows = [list(r) for r in data]
     if not rows or any(len(r) != len(rows[0]) for r in rows):
         raise AgreementInputError("reliability_data must be a non-empty coders x units rectangle")
-    seen = {x for r in rows for x in r if not is_missing(x)}
-    if value_domain is None:
-        try:
-            domain = sorted(seen)
-        except TypeError:
-            domain = sorted(seen, key=str)
-    else:
-        domain = list(value_domain)
-        if seen - set(domain):
-            raise AgreementInputError(f"values outside value_domain: {sorted(map(str, seen - set(domain)))}")
-    index = {d: i for i, d in enumerate(domain)}
-    codes = np.array([[-1 if is_missing(x) else index[x] for x in r] for r in rows], dtype=np.int64)
-    return codes, domain
+    return encode_rows(rows, value_domain, "values outside value_domain")
 
 
 def _numeric_domain(domain: Sequence[Any], level: Level | str | np.ndarray) -> np.ndarray:
