@@ -11,8 +11,8 @@ For each, in the same run:
   write transaction per annotator: documents, set headers, content), as a user's script runs it.
 * **floor 1, read**: plain file reads and line splitting of the same files, nothing parsed.
 * **floor 2, sqlite3**: the very rows the import writes (captured from an untimed import) inserted
-  with plain ``sqlite3.executemany`` in one transaction into a fresh file with the same schema and
-  pragmas (WAL, synchronous=NORMAL, foreign keys on).
+  by the same INSERT statements with plain ``sqlite3.executemany`` in one transaction into a fresh file with the same schema and
+  pragmas (WAL, synchronous=NORMAL, foreign keys on, the import's page cache).
 
 Prints documents/s and spans/s for each and the ratios import/sqlite3 (target <= 2.5) and
 import/(read + sqlite3). Nothing is asserted: speed is measured here, never in tests.
@@ -96,14 +96,17 @@ def import_all(url: str, imports: list[tuple[Path, str]]) -> tuple[float, list[A
     return dt, reports, cpu
 
 
-def capture_rows(url: str, imports: list[tuple[Path, str]]) -> list[tuple[str, tuple[str, ...], list[Any]]]:
-    """The rows an import hands to ``executemany``, recorded from an untimed import."""
-    captured: list[tuple[str, tuple[str, ...], list[Any]]] = []
+Captured = list[tuple[str, tuple[str, ...], list[Any], dict[str, int]]]
+
+
+def capture_rows(url: str, imports: list[tuple[Path, str]]) -> Captured:
+    """The rows (and id offsets) an import hands to ``executemany``, recorded from an untimed import."""
+    captured: Captured = []
     real: Callable[..., None] = db.executemany
 
-    def spy(conn: Any, table: str, columns: Any, rows: Any) -> None:
-        captured.append((table, tuple(columns), list(rows)))
-        real(conn, table, columns, rows)
+    def spy(conn: Any, table: str, columns: Any, rows: Any, *, offsets: Any = None) -> None:
+        captured.append((table, tuple(columns), list(rows), dict(offsets or {})))
+        real(conn, table, columns, rows, offsets=offsets)
 
     db.executemany = spy  # type: ignore[assignment]
     try:
@@ -113,16 +116,22 @@ def capture_rows(url: str, imports: list[tuple[Path, str]]) -> list[tuple[str, t
     return captured
 
 
-def sqlite_floor(path: Path, rows: list[tuple[str, tuple[str, ...], list[Any]]]) -> tuple[float, float]:
-    """Wall and CPU seconds of the plain ``sqlite3`` insert."""
+def sqlite_floor(path: Path, rows: Captured) -> tuple[float, float]:
+    """Wall and CPU seconds of the plain ``sqlite3`` insert: the same statements, the same rows (the
+    floor's file starts as the capture's did, so rows without ids get the same ids)."""
     con = sqlite3.connect(path, isolation_level=None)
-    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
+    for pragma in (
+        "journal_mode=WAL",
+        "synchronous=NORMAL",
+        "foreign_keys=ON",
+        f"cache_size=-{db.BULK_CACHE_KIB}",
+    ):
         con.execute(f"PRAGMA {pragma}")
     c0 = time.process_time()
     t0 = time.perf_counter()
     con.execute("BEGIN IMMEDIATE")
-    for table, cols, data in rows:
-        marks = ", ".join("?" for _ in cols)
+    for table, cols, data, offsets in rows:
+        marks = ", ".join(f"? + {offsets[c]}" if c in offsets else "?" for c in cols)
         con.executemany(f'INSERT INTO "{table}" ({", ".join(cols)}) VALUES ({marks})', data)
     con.execute("COMMIT")
     dt = time.perf_counter() - t0
@@ -163,7 +172,7 @@ def bench(label: str, imports: list[tuple[Path, str]], work: Path) -> None:
     n_docs = reports[0].documents
     n_sets = sum(r.sets_created for r in reports)
     n_spans = sum(r.items["spans"] for r in reports)
-    n_rows = sum(len(r) for _, _, r in rows)
+    n_rows = sum(len(r) for _, _, r, _ in rows)
     print(f"\n{label}: {n_docs:,} documents, {n_sets:,} sets, {n_spans:,} spans, {n_rows:,} rows written")
     print(f"  {'':<22} {'seconds':>8} {'docs/s':>10} {'spans/s':>11}")
     for name, t in (("import (API)", t_import), ("floor 1: read+split", t_floor_read),

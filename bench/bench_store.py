@@ -4,8 +4,8 @@
 
 For each size, one transaction each way into a fresh SQLite file: the API path goes from records
 (``Corpus.create_set(..., annotations=...)``: reference checks, JSON encoding, id allocation,
-``executemany``) to a committed set; the floor inserts the very same row tuples, already built,
-with plain ``sqlite3.executemany``. Prints spans/s and the ratio API/raw (target: >= 0.5).
+``executemany``) to a committed set; the floor inserts the very same row tuples (``content.build_rows``),
+already built, with ids, with plain ``sqlite3.executemany``. Prints spans/s and the ratio API/raw (target: >= 0.5).
 Nothing is asserted: speed is measured here, never in tests.
 """
 
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.content import SPAN_COLS, _dumps, _j
+from corpusdb.content import build_rows
 from corpusdb.records import Annotations, Document, Span
 
 TYPES = ("protein", "gene", "chemical", "cell", "DNA", "RNA")
@@ -57,16 +57,14 @@ def raw_insert(path: Path, text: str, spans: tuple[Span, ...]) -> float:
     corpus.add_document(Document("d1", text))
     corpus.create_set("d1", "a")
     corpus.engine.dispose()
-    rows = [
-        (i + 1, 1, s.id, s.type, _dumps([list(f) for f in s.fragments]), s.start, s.end, s.text,
-         _j(s.attributes), None, None)
-        for i, s in enumerate(spans)
-    ]  # fmt: skip
+    batch = build_rows([(1, Annotations(spans=spans))]).spans  # the very rows the store writes
+    columns = ("id", *batch.columns)
+    rows = [(i + 1, *r) for i, r in enumerate(batch.rows)]
     con = sqlite3.connect(path, isolation_level=None)
     con.execute("PRAGMA journal_mode=WAL")
     con.execute("PRAGMA synchronous=NORMAL")
     con.execute("PRAGMA foreign_keys=ON")
-    sql = f"INSERT INTO span ({', '.join(SPAN_COLS)}) VALUES ({', '.join('?' for _ in SPAN_COLS)})"
+    sql = f"INSERT INTO span ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
     t0 = time.perf_counter()
     con.execute("BEGIN IMMEDIATE")
     con.executemany(sql, rows)

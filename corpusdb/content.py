@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 import orjson
 from sqlalchemy import Connection, delete, select
 
 from corpusdb import db
-from corpusdb.errors import InvalidInput
+from corpusdb.errors import DatabaseError, InvalidInput
 from corpusdb.models import (
     DocumentLabelRow,
     LinkRow,
@@ -35,6 +36,7 @@ from corpusdb.records import (
     Note,
     Relation,
     Span,
+    make_span,
 )
 
 
@@ -44,13 +46,26 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-SPAN_COLS = ("id", "set_id", "local_id", "type", "fragments", "start", "stop", "text", "attributes",
-             "groundings", "extra")  # fmt: skip
-REL_COLS = ("id", "set_id", "local_id", "type", "kind", "label", "tags", "attributes", "trigger_id", "extra")
-ARG_COLS = ("id", "relation_id", "position", "role", "span_id", "arg_relation_id")
-LINK_COLS = ("id", "set_id", "local_id", "type", "source_id", "target_id", "group_key", "extra")
-NOTE_COLS = ("id", "set_id", "local_id", "type", "target", "text", "extra")
-LABEL_COLS = ("id", "set_id", "name", "value", "extra")
+SPAN_COLS = ("set_id", "local_id", "type", "start", "stop", "text", "fragments", "attributes", "groundings",
+             "extra")  # fmt: skip
+"""The columns of a span row (``id`` aside); from ``fragments`` on, often NULL for a whole batch."""
+REL_COLS = ("set_id", "local_id", "type", "kind", "label", "tags", "attributes", "trigger_id", "extra")
+ARG_COLS = ("relation_id", "position", "role", "span_id", "arg_relation_id")
+LINK_COLS = ("set_id", "local_id", "type", "source_id", "target_id", "group_key", "extra")
+NOTE_COLS = ("set_id", "local_id", "type", "target", "text", "extra")
+LABEL_COLS = ("set_id", "name", "value", "extra")
+REFS: dict[str, str] = {
+    "trigger_id": "span",
+    "relation_id": "relation",
+    "span_id": "span",
+    "arg_relation_id": "relation",
+    "source_id": "span",
+    "target_id": "span",
+}
+"""Columns that hold a reference, and the table referred to: in built rows they are positions."""
+_SPAN_BASE = 6
+"""Span columns always present; the rest (fragments, attributes, groundings, extra) only when used."""
+_NO_OPTIONAL = (None, None, None, None)
 
 
 def _j(value: Any) -> str | None:
@@ -131,67 +146,94 @@ def insert_many(conn: Connection, items: Sequence[tuple[int, Annotations]]) -> N
 
 
 @dataclass(slots=True)
+class Batch:
+    """Rows of one table as tuples over ``columns``, without ``id``; reference columns (``REFS``)
+    hold *positions* in the batch they point into (a relation's trigger is a span position)."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def _narrow(columns: tuple[str, ...], rows: list[tuple[Any, ...]], keep: int) -> Batch:
+    """Leave out the columns after the first ``keep`` that are NULL in every row.
+
+    Why: the driver binds every parameter of every row, and binding costs about as much per column
+    as SQLite's own insert; a column left out of the INSERT takes its default (NULL) for free.
+    """
+    if not rows:
+        return Batch(columns, rows)
+    used = list(range(keep)) + [i for i in range(keep, len(columns)) if any(r[i] is not None for r in rows)]
+    if len(used) == len(columns):
+        return Batch(columns, rows)
+    pick = itemgetter(*used)
+    return Batch(tuple(columns[i] for i in used), [pick(r) for r in rows])
+
+
+@dataclass(slots=True)
 class ContentRows:
-    """The rows of many sets' content before their primary keys are allocated.
+    """The rows of many sets' content, built before their primary keys exist.
 
     Why apart from inserting: rows can be built away from the database (in a worker process during
-    a large import) and keyed and inserted later. References between rows are *positions* in these
-    lists (a relation's trigger, an argument's span or relation, a link's two spans).
+    a large import) and inserted later as they are (``insert_rows``).
     """
 
-    spans: list[tuple[Any, ...]] = field(default_factory=list)
-    """``SPAN_COLS`` without ``id``."""
-    relations: list[tuple[Any, ...]] = field(default_factory=list)
-    """``REL_COLS`` without ``id``; ``trigger_id`` is a span position."""
-    args: list[tuple[Any, ...]] = field(default_factory=list)
-    """``(relation position, position, role, span position | None, relation position | None)``."""
-    links: list[tuple[Any, ...]] = field(default_factory=list)
-    """``LINK_COLS`` without ``id``; ``source_id`` and ``target_id`` are span positions."""
-    notes: list[tuple[Any, ...]] = field(default_factory=list)
-    """``NOTE_COLS`` without ``id``."""
-    labels: list[tuple[Any, ...]] = field(default_factory=list)
-    """``LABEL_COLS`` without ``id``."""
+    spans: Batch = field(default_factory=lambda: Batch(SPAN_COLS))
+    relations: Batch = field(default_factory=lambda: Batch(REL_COLS))
+    args: Batch = field(default_factory=lambda: Batch(ARG_COLS))
+    links: Batch = field(default_factory=lambda: Batch(LINK_COLS))
+    notes: Batch = field(default_factory=lambda: Batch(NOTE_COLS))
+    labels: Batch = field(default_factory=lambda: Batch(LABEL_COLS))
+
+    def counts(self) -> dict[str, int]:
+        """Items per kind, as import reports give them."""
+        return {
+            "spans": len(self.spans.rows),
+            "relations": len(self.relations.rows),
+            "links": len(self.links.rows),
+            "notes": len(self.notes.rows),
+            "labels": len(self.labels.rows),
+        }
 
 
-def build_rows(items: Iterable[tuple[int, Annotations]], rows: ContentRows | None = None) -> ContentRows:
-    """The rows of these sets' content (appended to ``rows`` when given); checks references first."""
-    out = rows if rows is not None else ContentRows()
-    span_rows, rel_rows, arg_rows = out.spans, out.relations, out.args
-    link_rows, note_rows, label_rows = out.links, out.notes, out.labels
+def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = False) -> ContentRows:
+    """The rows of these sets' content; checks references first (``check_references``) unless the
+    caller has (``checked``: a reader that refuses unknown ids and duplicates, as the standoff
+    reader does; the database's constraints still refuse what slips through)."""
+    span_rows: list[tuple[Any, ...]] = []
+    optional: dict[int, tuple[Any, ...]] = {}
+    rel_rows: list[tuple[Any, ...]] = []
+    arg_rows: list[tuple[Any, ...]] = []
+    link_rows: list[tuple[Any, ...]] = []
+    note_rows: list[tuple[Any, ...]] = []
+    label_rows: list[tuple[Any, ...]] = []
     append = span_rows.append
     dumps = orjson.dumps
-    n_spans = len(span_rows)
     for set_id, ann in items:
-        check_references(ann, f"annotation set {set_id}")
+        if not checked:
+            check_references(ann, f"annotation set {set_id}")
         sid: dict[str, int] = {}
-        # This loop runs once per span imported (10^6 in a large import): the common case is kept
-        # cheap — one fragment, JSON written directly, mappings that are already dicts encoded as they are.
+        # This loop runs once per span imported (10^6 in a large import): the common case — one
+        # fragment, no attributes, groundings or extras — makes a six-column row and nothing else.
         for s in ann.spans:
-            sid[s.id] = n_spans
-            n_spans += 1
+            pos = len(span_rows)
+            sid[s.id] = pos
             frags = s.fragments
             if len(frags) == 1:
                 start, stop = frags[0]
-                frag_json = f"[[{start},{stop}]]"
+                frag_json = None  # NULL: the one fragment [start, stop]
             else:
                 start = min((a for a, _ in frags), default=-1)
                 stop = max((b for _, b in frags), default=-1)
                 frag_json = _dumps(frags)
-            attrs, extra = s.attributes, s.extra
-            append(
-                (
-                    set_id,
-                    s.id,
-                    s.type,
+            append((set_id, s.id, s.type, start, stop, s.text))
+            attrs, extra, grounds = s.attributes, s.extra, s.groundings
+            if frag_json is not None or attrs or extra or grounds:
+                optional[pos] = (
                     frag_json,
-                    start,
-                    stop,
-                    s.text,
                     dumps(attrs if type(attrs) is dict else dict(attrs)).decode() if attrs else None,
-                    _dumps([grounding_to_json(g) for g in s.groundings]) if s.groundings else None,
+                    _dumps([grounding_to_json(g) for g in grounds]) if grounds else None,
                     dumps(extra if type(extra) is dict else dict(extra)).decode() if extra else None,
                 )
-            )
         base = len(rel_rows)
         rid = {r.id: base + k for k, r in enumerate(ann.relations)}
         for r in ann.relations:
@@ -220,49 +262,77 @@ def build_rows(items: Iterable[tuple[int, Annotations]], rows: ContentRows | Non
             note_rows.append((set_id, n.id, n.type, n.target, n.text, _j(n.extra)))
         for lb in ann.labels:
             label_rows.append((set_id, lb.name, lb.value, _j(lb.extra)))
-    return out
+    if optional:
+        span_rows = [r + optional.get(k, _NO_OPTIONAL) for k, r in enumerate(span_rows)]
+        spans = _narrow(SPAN_COLS, span_rows, _SPAN_BASE)
+    else:
+        spans = Batch(SPAN_COLS[:_SPAN_BASE], span_rows)
+    return ContentRows(
+        spans=spans,
+        relations=_narrow(REL_COLS, rel_rows, 4),
+        args=_narrow(ARG_COLS, arg_rows, 3),
+        links=_narrow(LINK_COLS, link_rows, 5),
+        notes=_narrow(NOTE_COLS, note_rows, 5),
+        labels=_narrow(LABEL_COLS, label_rows, 3),
+    )
+
+
+_ORDER = (("span", "spans"), ("relation", "relations"), ("relation_arg", "args"), ("link", "links"),
+          ("note", "notes"), ("document_label", "labels"))  # fmt: skip
+"""Tables in the order their rows are inserted: every reference points at a table already written."""
 
 
 def insert_rows(conn: Connection, rows: ContentRows) -> None:
-    """Allocate primary keys for ``rows``, resolve their positions, and insert them table by table."""
-    span_ids = db.allocate_ids(conn, "span", len(rows.spans))
-    rel_ids = db.allocate_ids(conn, "relation", len(rows.relations))
-    arg_ids = db.allocate_ids(conn, "relation_arg", len(rows.args))
-    link_ids = db.allocate_ids(conn, "link", len(rows.links))
-    note_ids = db.allocate_ids(conn, "note", len(rows.notes))
-    label_ids = db.allocate_ids(conn, "document_label", len(rows.labels))
-    db.executemany(conn, "span", SPAN_COLS, [(pk, *r) for pk, r in zip(span_ids, rows.spans, strict=True)])
-    db.executemany(
-        conn,
-        "relation",
-        REL_COLS,
-        [
-            (pk, *r[:7], None if r[7] is None else span_ids[r[7]], r[8])
-            for pk, r in zip(rel_ids, rows.relations, strict=True)
-        ],
-    )
-    db.executemany(
-        conn,
-        "relation_arg",
-        ARG_COLS,
-        [
-            (pk, rel_ids[r], k, role, None if s is None else span_ids[s], None if a is None else rel_ids[a])
-            for pk, (r, k, role, s, a) in zip(arg_ids, rows.args, strict=True)
-        ],
-    )
-    db.executemany(
-        conn,
-        "link",
-        LINK_COLS,
-        [
-            (pk, sid, local, typ, span_ids[src], span_ids[tgt], group, extra)
-            for pk, (sid, local, typ, src, tgt, group, extra) in zip(link_ids, rows.links, strict=True)
-        ],
-    )
-    db.executemany(conn, "note", NOTE_COLS, [(pk, *r) for pk, r in zip(note_ids, rows.notes, strict=True)])
-    db.executemany(
-        conn, "document_label", LABEL_COLS, [(pk, *r) for pk, r in zip(label_ids, rows.labels, strict=True)]
-    )
+    """Insert built rows table by table, giving them primary keys and turning positions into ids."""
+    if db.is_sqlite(conn):
+        _insert_in_order(conn, rows)
+    else:
+        _insert_allocated(conn, rows)
+
+
+def _insert_in_order(conn: Connection, rows: ContentRows) -> None:
+    """SQLite: the rows go to the driver exactly as built, with no ``id``.
+
+    Why: inside our write transaction (``BEGIN IMMEDIATE`` holds the lock) SQLite gives a row with no
+    ``id`` the table's largest id + 1, so a batch takes the ids ``first .. first+n-1`` in order, and
+    a position ``p`` becomes the id ``p + first`` in the SQL itself. The import's main process, its
+    bottleneck, then builds no tuple per row. The ids taken are checked after each table.
+    """
+    first: dict[str, int] = {}
+    for table, name in _ORDER:
+        batch: Batch = getattr(rows, name)
+        if not batch.rows:
+            continue
+        first[table] = db.next_id(conn, table)
+        offsets = {c: first[REFS[c]] for c in batch.columns if c in REFS}
+        db.executemany(conn, table, batch.columns, batch.rows, offsets=offsets)
+        taken = db.next_id(conn, table) - first[table]
+        if taken != len(batch.rows):
+            raise DatabaseError(
+                f"inserting {len(batch.rows)} rows into {table} took {taken} ids; the write was rolled back"
+            )
+
+
+def _insert_allocated(conn: Connection, rows: ContentRows) -> None:
+    """PostgreSQL: ids from the tables' sequences (not contiguous under concurrent writers), so each
+    row gets its id and its references' ids in Python."""
+    ids: dict[str, list[int]] = {}
+    for table, name in _ORDER:
+        batch: Batch = getattr(rows, name)
+        ids[table] = db.allocate_ids(conn, table, len(batch.rows))
+        if not batch.rows:
+            continue
+        refs = [(i, ids[REFS[c]]) for i, c in enumerate(batch.columns) if c in REFS]
+        data: list[tuple[Any, ...]] = []
+        for pk, r in zip(ids[table], batch.rows, strict=True):
+            if refs:
+                row = list(r)
+                for i, to in refs:
+                    if row[i] is not None:
+                        row[i] = to[row[i]]
+                r = tuple(row)
+            data.append((pk, *r))
+        db.executemany(conn, table, ("id", *batch.columns), data)
 
 
 def delete_annotations(conn: Connection, set_ids: Iterable[int]) -> None:
@@ -309,23 +379,22 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
     # or an export); SQLAlchemy's per-column result processing cost more than the query itself.
     mark = "?" if db.is_sqlite(conn) else "%s"
     rows = conn.exec_driver_sql(
-        "SELECT id, set_id, local_id, type, fragments, text, attributes, groundings, extra FROM span "
+        "SELECT id, set_id, local_id, type, start, stop, fragments, text, attributes, groundings, extra FROM span "
         f"WHERE set_id IN ({', '.join(mark for _ in set_ids)}) ORDER BY id",
         tuple(set_ids),
     ).fetchall()
     # SQLite hands JSON columns back as text, psycopg already decoded.
     dec = orjson.loads if db.is_sqlite(conn) else _loads
-    for pk, set_id, local_id, typ, frags, txt, attrs, grounds, extra in rows:
+    for pk, set_id, local_id, typ, start, stop, frags, txt, attrs, grounds, extra in rows:
         span_local[pk] = local_id
-        frags = dec(frags) if frags else ()
         bucket = spans.get(set_id)
         if bucket is None:
             bucket = spans[set_id] = []
         bucket.append(
-            Span(
+            make_span(
                 local_id,
                 typ,
-                ((frags[0][0], frags[0][1]),) if len(frags) == 1 else tuple((a, b) for a, b in frags),
+                ((start, stop),) if frags is None else tuple((a, b) for a, b in dec(frags)),
                 txt,
                 dec(attrs) if attrs else {},
                 tuple(grounding_from_json(g) for g in dec(grounds)) if grounds else (),

@@ -138,12 +138,13 @@ class AnnotationSetRow(SQLModel, table=True):
 
 class SpanRow(SQLModel, table=True):
     __tablename__ = "span"
-    __table_args__ = (UniqueConstraint("set_id", "local_id"), Index("ix_span_set_start", "set_id", "start"))
+    __table_args__ = (UniqueConstraint("set_id", "local_id"),)
     id: int | None = Field(default=None, primary_key=True)
     set_id: int = _fk("annotation_set.id", ondelete="CASCADE", index=False)
     local_id: str
     type: str
-    fragments: list[list[int]] | None = _json(nullable=False)
+    fragments: list[list[int]] | None = _json()
+    """``[[start, stop], ...]``; NULL for the one fragment ``[start, stop]`` (most spans: lean rows)."""
     start: int = -1
     stop: int = -1
     text: str = Field(default="", sa_column=Column(Text, nullable=False))

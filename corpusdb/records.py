@@ -19,7 +19,7 @@ Conventions
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Literal
@@ -284,3 +284,28 @@ class AuditEvent:
     target: str
     detail: JSONMap
     created: datetime
+
+
+def _positional_maker(cls: type[Any]) -> Any:
+    """A constructor of ``cls`` taking every field positionally, twice as fast as ``cls(...)``.
+
+    Why: a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which
+    costs about 2 µs a span; readers make 10^5-10^6 records (an import, an agreement report), and
+    setting the slots through their descriptors halves that. Built once, like dataclasses' own
+    methods, from the fields as declared; there are no defaults and no ``__post_init__`` to honour
+    (records have none: ``test_records`` checks that the result equals the dataclass's own).
+    """
+    names = [f.name for f in fields(cls)]
+    body = "".join(f"    set_{n}(o, {n})\n" for n in names)
+    src = f"def make({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    scope.update({f"set_{n}": getattr(cls, n).__set__ for n in names})
+    exec(src, scope)  # a fixed source over the class's own field names, as dataclasses does
+    make = scope["make"]
+    make.__doc__ = f"``{cls.__name__}({', '.join(names)})``, every field given, positionally."
+    return make
+
+
+make_span = _positional_maker(Span)
+make_argument = _positional_maker(Argument)
+make_relation = _positional_maker(Relation)

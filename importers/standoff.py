@@ -40,7 +40,7 @@ a non-empty file). ``verbatim`` holds lines kept as they were: blank lines, and 
 
 Item ``extra`` (spans, relations, groundings, the first link of a ``*`` line, notes)::
 
-    {"file": "a2", "line": 12,          # where the line was: extension and 1-based line number
+    {"file": "a2", "line": 12,          # where the line was, only if needed (see below)
      "ws": "Process:T20 ",              # the second field verbatim when not in canonical spacing
      "tail": "",                        # a third field on R/E/A/M/* lines (brat's trailing tab)
      "notext": true,                    # a T line without a text field
@@ -50,6 +50,20 @@ Item ``extra`` (spans, relations, groundings, the first link of a ``*`` line, no
 ``attrs`` entries may carry ``ws``/``tail`` too; the line's letter (``A`` or ``M``) is its id's first
 character. The writer uses ``ws`` only while it still tokenises like the item's current content, so an
 edited item is written canonically, never with stale spacing.
+
+``file``/``line`` (extension, 1-based line number) are stored only when the document's lines are not
+in the writer's canonical order, and then on every item (and ``attrs`` entry) of the document. In
+canonical order the writer puts every line back where it was without them, so a canonical document
+has none (an extra left with nothing is ``{}``): no dict per span in the reader, no JSON value per row
+in the store. Canonical order: spans in the first annotation file (``.ann``, ``.a1``), except event
+triggers, which go with every other line in the last one (``.ann``, ``.a2``); in each file the T
+lines, then R/E, A/M, N, ``*`` and ``#`` lines (:data:`_RANK`), each group in the order of its records
+(spans, relations, ``*`` lines and notes as read; A/M lines by owner, the spans' in span order then
+the relations', each owner's in attribute order; N lines by span); and no blank or verbatim line.
+The reader decides exactly (:func:`_in_writer_order`), so dropping positions never changes a byte
+written. After an edit, lines without a position take their canonical place: in a canonical document
+a new span is written after the last T line and a removed relation leaves no gap; in a document with
+positions new lines go after the existing lines of their file.
 
 Decisions
 ---------
@@ -71,9 +85,10 @@ Decisions
   space); a difference in whitespace only (NBSP vs space, newline vs space) is a warning.
 * **Writing** items without standoff extras (made in the TUI, or imported from BioRelEx): valid brat
   ids are kept, missing/invalid/colliding ones are replaced by the next free ``T<n>``/``R<n>``/...
-  (references follow), and new lines go after the existing lines of their file, ordered T, R/E, A/M,
-  N, ``*``, ``#``. New spans go to ``.a1`` (or to ``.a2`` when used as a trigger), everything else to
-  ``.a2``. A relation's ``label`` and ``tags`` are written as attributes (``label`` valued, each tag
+  (references follow), and lines without a position go after the positioned lines of their file (all
+  of them, in a document read in canonical order), ordered T, R/E, A/M, N, ``*``, ``#`` and within
+  each letter in record order. New spans go to ``.a1`` (or to ``.a2`` when used as a trigger),
+  everything else to ``.a2``. A relation's ``label`` and ``tags`` are written as attributes (``label`` valued, each tag
   binary). Newlines inside text fields become spaces. Spans without fragments and document labels
   cannot be written and are refused (:class:`InvalidInput`).
 """
@@ -82,10 +97,13 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +119,9 @@ from corpusdb.records import (
     Relation,
     RelationKind,
     Span,
+    make_argument,
+    make_relation,
+    make_span,
 )
 
 __all__ = [
@@ -121,9 +142,17 @@ ANN_EXTENSIONS: tuple[str, ...] = ("ann", "a1", "a2")
 """Annotation file extensions, in the order they are read and written."""
 
 _KNOWN_PREFIXES = frozenset("TRAEMN*#")
+# Records are built positionally on the hot path (``make_span``...): guard the field order.
 _SPAN_FIELDS = ("id", "type", "fragments", "text", "attributes", "groundings", "extra")
-if tuple(f.name for f in fields(Span)) != _SPAN_FIELDS:  # pragma: no cover - guards the positional call
-    raise ImportError(f"importers.standoff builds Span positionally and expects fields {_SPAN_FIELDS}")
+_RELATION_FIELDS = ("id", "type", "args", "label", "tags", "attributes", "trigger", "kind", "extra")
+for _cls, _names in ((Span, _SPAN_FIELDS), (Relation, _RELATION_FIELDS), (Argument, ("role", "ref"))):
+    if tuple(f.name for f in fields(_cls)) != _names:  # pragma: no cover - guards the positional calls
+        raise ImportError(
+            f"importers.standoff builds {_cls.__name__} positionally and expects fields {_names}"
+        )
+_FAST_T = re.compile(r"(T[0-9A-Za-z]+)\t([!-~]+) (0|[1-9][0-9]*) (0|[1-9][0-9]*)\t(.*)", re.DOTALL)
+"""The common ``T`` line, as one C call: ASCII id and type, one fragment, offsets without leading zeros,
+a text field. Anything else takes the general path, which checks and reports every detail."""
 _KEEP_HINT = "; pass keep_unknown=True to keep such lines verbatim"
 
 
@@ -251,8 +280,16 @@ class _Parser:
         self.problems: list[Problem] = []
         self.ids: dict[str, tuple[str, int]] = {}
         # parsed lines, in file order
-        self.spans: dict[str, tuple[str, tuple[tuple[int, int], ...], str, dict[str, Any]]] = {}
-        """id -> (type, fragments, text field, extra)"""
+        self.spans: dict[str, tuple[str, tuple[tuple[int, int], ...], str, dict[str, Any] | int]] = {}
+        """id -> (type, fragments, text field, extra); a span of the fast path has only its line number
+        in place of ``{"file": ext, "line": n}``, made in :meth:`resolve` if the positions are kept"""
+        self.files: list[tuple[str, str, tuple[int, ...], bool]] = []
+        """per file read: extension, path, how many lines of each kind of :data:`_KINDS` were parsed
+        up to its end, and whether its lines are in rank order (see :meth:`end_file`)"""
+        self.ext_of: dict[str, str] = {}
+        """path -> extension"""
+        self.triggers: set[str] = set()
+        """the ids of event triggers (set by :meth:`resolve`)"""
         self.rels: dict[str, dict[str, Any]] = {}
         self.attrs: list[dict[str, Any]] = []
         self.norms: list[dict[str, Any]] = []
@@ -291,23 +328,22 @@ class _Parser:
 
     def parse_file(self, ext: str, file: str, lines: list[str]) -> None:
         text, tlen, ids, spans = self.text, self.tlen, self.ids, self.spans
+        self.ext_of[file] = ext
+        fast = _FAST_T.fullmatch
         for n, raw in enumerate(lines, 1):
+            m = fast(raw)
+            if m is not None:  # fast path: a contiguous span in canonical spacing whose text matches
+                ident, type_, s, e, f3 = m.groups()
+                if ident not in ids:
+                    si = int(s)
+                    ei = int(e)
+                    if si <= ei <= tlen and f3 == text[si:ei]:
+                        ids[ident] = (file, n)
+                        spans[ident] = (type_, ((si, ei),), f3, n)
+                        continue
             parts = raw.split("\t", 2)
             ident = parts[0]
             p = ident[:1]
-            if p == "T" and len(parts) == 3:
-                # fast path: a contiguous span in canonical spacing whose text matches
-                f2 = parts[1]
-                a = f2.split(" ")
-                if len(a) == 3 and f2.isascii():
-                    type_, s, e = a
-                    if type_ and s and e and (s + e).isdigit() and ident.isalnum() and ident not in ids:
-                        si = int(s)
-                        ei = int(e)
-                        if si <= ei <= tlen and parts[2] == text[si:ei] and str(si) == s and str(ei) == e:
-                            ids[ident] = (file, n)
-                            spans[ident] = (type_, ((si, ei),), parts[2], {"file": ext, "line": n})
-                            continue
             if not raw.strip():
                 self.verbatim.append([ext, n, raw])
                 continue
@@ -339,6 +375,45 @@ class _Parser:
                 self.parse_star(ident, f2, f3, loc, file, n)
             else:
                 self.parse_note(ident, f2, f3, loc, file, n)
+        self.end_file(ext, file)
+
+    def end_file(self, ext: str, file: str) -> None:
+        """Records, for :func:`_in_writer_order`, how many lines of each kind of :data:`_KINDS` were
+        parsed up to the end of the file, and whether the file's lines are in rank order. Each line
+        became a record of its kind (or a problem, or a verbatim line: then no position is dropped)
+        and each kind's records are in file order, so they are when, kind after kind by rank, each
+        kind's last line is the number of lines of that kind and the kinds before (the kind then
+        holds exactly the lines after theirs). Done here, while the records are in the cache."""
+        spans, rels, attrs, norms, stars, notes = (
+            self.spans,
+            self.rels,
+            self.attrs,
+            self.norms,
+            self.stars,
+            self.notes,
+        )
+        ends = (len(spans), len(rels), len(attrs), len(norms), len(stars), len(notes))
+        s0, r0, a0, n0, st0, nt0 = self.files[-1][2] if self.files else _NO_LINES
+        s1, r1, a1, n1, st1, nt1 = ends
+        lines = s1 - s0
+        x = next(reversed(spans.values()))[3] if lines else 0
+        ordered = (x if x.__class__ is int else x["line"]) == lines
+        if r1 > r0:
+            lines += r1 - r0
+            ordered = ordered and next(reversed(rels.values()))["n"] == lines
+        if a1 > a0:
+            lines += a1 - a0
+            ordered = ordered and attrs[-1]["loc"]["line"] == lines
+        if n1 > n0:
+            lines += n1 - n0
+            ordered = ordered and norms[-1]["loc"]["line"] == lines
+        if st1 > st0:
+            lines += st1 - st0
+            ordered = ordered and stars[-1]["n"] == lines
+        if nt1 > nt0:
+            lines += nt1 - nt0
+            ordered = ordered and notes[-1]["loc"]["line"] == lines
+        self.files.append((ext, file, ends, ordered))
 
     def parse_t(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
         type_, _, offs = f2.partition(" ")
@@ -425,8 +500,8 @@ class _Parser:
             return
         if not self.claim(ident, file, n):
             return
-        self.invalid.add(ident)  # until it parses
         if not toks:
+            self.invalid.add(ident)
             self.err(file, n, f"{ident} has no type")
             return
         head = toks[0]
@@ -434,6 +509,7 @@ class _Parser:
         if p == "E" and ":" in head:
             type_, _, trigger = head.rpartition(":")
             if not type_ or not trigger:
+                self.invalid.add(ident)
                 self.err(file, n, f"{ident}: malformed 'TYPE:TRIGGER' {head!r}")
                 return
         else:
@@ -447,6 +523,7 @@ class _Parser:
             else:
                 bad.append(tok)
         if bad:
+            self.invalid.add(ident)
             extra_hint = " (a dependency line, not brat)" if p == "R" else ""
             self.err(
                 file,
@@ -455,9 +532,9 @@ class _Parser:
             )
             return
         if p == "R" and not args:
+            self.invalid.add(ident)
             self.err(file, n, f"{ident}: a relation needs arguments 'ROLE:ID'")
             return
-        self.invalid.discard(ident)
         canon = " ".join(toks)
         if canon != f2:
             loc["ws"] = f2
@@ -539,9 +616,9 @@ class _Parser:
             return f"{ref} is not an entity, relation or event"
         return f"unknown id {ref}"
 
-    def resolve(self) -> Annotations:
+    def resolve(self, set_extra: dict[str, Any]) -> Annotations:
+        """The records, references checked (problems collected); ``set_extra`` is the set's extra."""
         spans, rels, unknown = self.spans, self.rels, self.unknown_ids
-        files_of: dict[str, str] = {}
         # Lines referring to lines kept verbatim are kept verbatim too (only with keep_unknown).
         if unknown:
             changed = True
@@ -557,13 +634,16 @@ class _Parser:
         rel_extra: dict[str, dict[str, Any]] = {}
         rel_attrs: dict[str, dict[str, Any]] = {}
         span_attrs: dict[str, dict[str, Any]] = {}
+        triggers: set[str] = set()
         for rid, r in rels.items():
             file, n = r["file"], r["n"]
             ok = True
             trig = r["trigger"]
-            if trig is not None and trig not in spans:
-                self.err(file, n, f"{rid}: trigger {self._ref_problem(trig)}")
-                ok = False
+            if trig is not None:
+                triggers.add(trig)
+                if trig not in spans:
+                    self.err(file, n, f"{rid}: trigger {self._ref_problem(trig)}")
+                    ok = False
             to_span = True
             for role, ref in r["args"]:
                 if ref in spans:
@@ -574,37 +654,48 @@ class _Parser:
                     ok = False
             if not ok:
                 continue
-            files_of[rid] = file
-            extra = r["extra"]
+            rextra = r["extra"]
             kind: RelationKind
             if r["p"] == "E" and trig is None and len(r["args"]) == 2 and to_span:
                 kind = "relation"
-                extra["prefix"] = "E"
+                rextra["prefix"] = "E"
             elif r["p"] == "E":
                 kind = "event"
             else:
                 kind = "relation"
-            rel_extra[rid] = extra
-            relations.append(
-                Relation(
-                    id=rid,
-                    type=r["type"],
-                    args=tuple(Argument(role, ref) for role, ref in r["args"]),
-                    trigger=trig,
-                    kind=kind,
-                    attributes=rel_attrs.setdefault(rid, {}),
-                    extra=extra,
+            rel_extra[rid] = rextra
+            relations.append(  # positionally, as spans below (fields checked at import)
+                make_relation(
+                    rid,
+                    r["type"],
+                    tuple([make_argument(role, ref) for role, ref in r["args"]]),
+                    None,
+                    (),
+                    rel_attrs.setdefault(rid, {}),
+                    trig,
+                    kind,
+                    rextra,
                 )
             )
+        # In the writer's canonical order every line goes back where it was without its position:
+        # then no item keeps one (module docstring, "Extras layout").
+        canonical = self._positions_redundant(triggers)
+        if canonical:  # (the spans': as their records are made)
+            for loc in rel_extra.values():
+                del loc["file"], loc["line"]
+            for items in (self.attrs, self.norms, self.stars, self.notes):
+                for item in items:
+                    loc = item["loc"]
+                    del loc["file"], loc["line"]
         for a in self.attrs:
             tgt = a["target"]
             loc = a["loc"]
-            file_n = (self._file_of(a["id"]), loc["line"])
+            file_n = self.ids[a["id"]]
             if tgt in unknown:
                 self._demote(a["id"], loc, self._line_attr(a))
                 continue
             if tgt in spans:
-                values, owner = span_attrs.setdefault(tgt, {}), spans[tgt][3]
+                values, owner = span_attrs.setdefault(tgt, {}), self._span_extra(tgt, canonical)
             elif tgt in rel_extra:
                 values, owner = rel_attrs[tgt], rel_extra[tgt]
             else:
@@ -631,7 +722,7 @@ class _Parser:
                     if tgt in rels
                     else f"target {self._ref_problem(tgt)}"
                 )
-                self.err(self._file_of(g["id"]), loc["line"], f"{g['id']}: {msg}")
+                self.err(*self.ids[g["id"]], f"{g['id']}: {msg}")
                 continue
             groundings.setdefault(tgt, []).append(
                 Grounding(ref=g["ref"], text=g["text"], source_id=g["id"], kind=g["kind"], extra=loc)
@@ -665,22 +756,41 @@ class _Parser:
                 self._demote(nt["id"], loc, self._line_note(nt))
                 continue
             if tgt not in spans and tgt not in rel_extra:
-                self.err(self._file_of(nt["id"]), loc["line"], f"{nt['id']}: target {self._ref_problem(tgt)}")
+                self.err(*self.ids[nt["id"]], f"{nt['id']}: target {self._ref_problem(tgt)}")
                 continue
             notes.append(Note(id=nt["id"], type=nt["type"], target=tgt, text=nt["text"], extra=loc))
-        # positional arguments: a third faster than keywords on the hot path (order checked at import)
-        span_records = [
-            Span(
-                sid,
-                type_,
-                frags,
-                text,
-                span_attrs.get(sid) or {},
-                tuple(groundings[sid]) if sid in groundings else (),
-                extra,
-            )
-            for sid, (type_, frags, text, extra) in spans.items()
-        ]
+        # positional, without dataclass __init__: about half the cost (records.make_span)
+        if canonical:
+            span_records = [
+                make_span(
+                    sid,
+                    type_,
+                    frags,
+                    text,
+                    span_attrs.get(sid) or {},
+                    tuple(groundings[sid]) if sid in groundings else (),
+                    {} if extra.__class__ is int else _without_position(extra),
+                )
+                for sid, (type_, frags, text, extra) in spans.items()
+            ]
+        else:  # the spans of each file in turn: the fast path's know only their line
+            span_records = []
+            items = iter(spans.items())
+            done = 0
+            for ext, _, counts, _ in self.files:  # counts[0]: spans up to the file's end
+                span_records += [
+                    make_span(
+                        sid,
+                        type_,
+                        frags,
+                        text,
+                        span_attrs.get(sid) or {},
+                        tuple(groundings[sid]) if sid in groundings else (),
+                        {"file": ext, "line": extra} if extra.__class__ is int else extra,
+                    )
+                    for sid, (type_, frags, text, extra) in islice(items, counts[0] - done)
+                ]
+                done = counts[0]
         for file, kept in self.kept.items():
             line, raw = min(kept)
             self.warn(
@@ -690,8 +800,59 @@ class _Parser:
                 "unchanged but not imported as annotations",
             )
         return Annotations(
-            spans=tuple(span_records), relations=tuple(relations), links=tuple(links), notes=tuple(notes)
+            spans=tuple(span_records),
+            relations=tuple(relations),
+            links=tuple(links),
+            notes=tuple(notes),
+            extra=set_extra,
         )
+
+    def _span_extra(self, ident: str, canonical: bool) -> dict[str, Any]:
+        """The extra of a span (to add its ``attrs``), made now for a span of the fast path (which has
+        only its line number): ``{}`` when positions are dropped."""
+        type_, frags, text, extra = self.spans[ident]
+        if extra.__class__ is int:
+            extra = {} if canonical else {"file": self.ext_of[self.ids[ident][0]], "line": extra}
+            self.spans[ident] = (type_, frags, text, extra)
+        return extra
+
+    def _positions_redundant(self, triggers: set[str]) -> bool:
+        """Whether the writer puts every line where it is without its position, so positions can be
+        dropped: :func:`_in_writer_order` with what :meth:`end_file` recorded (no look-up per line).
+        What that function cannot see holds here: records are in file order; relations have no
+        label or tags; every ``*`` line is one link group; any line kept verbatim is answered here."""
+        if self.verbatim:
+            return False  # (as is every line referring to an unknown id: rels, attrs... are whole)
+        self.triggers = triggers
+        return _in_writer_order(
+            self.files,
+            len(triggers),
+            self._trigger_spans,
+            self._owner_keys if len(self.attrs) > 1 or len(self.norms) > 1 else None,
+        )
+
+    def _trigger_spans(self, f: int) -> int:
+        """How many spans of the ``f``-th file are some event's trigger."""
+        spans = self.spans
+        start = self.files[f - 1][2][0] if f else 0
+        end = self.files[f][2][0]
+        ids = islice(reversed(spans), end - start) if end == len(spans) else islice(spans, start, end)
+        return len(self.triggers.intersection(ids))
+
+    def _owner_keys(self) -> tuple[list[Any], list[Any]]:
+        """Keys that sort the owners of the A/M lines and the targets of the N lines (in file order)
+        in record order: spans, then relations, each in file order. Asked once all else holds, so
+        every relation is in the last file after its T lines: (file, line) of the owner will do."""
+        ids = self.ids
+        unknown = ("", 0)  # an error anyway
+        attr_keys = [ids.get(a["target"], unknown) for a in self.attrs]
+        norm_keys = [ids.get(g["target"], unknown) for g in self.norms]
+        paths = [path for _, path, _, _ in self.files]
+        if paths != sorted(paths):  # files not in name order (given so): by their index
+            order = {path: k for k, path in enumerate(paths)}
+            attr_keys = [(order.get(path, -1), n) for path, n in attr_keys]
+            norm_keys = [(order.get(path, -1), n) for path, n in norm_keys]
+        return attr_keys, norm_keys
 
     # helpers to keep a dependent line verbatim (keep_unknown mode), reconstructing its exact text
     def _file_of(self, ident: str) -> str:
@@ -715,6 +876,13 @@ class _Parser:
     @staticmethod
     def _line_note(nt: dict[str, Any]) -> str:
         return _note_line(nt["id"], nt["type"], nt["target"], nt["text"], nt["loc"])
+
+
+def _without_position(extra: dict[str, Any]) -> dict[str, Any]:
+    """``extra`` without its ``file`` and ``line`` keys (removed in place)."""
+    extra.pop("file", None)
+    extra.pop("line", None)
+    return extra
 
 
 def _default_source(txt: str) -> str:
@@ -777,21 +945,15 @@ def _parse_document(
         files[ext] = opts
         if lines is not None:
             parser.parse_file(ext, path, lines)
-    annotations = parser.resolve()
-    order = {path: k for k, path in enumerate((txt_path, *ann_paths))}
-    problems.extend(sorted(parser.problems, key=lambda p: (order.get(p.file, 0), p.line or 0)))
-    if any(p.severity == "error" for p in problems):
-        return None, problems
     meta: dict[str, Any] = {"files": files}
+    annotations = parser.resolve({"standoff": meta})
+    if parser.problems:
+        order = {path: k for k, path in enumerate((txt_path, *ann_paths))}
+        problems.extend(sorted(parser.problems, key=lambda p: (order.get(p.file, 0), p.line or 0)))
+    if problems and any(p.severity == "error" for p in problems):
+        return None, problems
     if parser.verbatim:
         meta["verbatim"] = sorted(parser.verbatim, key=lambda v: (exts.index(v[0]), v[1]))
-    annotations = Annotations(
-        spans=annotations.spans,
-        relations=annotations.relations,
-        links=annotations.links,
-        notes=annotations.notes,
-        extra={"standoff": meta},
-    )
     name = os.path.basename(txt_path)
     document = Document(
         external_id=name[:-4] if name.endswith(".txt") else os.path.splitext(name)[0],
@@ -799,7 +961,7 @@ def _parse_document(
         source=source if source is not None else _default_source(txt_path),
         metadata={"bom": True} if bom else {},
     )
-    warnings = tuple(str(p) for p in problems)
+    warnings = tuple(map(str, problems))
     return ParsedDocument(document=document, annotations=annotations, warnings=warnings), problems
 
 
@@ -1006,6 +1168,101 @@ def _clean(token: str) -> bool:
 
 
 _RANK = {"T": 0, "R": 1, "E": 1, "A": 2, "M": 2, "N": 3, "*": 4, "#": 5}
+"""Lines without a position go after the positioned lines of their default file (see
+:func:`_default_files`), ordered by this rank of their letter, then in the order
+:func:`format_annotations` makes them."""
+
+
+@lru_cache(maxsize=64)
+def _default_files(first: str, last: str) -> dict[tuple[str, bool], str]:
+    """Where a line without a position goes, by (letter, whether the line is an event's trigger span),
+    given the first and last annotation files: a span to the first file, or to the last when it is
+    some event's trigger (BioNLP's ``.a2``); every other line to the last. A table (made once per
+    pair of files) because the reader looks it up for every document."""
+    return {
+        (p, trigger): first if p == "T" and not trigger else last for p in _RANK for trigger in (False, True)
+    }
+
+
+_KINDS = "TRAN*#"
+"""The kinds of lines :func:`_in_writer_order` is told about, in rank order (the reader counts them
+so), by letter: ``R`` stands for R and E lines, ``A`` for A and M (each pair shares its rank and
+its default file)."""
+if sorted(_KINDS, key=_RANK.__getitem__) != list(_KINDS):  # pragma: no cover - guards the reader's tuples
+    raise ImportError(f"importers.standoff: _KINDS {_KINDS!r} must follow _RANK")
+_NO_LINES = (0,) * len(_KINDS)
+
+
+@lru_cache(maxsize=64)
+def _misplaced_kinds(first: str, last: str, ext: str) -> tuple[int, ...]:
+    """The kinds of :data:`_KINDS` (by index; spans apart) whose default file is not ``ext``."""
+    home = _default_files(first, last)
+    return tuple(k for k, letter in enumerate(_KINDS) if letter != "T" and home[letter, False] != ext)
+
+
+def _in_writer_order(
+    files: Sequence[tuple[str, Any, Sequence[int], bool]],
+    n_triggers: int,
+    trigger_spans: Callable[[int], int],
+    owner_keys: Callable[[], tuple[Sequence[Any], Sequence[Any]]] | None,
+) -> bool:
+    """Whether :func:`format_annotations`, given a document's items without their line positions,
+    writes every line where it is (then the reader drops the positions: they are redundant).
+
+    Without positions the writer puts each line in its file of :func:`_default_files` and orders
+    each file by :data:`_RANK` (T; R/E; A/M; N; ``*``; ``#``), and within a rank as it makes the
+    lines: spans, relations, ``*`` lines and notes in record order; A/M lines by owner (each span in
+    order, then each relation), each owner's in attribute order; N lines by span, each span's in
+    order. The caller (the reader) vouches for what this cannot see: no verbatim line; records, each
+    owner's attributes and each span's groundings in file order; relations without ``label`` or
+    ``tags``; one link group per ``*`` line.
+
+    ``files``: per annotation file, in order: its extension, anything, how many lines of each kind
+    of :data:`_KINDS` there are up to its end (counting the files before), and whether its lines are
+    in rank order (see ``_Parser.end_file``). ``n_triggers``: how many ids are some event's trigger
+    (all spans, in a valid document); ``trigger_spans(f)``: how many of file ``f``'s spans are (asked
+    only when the writer would split the spans between files). ``owner_keys`` (None when there are fewer than two A/M lines and
+    fewer than two N lines): gives, for the A/M and for the N lines in file order, keys that sort
+    their owners in record order. Those two are asked last, only if all else holds.
+    """
+    if not files:
+        return True
+    first, last = files[0][0], files[-1][0]
+    home = _default_files(first, last)
+    to_triggers, to_others = home["T", True], home["T", False]
+    before: Sequence[int] = _NO_LINES
+    all_triggers: list[tuple[int, int]] = []  # (file, its spans): files whose spans must all be triggers
+    no_triggers: list[int] = []  # files whose spans must not be
+    in_all = 0
+    for f, (ext, _, ends, ordered) in enumerate(files):
+        if not ordered:
+            return False
+        for k in _misplaced_kinds(first, last, ext):
+            if ends[k] != before[k]:
+                return False
+        spans = ends[0] - before[0]
+        if spans and not to_triggers == ext == to_others:
+            if to_triggers == ext:
+                all_triggers.append((f, spans))
+                in_all += spans
+            elif to_others == ext:
+                no_triggers.append(f)
+            else:
+                return False
+        before = ends
+    if in_all > n_triggers:
+        return False
+    for f, n in all_triggers:
+        if trigger_spans(f) != n:
+            return False
+    if in_all < n_triggers:  # else those files hold every trigger
+        for f in no_triggers:
+            if trigger_spans(f):
+                return False
+    if owner_keys is None:
+        return True
+    attr_keys, norm_keys = owner_keys()
+    return list(attr_keys) == sorted(attr_keys) and list(norm_keys) == sorted(norm_keys)
 
 
 def format_annotations(annotations: Annotations) -> dict[str, str]:
@@ -1025,8 +1282,7 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
     errors: list[str] = []
     if annotations.labels:
         errors.append(f"standoff cannot hold document labels ({annotations.labels[0].name}=...)")
-    first_ext = exts[0] if exts else "ann"
-    last_ext = exts[-1] if exts else "ann"
+    home = _default_files(exts[0] if exts else "ann", exts[-1] if exts else "ann")
 
     # ids: keep valid unique ones, then allocate the rest
     reserved: list[str] = []
@@ -1083,7 +1339,7 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
     out: dict[str, list[tuple[float, int, int, str]]] = {e: [] for e in exts}
     seq = 0
 
-    def put(extra: Mapping[str, Any], rank_key: str, line: str, default_ext: str) -> None:
+    def put(extra: Mapping[str, Any], rank_key: str, line: str, trigger: bool = False) -> None:
         nonlocal seq
         seq += 1
         ext = extra.get("file")
@@ -1091,7 +1347,7 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
         if ext in out and isinstance(pos, int):
             out[ext].append((pos, 0, seq, line))
         else:
-            out.setdefault(default_ext, []).append((float("inf"), _RANK[rank_key], seq, line))
+            out.setdefault(home[rank_key, trigger], []).append((float("inf"), _RANK[rank_key], seq, line))
 
     def put_attrs(
         target: str, owner_id: str, attributes: Mapping[str, Any], attr_meta: Mapping[str, Any]
@@ -1105,7 +1361,7 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
                 value = str(value)
                 tok(value, f"value of attribute {name} of {owner_id}")
             tok(name, f"attribute name on {owner_id}")
-            put(entry, aid[0], _attr_line(aid, name, target, value, entry), last_ext)
+            put(entry, aid[0], _attr_line(aid, name, target, value, entry))
 
     for s in annotations.spans:
         sid = rename.get(s.id, s.id)
@@ -1117,12 +1373,12 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
         line = f"{sid}\t{_field2(canon, s.extra)}"
         if not (s.extra.get("notext")):
             line += "\t" + _one_line(s.text)
-        put(s.extra, "T", line, last_ext if s.id in triggers else first_ext)
+        put(s.extra, "T", line, s.id in triggers)
         put_attrs(sid, s.id, s.attributes, s.extra.get("attrs") or {})
         for k, g in enumerate(s.groundings):
             gid = ground_ids.get((s.id, k)) or ids.new("N")
             line = _norm_line(gid, g.kind, sid, tok(g.ref, "grounding"), g.text, g.extra)
-            put(g.extra, "N", line, last_ext)
+            put(g.extra, "N", line)
     for r in annotations.relations:
         rid = rename.get(r.id, r.id)
         p = rel_prefix[r.id]
@@ -1132,7 +1388,7 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
         head = r.type if r.trigger is None else f"{r.type}:{rename.get(r.trigger, r.trigger)}"
         args = " ".join(f"{tok(a.role, f'role in {r.id}')}:{ref(a.ref, f'{r.id} {a.role}')}" for a in r.args)
         canon = f"{head} {args}" if args else head
-        put(r.extra, p, f"{rid}\t{_field2(canon, r.extra)}{_tail(r.extra)}", last_ext)
+        put(r.extra, p, f"{rid}\t{_field2(canon, r.extra)}{_tail(r.extra)}")
         attrs: dict[str, Any] = dict(r.attributes)
         if r.label is not None and "label" not in attrs:
             attrs["label"] = str(r.label)
@@ -1156,12 +1412,12 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
         members = [rename.get(e, e) for e in ends]
         extra = next((lk.extra for lk in members_links if lk.extra.get("line") is not None), first.extra)
         tok(first.type, f"type of link {first.id}")
-        put(extra, "*", _star_line(first.type, members, extra), last_ext)
+        put(extra, "*", _star_line(first.type, members, extra))
     for nt in annotations.notes:
         nid = rename.get(nt.id, nt.id)
         tok(nt.type, f"type of note {nt.id}")
         line = _note_line(nid, nt.type, ref(nt.target, f"note {nt.id}"), nt.text, nt.extra)
-        put(nt.extra, "#", line, last_ext)
+        put(nt.extra, "#", line)
     for v in verbatim:
         ext, pos, raw = str(v[0]), v[1], str(v[2])
         out.setdefault(ext, []).append((pos, 0, 0, raw))

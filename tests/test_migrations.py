@@ -61,6 +61,41 @@ def test_upgrade_older_database_keeps_its_data(empty_url: str) -> None:
     assert c.guideline().text == "old text"
 
 
+def test_upgrade_keeps_spans_written_with_fragment_json(empty_url: str) -> None:
+    """Spans stored before the lean span rows (revision 0003) keep their fragment JSON and read the
+    same after the upgrade, beside new spans stored without it."""
+    engine = db.make_engine(empty_url)
+    migrate.upgrade(engine, "0002")
+    with db.write(engine) as conn:
+        for sql in (
+            "INSERT INTO project (name, schema_name, created) VALUES ('old', 'bb-2011', CURRENT_TIMESTAMP)",
+            "INSERT INTO guideline (project_id, version, schema_name, schema_data, text, note, created) "
+            "SELECT id, 1, 'bb-2011', NULL, '', 'v1', CURRENT_TIMESTAMP FROM project",
+            "INSERT INTO annotator (project_id, name, role, created) "
+            "SELECT id, 'ann', 'annotator', CURRENT_TIMESTAMP FROM project",
+            "INSERT INTO document (project_id, external_id, text, sha256, source, created) "
+            "SELECT id, 'd1', 'IL-2 binds IL-2Ra', 'x', '', CURRENT_TIMESTAMP FROM project",
+            "INSERT INTO annotation_set (document_id, annotator_id, kind, status, guideline_version, version, "
+            "created, updated) SELECT d.id, a.id, 'annotation', 'submitted', 1, 1, CURRENT_TIMESTAMP, "
+            "CURRENT_TIMESTAMP FROM document d, annotator a",
+            "INSERT INTO span (set_id, local_id, type, fragments, start, stop, text) "
+            "SELECT id, 'T1', 'Bacterium', '[[0,4]]', 0, 4, 'IL-2' FROM annotation_set",
+            "INSERT INTO span (set_id, local_id, type, fragments, start, stop, text) "
+            "SELECT id, 'T2', 'Bacterium', '[[0,4],[11,17]]', 0, 17, 'IL-2 IL-2Ra' FROM annotation_set",
+        ):
+            conn.execute(text(sql))
+    assert "ix_span_set_start" in {ix["name"] for ix in inspect(engine).get_indexes("span")}
+    migrate.upgrade(engine)
+    assert "ix_span_set_start" not in {ix["name"] for ix in inspect(engine).get_indexes("span")}
+    with db.read(engine) as conn:
+        set_id = conn.execute(text("SELECT id FROM annotation_set")).scalar_one()
+    spans = Corpus.open("old", engine=engine).read_set(set_id).annotations.spans
+    assert [(s.id, s.fragments, s.text) for s in spans] == [
+        ("T1", ((0, 4),), "IL-2"),
+        ("T2", ((0, 4), (11, 17)), "IL-2 IL-2Ra"),
+    ]
+
+
 def test_cli_db_upgrade_on_empty_and_current(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "new.sqlite"
     assert main(["--db", str(path), "db", "current"]) == 0

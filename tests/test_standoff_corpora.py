@@ -15,6 +15,7 @@ from corpusdb.errors import FormatError
 from corpusdb.records import Annotations, ParsedDocument
 from importers.standoff import format_annotations, read_directory, read_directory_lenient
 from tests.conftest import shared_path
+from tests.test_standoff_positions import without_positions
 
 pytestmark = pytest.mark.shared
 
@@ -82,6 +83,18 @@ def test_round_trip_is_byte_identical(corpus: str) -> None:
             assert body.encode("utf-8") == txt.with_suffix("." + ext).read_bytes(), f"{txt.stem}.{ext}"
             checked += 1
     assert checked >= len(docs)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_positions_kept_only_where_needed(corpus: str) -> None:
+    """A document keeps its line positions exactly when writing without them would differ (the
+    round trip above shows that dropping them is safe; this, that none are kept for nothing)."""
+    for parsed in _read(corpus):
+        ann = parsed.annotations
+        if any("line" in s.extra for s in ann.spans) or any("line" in n.extra for n in ann.notes):
+            assert format_annotations(without_positions(ann)) != format_annotations(ann)
+        else:
+            assert not any("line" in r.extra for r in ann.relations), parsed.document.source
 
 
 def test_ge_counts() -> None:

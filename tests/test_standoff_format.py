@@ -172,7 +172,9 @@ def test_bionlp_a1_a2() -> None:
     docs = {d.document.external_id: d for d in read_directory(FIX / "bionlp")}
     ann = docs["PMID-1-S1"].annotations
     assert ann.extra["standoff"]["files"] == {"a1": {}, "a2": {}}
-    assert [s.extra["file"] for s in ann.spans] == ["a1"] * 4 + ["a2"] * 3
+    # canonical order (triggers in .a2, the other spans in .a1): no positions kept, the files follow
+    assert [s.extra for s in ann.spans] == [{}] * 7
+    assert format_annotations(ann)["a1"] == (FIX / "bionlp" / "PMID-1-S1.a1").read_text()
     e3 = next(r for r in ann.relations if r.id == "E3")
     assert e3.args == (Argument("Theme", "E2"), Argument("Cause", "T3"))  # a2 refers to a1 entities
     assert e3.attributes == {"Speculation": True}
@@ -511,7 +513,9 @@ def test_new_items_get_valid_ids_and_read_back(tmp_path: Path) -> None:
     assert next(r for r in back.relations if r.id == "E1").trigger == "T3"
 
 
-def test_new_items_go_after_existing_lines_in_the_right_file() -> None:
+def test_new_items_take_their_canonical_place_in_the_right_file() -> None:
+    """PMID-1-S1 is in canonical order (read without positions): new lines take their canonical
+    place, a new entity in .a1, a new event in .a2 after the other events (before M1 and the ``*``)."""
     parsed = read_document(FIX / "bionlp" / "PMID-1-S1.txt")
     ann = parsed.annotations
     new_span = Span("new", "Protein", ((22, 26),), "cotD")
@@ -526,7 +530,7 @@ def test_new_items_go_after_existing_lines_in_the_right_file() -> None:
     )
     original = {e: (FIX / "bionlp" / f"PMID-1-S1.{e}").read_text() for e in ("a1", "a2")}
     assert out["a1"] == original["a1"] + "T8\tProtein 22 26\tcotD\n"
-    assert out["a2"] == original["a2"] + "E4\tBinding:T5 Theme:T8\n"
+    assert out["a2"] == original["a2"].replace("M1\t", "E4\tBinding:T5 Theme:T8\nM1\t")
 
 
 @pytest.mark.parametrize(

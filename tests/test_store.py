@@ -106,6 +106,41 @@ def test_every_item_round_trips(corpus: Corpus) -> None:
     assert back.info.created.tzinfo is not None
 
 
+def test_span_rows_are_lean_and_ids_follow_positions(corpus: Corpus) -> None:
+    """A contiguous span is stored without fragment JSON (NULL means ``[start, stop]``), others keep
+    theirs; a second set written into tables that already hold rows gets its ids after theirs, with
+    every reference (trigger, arguments, links) inside its own set."""
+    ann = rich_annotations()
+    corpus.create_set("1.0.train.166", "alice", annotations=ann)
+    info = corpus.create_set("1.0.train.166", "bob", annotations=ann)
+    with db.read(corpus.engine) as conn:
+        stored = dict(
+            conn.execute(text("SELECT local_id, fragments FROM span WHERE set_id = :s"), {"s": info.id}).all()
+        )
+        crossing = conn.execute(
+            text(
+                "SELECT count(*) FROM relation r JOIN relation_arg a ON a.relation_id = r.id "
+                "LEFT JOIN span s ON s.id = a.span_id LEFT JOIN relation e ON e.id = a.arg_relation_id "
+                "LEFT JOIN span t ON t.id = r.trigger_id "
+                "WHERE coalesce(s.set_id, e.set_id) <> r.set_id OR t.set_id <> r.set_id"
+            )
+        ).scalar_one()
+        link_crossing = conn.execute(
+            text(
+                "SELECT count(*) FROM link l JOIN span a ON a.id = l.source_id JOIN span b ON b.id = l.target_id "
+                "WHERE a.set_id <> l.set_id OR b.set_id <> l.set_id"
+            )
+        ).scalar_one()
+    assert stored["T1"] is None and stored["T4"] is None
+    assert stored["T2"] in (
+        "[[15,19],[29,40]]",
+        [[15, 19], [29, 40]],
+    )  # text on SQLite, decoded on PostgreSQL
+    assert stored["T7"] in ("[]", [])
+    assert crossing == 0 and link_crossing == 0
+    assert corpus.as_user("bob").read_set(info.id).annotations == ann
+
+
 def test_project_guidelines_annotators_documents_round_trip(corpus: Corpus) -> None:
     info = corpus.info()
     assert (info.name, info.schema_name, info.guideline_version) == ("p1", "biorelex-1.0", 1)

@@ -90,6 +90,23 @@ def load(
 ) -> Outcome:
     """Write the chunks ``chunks(prepared)`` yields for the documents ``external_ids``; raise the
     refusal (the caller's transaction then rolls back) unless ``target.lenient``."""
+    with db.bulk_cache(conn):
+        return _load(conn, project_id, guideline_version, schema, target, external_ids, chunks, reread,
+                     problems, progress)  # fmt: skip
+
+
+def _load(
+    conn: Connection,
+    project_id: int,
+    guideline_version: int,
+    schema: Schema,
+    target: Target,
+    external_ids: Sequence[str],
+    chunks: Callable[[Prepared], Iterable[Chunk]],
+    reread: Callable[[Held], ParsedDocument],
+    problems: Sequence[Problem],
+    progress: Progress | None,
+) -> Outcome:
     out = Outcome(problems=list(problems))
     annotator_id = _annotator(conn, project_id, target, out)
     stored = store.stored_documents(conn, project_id, external_ids)
@@ -128,9 +145,8 @@ def load(
         )
         rows = content.build_rows([(sid, p.annotations) for sid, p in replaced])
         content.insert_rows(conn, rows)
-        for k, n in (("spans", rows.spans), ("relations", rows.relations), ("links", rows.links),
-                     ("notes", rows.notes), ("labels", rows.labels)):  # fmt: skip
-            items[k] += len(n)
+        for k, n in rows.counts().items():
+            items[k] += n
         out.sets_replaced = len(replaced)
     out.items = items
     out.schema_warnings = usage.warnings()

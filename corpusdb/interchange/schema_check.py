@@ -8,6 +8,7 @@ schema, or correct the data. Item-level validation (argument types, offsets...) 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 from corpusdb.records import ParsedDocument
@@ -59,9 +60,15 @@ class SchemaUsage:
             ann = d.annotations
             spans = ann.spans
             # per type, not per span: a corpus has 10^6 spans and a handful of types
-            for t in {s.type for s in spans} - entities:
-                hits = [s for s in spans if s.type == t]
-                self._note("span", t, f"{ext} {hits[0].id}", len(hits))
+            if not {s.type for s in spans} <= entities:
+                first: dict[str, str] = {}
+                counts: Counter[str] = Counter()
+                for s in spans:
+                    if s.type not in entities:
+                        counts[s.type] += 1
+                        first.setdefault(s.type, s.id)
+                for t, k in counts.items():
+                    self._note("span", t, f"{ext} {first[t]}", k)
             for item in [*(s for s in spans if s.attributes), *(r for r in ann.relations if r.attributes)]:
                 for name in item.attributes:
                     if self._unknown("attribute", name):

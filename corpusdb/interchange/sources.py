@@ -72,8 +72,9 @@ def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int |
     def chunks(prep: Prepared) -> Iterable[Chunk]:
         ids = iter(prep.set_ids)
         tasks = []
-        for i in range(0, len(files), pipeline.CHUNK):
-            part = tuple(files[i : i + pipeline.CHUNK])
+        size = pipeline.chunk_size(len(files))
+        for i in range(0, len(files), size):
+            part = tuple(files[i : i + size])
             stems = [_stem(f) for f in part if f.txt is not None]
             tasks.append(
                 Task(
