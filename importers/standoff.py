@@ -759,9 +759,13 @@ class _Parser:
                 self.err(*self.ids[nt["id"]], f"{nt['id']}: target {self._ref_problem(tgt)}")
                 continue
             notes.append(Note(id=nt["id"], type=nt["type"], target=tgt, text=nt["text"], extra=loc))
-        # positional, without dataclass __init__: about half the cost (records.make_span)
-        if canonical:
-            span_records = [
+        # Positional, without dataclass __init__: about half the cost (records.make_span). The spans of
+        # each file in turn, as the fast path's know only their line number, not their file.
+        span_records: list[Span] = []
+        items = iter(spans.items())
+        done = 0
+        for ext, _, counts, _ in self.files:  # counts[0]: spans up to the file's end
+            span_records += [
                 make_span(
                     sid,
                     type_,
@@ -769,28 +773,13 @@ class _Parser:
                     text,
                     span_attrs.get(sid) or {},
                     tuple(groundings[sid]) if sid in groundings else (),
-                    {} if extra.__class__ is int else _without_position(extra),
+                    ({} if canonical else {"file": ext, "line": extra})
+                    if extra.__class__ is int
+                    else (_without_position(extra) if canonical else extra),
                 )
-                for sid, (type_, frags, text, extra) in spans.items()
+                for sid, (type_, frags, text, extra) in islice(items, counts[0] - done)
             ]
-        else:  # the spans of each file in turn: the fast path's know only their line
-            span_records = []
-            items = iter(spans.items())
-            done = 0
-            for ext, _, counts, _ in self.files:  # counts[0]: spans up to the file's end
-                span_records += [
-                    make_span(
-                        sid,
-                        type_,
-                        frags,
-                        text,
-                        span_attrs.get(sid) or {},
-                        tuple(groundings[sid]) if sid in groundings else (),
-                        {"file": ext, "line": extra} if extra.__class__ is int else extra,
-                    )
-                    for sid, (type_, frags, text, extra) in islice(items, counts[0] - done)
-                ]
-                done = counts[0]
+            done = counts[0]
         for file, kept in self.kept.items():
             line, raw = min(kept)
             self.warn(

@@ -306,6 +306,7 @@ def test_large_imports_read_in_worker_processes(
     monkeypatch.setattr(pipeline, "PARALLEL_FROM", 1)
     if sys.platform.startswith("linux"):
         assert pipeline.workers_for(5) >= 1
+    assert pipeline.chunk_size(6) == 2  # three chunks for the six documents below
     corpus = Corpus.create("p", "ge-2011", url=any_url)
     src = good_corpus(tmp_path / "src")
     for name in ("bionlp", "every_line", "bb2011"):

@@ -6,7 +6,7 @@ import sqlite3
 import threading
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import Connection, func, select, text
 from sqlalchemy.exc import IntegrityError
 
 from corpusdb import db
@@ -328,6 +328,24 @@ def test_sqlite_pragmas_and_immediate_writes(sqlite_url: str) -> None:
     release.set()
     t.join()
     other.close()
+
+
+def test_bulk_cache_is_raised_for_one_write_and_restored(sqlite_url: str) -> None:
+    """An import's transaction gets a large page cache; the pooled connection gets its own back,
+    after an error too."""
+    engine = db.make_engine(sqlite_url)
+
+    def cache(conn: Connection) -> int:
+        return int(conn.exec_driver_sql("PRAGMA cache_size").scalar_one())
+
+    with db.write(engine) as conn:
+        before = cache(conn)
+        with db.bulk_cache(conn):
+            assert cache(conn) == -db.BULK_CACHE_KIB != before
+        assert cache(conn) == before
+        with pytest.raises(RuntimeError), db.bulk_cache(conn):
+            raise RuntimeError("mid-import")
+        assert cache(conn) == before
 
 
 def test_history_records_actions_for_leads_only(corpus: Corpus) -> None:

@@ -90,23 +90,6 @@ def load(
 ) -> Outcome:
     """Write the chunks ``chunks(prepared)`` yields for the documents ``external_ids``; raise the
     refusal (the caller's transaction then rolls back) unless ``target.lenient``."""
-    with db.bulk_cache(conn):
-        return _load(conn, project_id, guideline_version, schema, target, external_ids, chunks, reread,
-                     problems, progress)  # fmt: skip
-
-
-def _load(
-    conn: Connection,
-    project_id: int,
-    guideline_version: int,
-    schema: Schema,
-    target: Target,
-    external_ids: Sequence[str],
-    chunks: Callable[[Prepared], Iterable[Chunk]],
-    reread: Callable[[Held], ParsedDocument],
-    problems: Sequence[Problem],
-    progress: Progress | None,
-) -> Outcome:
     out = Outcome(problems=list(problems))
     annotator_id = _annotator(conn, project_id, target, out)
     stored = store.stored_documents(conn, project_id, external_ids)

@@ -22,6 +22,7 @@ import os
 from collections.abc import Sequence
 from time import perf_counter
 
+from corpusdb import db
 from corpusdb.errors import Conflict, InvalidInput, UsageError
 from corpusdb.interchange import exporting
 from corpusdb.interchange.importing import Progress, Target, load
@@ -144,7 +145,7 @@ class InterchangeMixin(ServiceBase):
             raise InvalidInput(f"{path}: no documents found")
         # One write transaction for the whole run: chunks are read (by workers for large imports)
         # while earlier ones are written; a refusal rolls everything back.
-        with gc_paused(), self._write() as conn:
+        with gc_paused(), self._write() as conn, db.bulk_cache(conn):
             out = load(
                 conn,
                 project_id=self.project_id,

@@ -39,7 +39,7 @@ def chunk_size(n_documents: int) -> int:
     """Documents per chunk for an import of ``n_documents``: at least 16 chunks when there are enough
     documents, so that the writer starts soon (it waits for the first chunk) and finishes soon after
     the readers (it writes the last one alone); ``CHUNK`` at most."""
-    return max(50, min(CHUNK, n_documents // 16))
+    return min(CHUNK, max(50, n_documents // 16))
 
 
 PARALLEL_FROM = 1_000
