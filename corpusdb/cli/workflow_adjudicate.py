@@ -108,7 +108,7 @@ def adjudicate(
         emit(st, [r.to_dict() for r in res], lambda: [
             out.print(f"{r.document}: +{sum(r.added.values())} gold items "
                       f"({', '.join(f'{k} {v}' for k, v in r.added.items()) or 'none'}), {r.rejected} refused, "
-                      f"{r.kept} kept, {r.open} open", markup=False) for r in res])  # fmt: skip
+                      f"{r.kept} kept, {r.existing} already in gold, {r.open} open", markup=False) for r in res])  # fmt: skip
         return
     if document is None:
         raise UsageError("resolving a conflict needs its DOCUMENT")

@@ -7,7 +7,9 @@ Merge semantics (why): a unit (see ``units``) on which every source agrees goes 
 edited item (``adjudicated``). A unit already decided is never touched again, so re-running the merge
 after more annotators submit keeps every decision made. Relations and links enter gold only once the
 spans they point at have gold items; their arguments are rewritten to those gold ids. Gold local ids
-are allocated once (``T<n>``, ``R<n>``, ``L<n>``) and never renumbered.
+are allocated once (``T<n>``, ``R<n>``, ``L<n>``) and never renumbered. An item gold already holds
+(an imported gold set) is never added a second time: its unit is decided onto that gold item, whose
+decision thereby gains its sources, so re-running the merge changes nothing.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ class _Gold:
         self.notes = list(ann.notes)
         self.extra = ann.extra
         self.changed = False
+        self.existing = 0
+        # what gold already holds (an imported gold set, earlier merges): an identical item is
+        # decided onto it instead of being added a second time
+        self.present: dict[tuple[object, ...], str] = {}
+        for x in (*self.spans, *self.relations, *self.links):
+            self.present.setdefault(_content(x), x.id)
         self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
         taken = used | {x.id for x in (*self.spans, *self.relations, *self.links, *self.notes)}
@@ -69,6 +77,15 @@ class _Gold:
         return f"{prefix}{self.top[prefix]}"
 
     def add(self, item: Item) -> str:
+        if isinstance(item, DocLabel):
+            if any(lb.name == item.name and lb.value == item.value for lb in self.labels):
+                self.existing += 1
+                return item.name  # gold already says so: nothing to write
+        else:
+            have = self.present.get(_content(item))
+            if have is not None:
+                self.existing += 1
+                return have
         self.changed = True
         if isinstance(item, DocLabel):
             self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
@@ -76,10 +93,21 @@ class _Gold:
         kind = "span" if isinstance(item, Span) else "relation" if isinstance(item, Relation) else "link"
         new = replace(item, id=self.fresh(kind), extra={})  # type: ignore[type-var]
         getattr(self, kind + "s").append(new)
+        self.present.setdefault(_content(new), new.id)  # type: ignore[arg-type]
         return new.id  # type: ignore[union-attr]
 
 
 _NUM = re.compile(r"^(\D+?)(\d+)$")
+
+
+def _content(item: Span | Relation | Link) -> tuple[object, ...]:
+    """What makes two gold items the same item, ids and format details aside."""
+    if isinstance(item, Span):
+        return ("span", *units.span_sig(item), item.text)
+    if isinstance(item, Relation):
+        return ("relation", item.type, item.kind, tuple((a.role, a.ref) for a in item.args), item.trigger,
+                item.label, tuple(sorted(item.tags)), units.canon(dict(item.attributes)))  # fmt: skip
+    return ("link", item.type, item.source, item.target)
 
 
 def _used_ids(a: Analysis) -> set[str]:
@@ -207,7 +235,7 @@ class AdjudicationMixin(ServiceBase):
                 if a.n:
                     res, w = self._merge_one(a, threshold)
                     out.append(res)
-                    if w.set_id is None or w.changed or w.status != w.old_status:
+                    if w.set_id is None or w.changed or w.status != w.old_status or w.decisions:
                         writes.append(w)
                 if progress is not None:
                     progress(i + 1, len(found))
@@ -224,7 +252,8 @@ class AdjudicationMixin(ServiceBase):
         added, rejected, kept = self._auto_pass(a, gold, threshold)
         open_ = _open_count(a)
         w = _write(a, gold, "submitted" if open_ == 0 else "in_progress")
-        return MergeResult(a.document, a.gold.id if a.gold else 0, dict(added), rejected, kept, open_), w
+        return MergeResult(a.document, a.gold.id if a.gold else 0, dict(added), rejected, kept, open_,
+                           gold.existing), w  # fmt: skip
 
     def _auto_pass(self, a: Analysis, gold: _Gold, threshold: int | None) -> tuple[Counter[str], int, int]:
         """Decide every undecided unit that needs no person; spans come before what points at them."""
@@ -247,6 +276,7 @@ class AdjudicationMixin(ServiceBase):
             if isinstance(item, str):
                 continue  # an argument is undecided or refused: wait, or a person decides
             n_agree = len({m.source for m in winners})
+            before = gold.existing
             _decide(
                 a,
                 self,
@@ -257,7 +287,8 @@ class AdjudicationMixin(ServiceBase):
                 _refs(a, winners),
                 f"auto-merge: {n_agree} of {a.n} sources agree",
             )
-            added[method] += 1
+            if gold.existing == before:
+                added[method] += 1
         return added, rejected, kept
 
     def resolve(

@@ -183,6 +183,8 @@ class MergeResult(_ToDict):
     """Units already decided before this run (left as they were)."""
     open: int
     """Conflicts left for an adjudicator."""
+    existing: int = 0
+    """Agreed items gold already held (an imported gold set): decided onto that item, not added again."""
 
 
 @dataclass(frozen=True, slots=True)
