@@ -26,7 +26,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError
 from corpusdb.errors import DatabaseError
 
 DEFAULT_FILENAME = "corpusdb.sqlite"
-_WRITE = "corpusdb_write"
+_WRITE = WRITE_OPTION = "corpusdb_write"
 BUSY_TIMEOUT_MS = 10_000
 
 

@@ -6,13 +6,15 @@ Why programmatic: ``corpusdb db upgrade`` must work from an installed wheel, wit
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, inspect
+from sqlalchemy import Connection, Engine, inspect
 
 from corpusdb import db
 from corpusdb.errors import DatabaseError
@@ -37,14 +39,56 @@ def current(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[Connection]:
+    """One write transaction for a migration; on SQLite, foreign keys off around it.
+
+    Why: batch mode rebuilds a table (create new, copy, drop old, rename), and with foreign keys on,
+    dropping a table that other rows point at fails or cascades. SQLite's documented procedure
+    (https://www.sqlite.org/lang_altertable.html#otheralter): ``PRAGMA foreign_keys=OFF`` outside
+    the transaction (it is a no-op inside one), ``PRAGMA foreign_key_check`` before commit, then
+    foreign keys back on.
+    """
+    if not db.is_sqlite(engine):
+        with db.write(engine) as conn:
+            yield conn
+        return
+    with engine.connect() as conn:
+        raw = conn.connection.driver_connection
+        raw.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+        try:
+            conn.execution_options(**{db.WRITE_OPTION: True})
+            with conn.begin():
+                yield conn
+                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    table, rowid, parent, _ = broken[0]
+                    raise DatabaseError(
+                        f"the migration would leave {len(broken)} dangling reference(s) (first: {table} row "
+                        f"{rowid} -> {parent}); nothing was changed"
+                    )
+        finally:
+            raw.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
+
+
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
     """Upgrade to ``revision`` in one transaction; returns (before, after)."""
     before = current(engine)
     cfg = _config()
-    with db.write(engine) as conn:
+    with _migrating(engine) as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
     return before, current(engine) or ""
+
+
+def downgrade(engine: Engine, revision: str) -> tuple[str | None, str | None]:
+    """Downgrade to ``revision`` (``base`` for none) in one transaction; returns (before, after)."""
+    before = current(engine)
+    cfg = _config()
+    with _migrating(engine) as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, revision)
+    return before, current(engine)
 
 
 def ensure_current(engine: Engine) -> None:
