@@ -11,6 +11,7 @@ from sqlalchemy import Connection, exists, select
 from corpusdb import db
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from corpusdb.models import AnnotationSetRow, DocumentRow
+from corpusdb.names import check_name
 from corpusdb.records import Document, DocumentInfo
 from corpusdb.service import ServiceBase, utcnow_aware
 
@@ -42,16 +43,38 @@ class DocumentsAdded:
     """external id → document id, for every document given."""
 
 
+def _text_hash(d: Document) -> str:
+    try:
+        return sha256_text(d.text)
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(
+            f"document {d.external_id!r}: its text is not valid Unicode ({exc.reason})"
+        ) from None
+
+
+def _metadata_json(d: Document) -> str:
+    """The metadata as JSON that reads back as it was: no NaN/Infinity, no lone surrogates."""
+    import json
+
+    try:
+        text = json.dumps(dict(d.metadata), ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError) as exc:  # UnicodeEncodeError is a ValueError
+        raise InvalidInput(
+            f"document {d.external_id!r}: its metadata cannot be stored as JSON ({exc})"
+        ) from None
+    return text
+
+
 def upsert_documents(conn: Connection, project_id: int, docs: Sequence[Document]) -> DocumentsAdded:
     """Add documents not yet present; the same id with the same text is a no-op; the same id with a
     different text is a Conflict listing every such document (nothing is written then)."""
-    import json
-
     seen: dict[str, str] = {}
     for d in docs:
-        if not d.external_id:
-            raise InvalidInput("a document needs a non-empty external id")
-        h = sha256_text(d.text)
+        check_name(d.external_id, "document id")
+        if d.split is not None:
+            check_name(d.split, "split name")
+        h = _text_hash(d)
         if d.external_id in seen and seen[d.external_id] != h:
             raise Conflict(f"document {d.external_id!r} is given twice with different texts")
         seen[d.external_id] = h
@@ -84,7 +107,7 @@ def upsert_documents(conn: Connection, project_id: int, docs: Sequence[Document]
     rows = [
         (
             pk, project_id, d.external_id, d.text, seen[d.external_id], d.source,
-            json.dumps(dict(d.metadata), ensure_ascii=False) if d.metadata else None,
+            _metadata_json(d) if d.metadata else None,
             d.group_key, d.split, now_val,
         )
         for pk, d in zip(pks, new_docs, strict=True)

@@ -56,12 +56,15 @@ arguments. Discontinuous spans cannot be written and are refused (:class:`Invali
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from corpusdb.errors import FormatError, InvalidInput, Problem, Severity
+from corpusdb.names import name_problem
 from corpusdb.records import (
     Annotations,
     Argument,
@@ -172,6 +175,10 @@ class _Sentence:
         if any(p.severity == "error" for p in self.problems):
             return None
         sid, paperid = obj["id"], obj.get("paperid")
+        bad_id = name_problem(str(sid), "sentence id")
+        if bad_id is not None:
+            self.err(bad_id)
+            return None
         bx: dict[str, Any] = {}
         keys = list(obj)
         if tuple(keys) != SENTENCE_KEYS:
@@ -393,6 +400,93 @@ def _line_locator(raw: str, data: list[Any]) -> Callable[[int], int | None]:
     return locate
 
 
+MAX_DEPTH = 64
+"""Deepest JSON nesting accepted (BioRelEx needs 6): deeper input is refused before it can exhaust
+the parser's recursion or the store's JSON encoder (orjson stops at 255 levels)."""
+_INT64 = 2**63
+
+
+class _Bad(str):
+    """A JSON number or constant that cannot be stored and read back (NaN, Infinity, 1e999, 2**64)."""
+
+
+def _bad_float(s: str) -> float | _Bad:
+    f = float(s)
+    return f if math.isfinite(f) else _Bad(s)
+
+
+def _bad_int(s: str) -> int | _Bad:
+    if len(s) > 20:  # also keeps int() from refusing 4,300+ digits with a bare ValueError
+        return _Bad(s)
+    n = int(s)
+    return n if -_INT64 <= n < _INT64 else _Bad(s)
+
+
+# A JSON token scanner used only to find where a problem is (JSON decoders report no positions for
+# values they accept): strings are skipped whole so that their content is never taken for a token.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|-?Infinity|NaN|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
+
+
+def _line_of(
+    raw: str, *, token: str | None = None, depth: int | None = None, string: str | None = None
+) -> int | None:
+    """The line of the first ``token`` outside strings, of the first nesting deeper than ``depth``,
+    or of the first string literal whose decoded value is ``string``."""
+    level = 0
+    for m in _TOKENS.finditer(raw):
+        t = m.group()
+        if t[0] == '"':
+            if string is not None and "\\u" in t:
+                try:
+                    hit = json.loads(t) == string
+                except ValueError:
+                    hit = False
+                if hit:
+                    return raw.count("\n", 0, m.start()) + 1
+            continue
+        if t in "[{":
+            level += 1
+            if depth is not None and level > depth:
+                return raw.count("\n", 0, m.start()) + 1
+        elif t in "]}":
+            level -= 1
+        elif token is not None and t == token:
+            return raw.count("\n", 0, m.start()) + 1
+    return None
+
+
+def _unstorable(path: str, raw: str, data: Any) -> FormatError | None:
+    """The first value that could not be stored and read back as JSON, as a refusal with its line."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        obj, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            line = _line_of(raw, depth=MAX_DEPTH)
+            return FormatError.single(path, line, f"JSON nested more than {MAX_DEPTH} levels deep")
+        if isinstance(obj, _Bad):
+            return FormatError.single(
+                path, _line_of(raw, token=str(obj)),
+                f"non-standard JSON value {str(obj)!r} (NaN, Infinity and numbers beyond 64 bits cannot be "
+                "stored; write null or a string)",
+            )  # fmt: skip
+        if isinstance(obj, str):
+            if not obj.isascii():
+                try:
+                    obj.encode("utf-8")
+                except UnicodeEncodeError as err:
+                    code = ord(obj[err.start])
+                    return FormatError.single(
+                        path, _line_of(raw, string=obj),
+                        f"lone surrogate \\u{code:04x} in a string (not a character; text must be valid Unicode)",
+                    )  # fmt: skip
+        elif isinstance(obj, dict):
+            stack.extend((k, depth + 1) for k in obj)
+            stack.extend((v, depth + 1) for v in obj.values())
+        elif isinstance(obj, list):
+            stack.extend((v, depth + 1) for v in obj)
+    return None
+
+
 def _load(path: str) -> tuple[str, Any]:
     try:
         with open(path, "rb") as fh:
@@ -408,9 +502,17 @@ def _load(path: str) -> tuple[str, Any]:
         ) from err
     raw = raw.removeprefix("\ufeff")
     try:
-        return raw, json.loads(raw, object_pairs_hook=_pairs)
+        value = json.loads(raw, object_pairs_hook=_pairs, parse_constant=_Bad, parse_float=_bad_float,
+                           parse_int=_bad_int)  # fmt: skip
     except json.JSONDecodeError as err:
         raise FormatError.single(path, err.lineno, f"not valid JSON: {err.msg} (column {err.colno})") from err
+    except RecursionError:
+        line = _line_of(raw, depth=MAX_DEPTH)
+        raise FormatError.single(path, line, f"JSON nested more than {MAX_DEPTH} levels deep") from None
+    bad = _unstorable(path, raw, value)
+    if bad is not None:
+        raise bad
+    return raw, value
 
 
 def read_biorelex_lenient(path: str | os.PathLike[str]) -> ReadResult:

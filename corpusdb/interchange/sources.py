@@ -15,6 +15,7 @@ from corpusdb.errors import Problem, UsageError
 from corpusdb.interchange import pipeline
 from corpusdb.interchange.importing import Prepared
 from corpusdb.interchange.pipeline import Chunk, Held, Task
+from corpusdb.names import name_problem
 from corpusdb.records import ParsedDocument
 from guidelines.schema import Schema
 from importers.standoff import DocumentFiles
@@ -56,6 +57,11 @@ def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int |
     files: list[DocumentFiles] = []
     out = Source([], lambda _p: (), lambda h: read_document(h.where, keep_unknown=keep_unknown))
     for f in found:
+        bad = name_problem(_stem(f), "document id") if f.txt is not None else None
+        if bad is not None:
+            out.problems.append(Problem(f.txt, None, f"{bad}: rename the file"))  # type: ignore[arg-type]
+            out.rejected.append(f.txt)  # type: ignore[arg-type]
+            continue
         if f.txt is not None and _stem(f) in first:
             out.problems.append(
                 Problem(f.txt, None, f"document id {_stem(f)!r} is already read from {first[_stem(f)]}; a project "

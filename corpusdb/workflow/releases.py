@@ -69,6 +69,7 @@ from corpusdb.sets import read_contents
 from corpusdb.workflow import changelog, store
 from corpusdb.workflow.corrections import load_corrections
 from corpusdb.workflow.items import annotations_from_json, annotations_to_json
+from corpusdb.workflow.release_folder import write_folder
 from corpusdb.workflow.types import ReleaseInfo, to_jsonable
 
 R = ReleaseRow.__table__
@@ -193,7 +194,8 @@ class ReleasesMixin(ServiceBase):
                 select(R.c.id).where(R.c.project_id == self.project_id, R.c.version == version)
             ).first():
                 raise Conflict(
-                    f"release {version} already exists (releases are immutable: pick a new version)"
+                    f"release {version} already exists (releases are immutable: pick a new version; if its "
+                    f"folder is missing or incomplete, `corpusdb releases export {version} FOLDER` rebuilds it)"
                 )
             golds = access.visible_sets(conn, self.project_id, self.actor, kind="gold")
             if not golds:
@@ -229,7 +231,15 @@ class ReleasesMixin(ServiceBase):
             )  # fmt: skip
             self._audit(conn, "release", version, documents=counts["documents"], files=len(files) + 1)
         if outdir is not None:
-            self.export_release(version, outdir)
+            try:
+                self.export_release(version, outdir)
+            except OSError as exc:  # the release is committed: say how to get its folder
+                raise OSError(exc.errno, f"release {version} is stored, but writing {outdir} failed "
+                              f"({exc.strerror or exc}); `corpusdb releases export {version} FOLDER` writes it",
+                              exc.filename) from exc  # fmt: skip
+            except (Conflict, InvalidInput) as exc:
+                raise type(exc)(f"release {version} is stored, but not written: {exc}; "
+                                f"`corpusdb releases export {version} FOLDER` writes it") from exc  # fmt: skip
         return self._release_info(version)
 
     def _snapshot(self, conn: Connection, version: str, notes: str, golds: list[Any], schema: Any, info: Any,
@@ -316,10 +326,12 @@ class ReleasesMixin(ServiceBase):
         names = {r.id: r.version for r in rows}
         return [_info(r, names.get(r.previous_id)) for r in rows]
 
-    def export_release(self, version: str, outdir: str | Path) -> list[Path]:
-        """Write release ``version``'s files into ``outdir``, byte for byte as when it was made.
+    def export_release(self, version: str, outdir: str | Path, *, overwrite: bool = False) -> list[Path]:
+        """Write release ``version``'s files as the folder ``outdir``, byte for byte as when it was made.
 
-        Every file is checked against the manifest's sha256 before anything is written.
+        Every file is checked against the manifest's sha256 before anything is written; the folder
+        appears complete or not at all (``release_folder``). An existing folder holding another
+        release or other files is refused unless ``overwrite``.
         """
         self._require("lead", "adjudicator", doing="export releases")
         with self._read() as conn:
@@ -340,11 +352,4 @@ class ReleasesMixin(ServiceBase):
                 f"release {version} cannot be re-exported identically: {len(bad)} file(s) differ from its "
                 f"manifest ({', '.join(bad[:3])}); a writer changed since the release was made"
             )
-        out = Path(outdir)
-        paths = []
-        for rel, data in sorted(files.items()):
-            p = out / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_bytes(data)
-            paths.append(p)
-        return paths
+        return write_folder(Path(outdir), files, version, overwrite=overwrite)

@@ -26,6 +26,7 @@ from sqlalchemy import select, update
 from corpusdb import access
 from corpusdb.errors import UsageError
 from corpusdb.models import DocumentRow
+from corpusdb.names import check_name
 from corpusdb.records import Annotations
 from corpusdb.service import ServiceBase
 from corpusdb.sets import read_contents
@@ -166,6 +167,8 @@ class SplitsMixin(ServiceBase):
         """
         self._require("lead", doing="split the corpus")
         names, ratios = list(names), [float(r) for r in ratios]
+        for name in names:
+            check_name(name, "split name")  # it becomes a release folder
         if len(names) != len(ratios) or len(set(names)) != len(names) or not names:
             raise UsageError("give one ratio per split name, and distinct names")
         if any(r < 0 for r in ratios) or sum(ratios) <= 0:

@@ -1,0 +1,41 @@
+"""Names that become file names: document ids (``<id>.txt``, ``<id>.ann``) and split names (folders).
+
+Why checked where they enter (the API, every importer) rather than where files are written: an export
+or a release must never fail, or write outside its folder, because of a name stored months earlier.
+A name must be one path component on every common file system: not empty, not ``.`` or ``..``, no
+``/`` or ``\\``, no control characters, valid Unicode, and at most ``MAX_NAME_BYTES`` bytes of UTF-8
+(file names are limited to 255 bytes; the rest is left for extensions such as ``.a2``).
+"""
+
+from __future__ import annotations
+
+MAX_NAME_BYTES = 200
+
+
+def name_problem(name: object, what: str) -> str | None:
+    """Why ``name`` cannot be a ``what`` (e.g. "document id"), or None when it can."""
+    if not isinstance(name, str) or not name:
+        return f"{what} must be a non-empty string, got {name!r}"
+    shown = repr(name if len(name) <= 40 else name[:40] + "...")
+    if name in (".", ".."):
+        return f"{what} {shown} is not allowed (it names a folder, not a file)"
+    if "/" in name or "\\" in name:
+        return f"{what} {shown} contains a path separator ('/' or '\\')"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return f"{what} {shown} contains a control character"
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:
+        return f"{what} {shown} contains a lone surrogate (not valid Unicode)"
+    if size > MAX_NAME_BYTES:
+        return f"{what} {shown} is {size} bytes long; at most {MAX_NAME_BYTES} (it becomes a file name)"
+    return None
+
+
+def check_name(name: object, what: str) -> None:
+    """Raise InvalidInput when ``name`` cannot be a ``what``."""
+    from corpusdb.errors import InvalidInput
+
+    problem = name_problem(name, what)
+    if problem is not None:
+        raise InvalidInput(problem)
