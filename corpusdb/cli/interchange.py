@@ -61,6 +61,13 @@ ReplaceOpt = Annotated[
         "--replace", help="Replace a set the annotator already has with different content (default: refuse)."
     ),
 ]
+AllowUnknownOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-unknown",
+        help="Store types, roles, attributes and labels the project's schema does not define (default: refuse).",
+    ),
+]
 
 
 def _lines(lines: list[str]) -> None:
@@ -110,17 +117,20 @@ def import_brat(
         bool, typer.Option("--keep-unknown", help="Keep non-brat lines (e.g. BioNLP GI W lines) verbatim.")
     ] = False,
     replace: ReplaceOpt = False,
+    allow_unknown: AllowUnknownOpt = False,
 ) -> None:
     """Import brat standoff / BioNLP .a1/.a2 files as one annotator's sets (or gold), all or nothing.
 
     Documents are created as needed; importing the same files again changes nothing; a set that differs
-    from the one the annotator already has is refused unless --replace.
+    from the one the annotator already has is refused unless --replace. Names the schema does not
+    define are refused unless --allow-unknown; annotation sets imported as submitted (the default)
+    pass the submit check first.
     """
     _run_import(
         ctx,
         lambda c, tick: c.import_brat(
             path, annotator, kind=kind.value, status=status.value, lenient=lenient, keep_unknown=keep_unknown,
-            replace=replace, progress=tick,
+            replace=replace, allow_unknown=allow_unknown, progress=tick,
         ),
     )  # fmt: skip
 
@@ -148,8 +158,13 @@ def import_biorelex(
     status: StatusOpt = Status.submitted,
     lenient: LenientOpt = False,
     replace: ReplaceOpt = False,
+    allow_unknown: AllowUnknownOpt = False,
 ) -> None:
-    """Import a BioRelEx JSON file (one document per sentence) as one annotator's sets (or gold)."""
+    """Import a BioRelEx JSON file (one document per sentence) as one annotator's sets (or gold).
+
+    The same checks as `import brat`: unknown names refused unless --allow-unknown; submitted
+    annotation sets pass the submit check.
+    """
     _run_import(
         ctx,
         lambda c, tick: c.import_biorelex(
@@ -159,6 +174,7 @@ def import_biorelex(
             status=status.value,
             lenient=lenient,
             replace=replace,
+            allow_unknown=allow_unknown,
             progress=tick,
         ),
     )

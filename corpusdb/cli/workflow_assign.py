@@ -72,16 +72,23 @@ def submit(
         str | None, typer.Option("--document", "-d", help="Your own set on this document (with --as).")
     ] = None,
     force: Annotated[bool, typer.Option(help="Submit even with schema errors (recorded).")] = False,
-    check: Annotated[bool, typer.Option("--check", help="Only list the schema violations.")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Only list the schema violations (stderr; exit 4 on errors).")
+    ] = False,
 ) -> None:
     """Submit a set: it is checked against the schema first, and read-only afterwards."""
     st = state(ctx)
     c = st.corpus()
     sid = _target(st, set_id, document)
-    if check:
+    if check:  # violations on stderr (JSON on stdout); exit 4 when any would block the submission
         vs = c.validate_set(sid)
         emit(st, [v.to_dict() for v in vs],
-             lambda: [out.print(str(v), markup=False) for v in vs] or out.print("no violations"))  # fmt: skip
+             lambda: [err.print(str(v), markup=False) for v in vs] or out.print("no violations"))  # fmt: skip
+        errors = [v for v in vs if v.severity == "error"]
+        if errors:
+            from corpusdb.errors import InvalidInput
+
+            raise InvalidInput(f"set {sid} breaks the schema: {len(errors)} error(s), listed above")
         return
     try:
         info = c.submit(sid, force=force)

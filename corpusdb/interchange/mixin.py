@@ -11,7 +11,9 @@ Decisions users see:
 * Importing the same files again changes nothing (identical sets are left alone); a *different* set
   for the same annotator, kind and document is a conflict unless ``replace=True``, which replaces
   its content in the same transaction and bumps its version.
-* Names the project's schema does not know are stored as they are and listed as schema warnings.
+* Names the project's schema does not know are refused (the schema is the project's contract) unless
+  ``allow_unknown=True``, which stores them as they are and lists them as schema warnings. Annotation
+  sets imported as submitted pass the submit check (``guidelines.validate``) first.
 * A brat export writes each document into the subfolder it was imported from (``train/``,
   ``devel/``), so a round trip reproduces the tree; ``flat=True`` writes everything into one folder.
 """
@@ -26,7 +28,7 @@ from corpusdb import db
 from corpusdb.errors import Conflict, InvalidInput, UsageError
 from corpusdb.interchange import exporting
 from corpusdb.interchange.importing import Progress, Target, load
-from corpusdb.interchange.pipeline import gc_paused
+from corpusdb.interchange.pipeline import Checks, gc_paused
 from corpusdb.interchange.report import ExportReport, ImportReport
 from corpusdb.interchange.sources import Source, biorelex_source, brat_source
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
@@ -35,6 +37,12 @@ from corpusdb.sets import current_guideline_version
 from guidelines.schema import Schema
 
 PathLike = str | os.PathLike[str]
+
+
+def _checks(target: Target, allow_unknown: bool) -> Checks:
+    return Checks(
+        allow_unknown=allow_unknown, submit=target.kind == "annotation" and target.status == "submitted"
+    )
 
 
 class InterchangeMixin(ServiceBase):
@@ -51,6 +59,7 @@ class InterchangeMixin(ServiceBase):
         lenient: bool = False,
         keep_unknown: bool = False,
         replace: bool = False,
+        allow_unknown: bool = False,
         progress: Progress | None = None,
     ) -> ImportReport:
         """Import a brat/BioNLP directory (``.txt`` + ``.ann`` or ``.a1``/``.a2``, subfolders too) or
@@ -60,12 +69,16 @@ class InterchangeMixin(ServiceBase):
         (role ``system`` for predictions). Raises ``ImportRefused``/``ImportConflict`` listing every
         problem, unless ``lenient``: then the valid documents are imported and the report lists the rest.
         ``keep_unknown`` keeps non-brat lines (BioNLP GI ``W`` lines) verbatim instead of refusing them.
+        Documents using names the schema does not define are refused unless ``allow_unknown``;
+        annotation sets stored as submitted pass the submit check (``pipeline.Checks``).
         """
         target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
         spath = os.fspath(path)
         schema = self.schema()
-        source = brat_source(spath, keep_unknown=keep_unknown, schema=schema)
+        source = brat_source(
+            spath, keep_unknown=keep_unknown, schema=schema, checks=_checks(target, allow_unknown)
+        )
         return self._import(source, schema, "brat", spath, target, t0, progress)
 
     def import_biorelex(
@@ -77,6 +90,7 @@ class InterchangeMixin(ServiceBase):
         status: str = "submitted",
         lenient: bool = False,
         replace: bool = False,
+        allow_unknown: bool = False,
         progress: Progress | None = None,
     ) -> ImportReport:
         """Import a BioRelEx JSON file (one document per sentence) as ``annotator``'s sets; the same
@@ -85,7 +99,7 @@ class InterchangeMixin(ServiceBase):
         t0 = perf_counter()
         spath = os.fspath(path)
         schema = self.schema()
-        source = biorelex_source(spath, schema=schema)
+        source = biorelex_source(spath, schema=schema, checks=_checks(target, allow_unknown))
         return self._import(source, schema, "biorelex", spath, target, t0, progress)
 
     def import_texts(self, path: PathLike, *, lenient: bool = False) -> ImportReport:

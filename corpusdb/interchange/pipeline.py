@@ -30,6 +30,24 @@ from corpusdb.records import Document, ParsedDocument
 from guidelines.schema import Schema
 from importers.standoff import DocumentFiles
 
+
+@dataclass(frozen=True, slots=True)
+class Checks:
+    """What an import checks each document against, besides the format.
+
+    Why here: the schema is the project's contract. Names it does not know are refused unless
+    ``allow_unknown`` (then stored as they are, with a warning per name); annotation sets stored as
+    *submitted* pass the same check as ``submit`` (``guidelines.validate``), since submitting is what
+    makes them visible to adjudication and agreement.
+    """
+
+    allow_unknown: bool = False
+    submit: bool = False
+
+
+NO_CHECKS = Checks(allow_unknown=True)
+"""Format checks only (internal callers that validate otherwise)."""
+
 CHUNK = 250
 """Documents per chunk at most: small enough to overlap reading and writing, large enough to batch
 inserts."""
@@ -104,6 +122,24 @@ class Task:
     held: frozenset[str]
     """External ids on which the annotator already has a set of this kind."""
     schema: Schema
+    checks: Checks = NO_CHECKS
+
+
+def _check(d: ParsedDocument, loc: str, usage: SchemaUsage, checks: Checks) -> list[Problem]:
+    """Why a document may not be stored under the project's schema (empty when it may)."""
+    from guidelines.validate import errors, validate
+
+    ext = d.document.external_id
+    out: list[Problem] = []
+    if not checks.allow_unknown:
+        out += [Problem(loc, None, f"document {ext}: {msg}; amend the schema, or import with --allow-unknown")
+                for msg in usage.unknown_in(d)]  # fmt: skip
+    if checks.submit:
+        bad = [v for v in errors(validate(usage.schema, d.annotations, d.document.text))
+               if not (checks.allow_unknown and v.code.startswith("unknown-"))]  # fmt: skip
+        out += [Problem(loc, None, f"document {ext}: {v} (the submit check: import with --status in_progress "
+                        "to store it for correction)") for v in bad]  # fmt: skip
+    return out
 
 
 def sort_documents(
@@ -116,11 +152,14 @@ def sort_documents(
     schema: Schema,
     size: int,
     checked: bool = False,
+    checks: Checks = NO_CHECKS,
 ) -> Chunk:
-    """Sort valid documents into new sets (as rows), held ones and conflicts; count schema mismatches."""
+    """Sort valid documents into new sets (as rows), held ones and conflicts; count schema mismatches;
+    refuse the documents that break the schema (``checks``)."""
     out = Chunk(size)
     accepted: list[ParsedDocument] = []
     items = []
+    checker = SchemaUsage(schema)
     for d, set_id, loc in zip(parsed, set_ids, where, strict=True):
         ext = d.document.external_id
         sha = stored.get(ext)
@@ -129,6 +168,11 @@ def sort_documents(
                 Problem(loc, None, f"document {ext!r} is already stored with a different text (a document is "
                         "identified by its id and text hash)")
             )  # fmt: skip
+            out.rejected.append(loc)
+            continue
+        broken = _check(d, loc, checker, checks)
+        if broken:
+            out.problems.extend(broken)
             out.rejected.append(loc)
             continue
         out.warnings.extend(d.warnings)
@@ -164,8 +208,9 @@ def read_chunk(task: Task) -> Chunk:
             schema=task.schema,
             size=len(task.files),
             checked=True,  # the standoff reader refuses unknown ids and duplicates itself
+            checks=task.checks,
         )
-    out.problems = result.problems
+    out.problems = [*result.problems, *out.problems]
     out.rejected = result.rejected + out.rejected
     return out
 

@@ -1,9 +1,12 @@
 """What imported annotations use that the project's schema does not know.
 
-Why warnings and not errors: an import stores the files faithfully (a round trip must give them back),
-and a corpus often predates the schema chosen for it. The lead learns what does not fit — one line
-per unknown type, role or attribute, with a count and a first example — and decides: amend the
-schema, or correct the data. Item-level validation (argument types, offsets...) belongs to submission.
+Why errors by default: the schema is the project's contract, and a corpus imported into the wrong
+project (GENIA into ``bb-2011``) must not get in silently. Each document using an unknown type, role,
+attribute, link type or document label is refused with the name and a first example
+(``unknown_in``); with ``--allow-unknown`` such names are stored as they are (a round trip must give
+the files back, and a corpus often predates its schema) and listed as warnings, one line per name
+with a count (``warnings``). Item-level validation (argument types, offsets...) belongs to the
+submit check, which imports of submitted annotation sets run too (``pipeline.Checks``).
 """
 
 from __future__ import annotations
@@ -93,6 +96,16 @@ class SchemaUsage:
             for lb in ann.labels:
                 if self._unknown("document label", lb.name):
                     self._note("document label", lb.name, ext)
+
+    def unknown_in(self, d: ParsedDocument) -> list[str]:
+        """What one document uses that the schema does not define, one message per name."""
+        saved, self.found = self.found, {}
+        try:
+            self.add([d])
+            return [f"{count} {_WHAT[what].format(name)} of schema {self.schema.name} (first: {example})"
+                    for (what, name), (count, example) in self.found.items()]  # fmt: skip
+        finally:
+            self.found = saved
 
     def merge(self, found: Found) -> None:
         for key, (count, example) in found.items():

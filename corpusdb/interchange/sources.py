@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from corpusdb.errors import Problem, UsageError
 from corpusdb.interchange import pipeline
 from corpusdb.interchange.importing import Prepared
-from corpusdb.interchange.pipeline import Chunk, Held, Task
+from corpusdb.interchange.pipeline import NO_CHECKS, Checks, Chunk, Held, Task
 from corpusdb.names import name_problem
 from corpusdb.records import ParsedDocument
 from guidelines.schema import Schema
@@ -37,7 +37,8 @@ def _stem(f: DocumentFiles) -> str:
     return f.source.rpartition("/")[2][:-4]
 
 
-def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int | None = None) -> Source:
+def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int | None = None,
+                checks: Checks = NO_CHECKS) -> Source:  # fmt: skip
     """A brat/BioNLP directory (recursively) or one ``.txt`` file. ``workers``: None chooses by size."""
     from importers.standoff import find_documents, read_document
 
@@ -90,6 +91,7 @@ def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int |
                     stored={s: prep.stored[s] for s in stems if s in prep.stored},
                     held=frozenset(s for s in stems if s in prep.held),
                     schema=schema,
+                    checks=checks,
                 )
             )
         return pipeline.run(tasks, n_workers)
@@ -98,7 +100,7 @@ def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int |
     return out
 
 
-def biorelex_source(path: str, *, schema: Schema) -> Source:
+def biorelex_source(path: str, *, schema: Schema, checks: Checks = NO_CHECKS) -> Source:
     """A BioRelEx JSON file: one document per sentence, read at once (invalid sentences listed)."""
     from importers.biorelex import read_biorelex_lenient
 
@@ -109,9 +111,16 @@ def biorelex_source(path: str, *, schema: Schema) -> Source:
     def chunks(prep: Prepared) -> Iterable[Chunk]:
         where = [f"{path} (sentence {d.document.external_id})" for d in docs]
         chunk = pipeline.sort_documents(
-            docs, prep.set_ids, where, stored=prep.stored, held=prep.held, schema=schema, size=len(docs)
+            docs,
+            prep.set_ids,
+            where,
+            stored=prep.stored,
+            held=prep.held,
+            schema=schema,
+            size=len(docs),
+            checks=checks,
         )
-        chunk.problems = result.problems
+        chunk.problems = [*result.problems, *chunk.problems]
         ids = dict(zip(where, by_id, strict=True))
         chunk.rejected = [
             *result.rejected,

@@ -1,0 +1,113 @@
+"""The schema is a contract: imports refuse names it does not define (unless --allow-unknown), sets
+imported as submitted pass the submit check, and `submit --check` exits 4 with violations on stderr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpusdb.api import Corpus
+from corpusdb.cli.main import main
+from corpusdb.errors import FormatError
+from corpusdb.records import Annotations, Argument, Document, Relation, Span
+
+Cap = pytest.CaptureFixture[str]
+TEXT = "Bacillus subtilis lives in soil."
+GOOD = "T1\tBacterium 0 17\tBacillus subtilis\nT2\tSoil 27 31\tsoil\nE1\tLocalization Bacterium:T1 Localization:T2\n"
+# a GENIA type in a Bacteria Biotope project
+UNKNOWN = "T1\tProtein 0 17\tBacillus subtilis\nT2\tSoil 27 31\tsoil\n"
+# known types, but the Bacterium argument is a Soil span: the submit check refuses it
+WRONG_ARG = "T1\tBacterium 0 17\tBacillus subtilis\nT2\tSoil 27 31\tsoil\nE1\tLocalization Bacterium:T2 Localization:T1\n"
+
+
+def _folder(tmp_path: Path, **docs: str) -> Path:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, a2 in docs.items():
+        (folder / f"{name}.txt").write_text(TEXT)
+        (folder / f"{name}.a2").write_text(a2)
+    return folder
+
+
+def _project(tmp_path: Path) -> list[str]:
+    db = str(tmp_path / "c.sqlite")
+    assert main(["--db", db, "init", "bb", "--schema", "bb-2011"]) == 0
+    return ["--db", db]
+
+
+def test_unknown_types_are_refused_unless_allowed(tmp_path: Path, capsys: Cap) -> None:
+    base = _project(tmp_path)
+    folder = _folder(tmp_path, good=GOOD, odd=UNKNOWN)
+    capsys.readouterr()
+    assert main([*base, "import", "brat", str(folder), "-a", "alice"]) == 4
+    err = capsys.readouterr().err
+    assert f"{folder / 'odd.txt'}" in err and "'Protein': not an entity type of schema bb-2011" in err
+    assert "--allow-unknown" in err
+    c = Corpus.open(url=f"sqlite:///{base[1]}")
+    assert c.documents() == []  # all or nothing
+    assert main([*base, "import", "brat", str(folder), "-a", "alice", "--allow-unknown"]) == 0
+    captured = capsys.readouterr()
+    assert "stored as they are" in captured.err
+    assert sorted(d.external_id for d in c.documents()) == ["good", "odd"]
+
+
+def test_lenient_import_keeps_the_documents_that_fit(tmp_path: Path, sqlite_url: str) -> None:
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    rep = c.import_brat(_folder(tmp_path, good=GOOD, odd=UNKNOWN), "alice", lenient=True)
+    assert [d.external_id for d in c.documents()] == ["good"]
+    assert any("Protein" in str(p) for p in rep.problems)
+
+
+def test_genia_into_a_bacteria_biotope_project_is_refused(tmp_path: Path, shared_data: Path) -> None:
+    """The issue's case: GENIA in a bb-2011 project used to exit 0 with "stored as they are"."""
+    url = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    c = Corpus.create("bb", "bb-2011", url=url)
+    genia = shared_data / "bionlp-st-2011-ge"
+    one = sorted(genia.rglob("*.txt"))[0]
+    with pytest.raises(FormatError, match="not an entity type of schema bb-2011"):
+        c.import_brat(one, kind="gold")
+    assert c.documents() == []
+
+
+def test_sets_imported_as_submitted_pass_the_submit_check(tmp_path: Path, capsys: Cap) -> None:
+    base = _project(tmp_path)
+    folder = _folder(tmp_path, good=GOOD, wrong=WRONG_ARG)
+    capsys.readouterr()
+    assert main([*base, "import", "brat", str(folder), "-a", "alice"]) == 4
+    err = capsys.readouterr().err
+    assert f"{folder / 'wrong.txt'}" in err and "argument-type" not in err and "relation E1" in err
+    assert "--status in_progress" in err
+    c = Corpus.open(url=f"sqlite:///{base[1]}")
+    assert c.documents() == []
+    # stored for correction instead: not submitted, so the annotator fixes it and submits
+    assert main([*base, "import", "brat", str(folder), "-a", "alice", "--status", "in_progress"]) == 0
+    assert {s.document_external_id: s.status for s in c.set_headers()} == {
+        "good": "in_progress",
+        "wrong": "in_progress",
+    }
+    # gold and predictions are not submitted by anyone: stored as they are
+    assert main([*base, "import", "brat", str(folder), "-a", "tagger", "--kind", "prediction"]) == 0
+
+
+def test_submit_check_exits_4_with_violations_on_stderr(sqlite_url: str, capsys: Cap) -> None:
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    c.add_annotator("alice")
+    c.add_documents([Document("d1", TEXT), Document("d2", TEXT)])
+    spans = (
+        Span("T1", "Bacterium", ((0, 17),), "Bacillus subtilis"),
+        Span("T2", "Soil", ((27, 31),), "soil"),
+    )
+    bad = Relation(
+        "E1", "Localization", (Argument("Bacterium", "T2"), Argument("Localization", "T1")), kind="event"
+    )
+    wrong = c.create_set("d1", "alice", annotations=Annotations(spans=spans, relations=(bad,)))
+    fine = c.create_set("d2", "alice", annotations=Annotations(spans=spans))
+    base = ["--db", sqlite_url.removeprefix("sqlite:///"), "--as", "alice"]
+    capsys.readouterr()
+    assert main([*base, "submit", "--check", str(wrong.id)]) == 4
+    cap = capsys.readouterr()
+    assert "relation E1" in cap.err and "relation E1" not in cap.out
+    assert main([*base, "submit", "--check", str(fine.id)]) == 0
+    assert "no violations" in capsys.readouterr().out
+    assert [s.status for s in c.set_headers(document="d1")] == ["assigned"]  # --check only looks
