@@ -292,8 +292,10 @@ class _Sentence:
                     self.err(f"{nwhere} mention {mi}: expected [start, end] integers, got {m!r}")
                     continue
                 s, e = m
-                if s < 0 or e < s:
-                    self.err(f"{nwhere} mention {m}: start must be >= 0 and end >= start")
+                if s < 0 or e <= s:
+                    self.err(
+                        f"{nwhere} mention {m}: start must be >= 0 and end > start (a mention is not empty)"
+                    )
                     continue
                 if e > len(text):
                     self.err(f"{nwhere} mention {m}: beyond the end of the text ({len(text)} characters)")

@@ -103,7 +103,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +154,35 @@ _FAST_T = re.compile(r"(T[0-9A-Za-z]+)\t([!-~]+) (0|[1-9][0-9]*) (0|[1-9][0-9]*)
 """The common ``T`` line, as one C call: ASCII id and type, one fragment, offsets without leading zeros,
 a text field. Anything else takes the general path, which checks and reports every detail."""
 _KEEP_HINT = "; pass keep_unknown=True to keep such lines verbatim"
+
+
+def _cycles(graph: dict[str, list[str]]) -> dict[str, str]:
+    """Relations/events whose arguments lead back to themselves -> the cycle (``E1 -> E2 -> E1``).
+
+    Iterative depth-first search (an event chain may be long; recursion would be bounded by Python's)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    out: dict[str, str] = {}
+    for root in graph:
+        if root in state:
+            continue
+        path: list[str] = [root]
+        its = [iter(graph[root])]
+        state[root] = 1
+        while its:
+            nxt = next(its[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                its.pop()
+                continue
+            if state.get(nxt) == 1:
+                loop = [*path[path.index(nxt) :], nxt]
+                for x in loop[:-1]:
+                    out.setdefault(x, " -> ".join(loop))
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                its.append(iter(graph.get(nxt, ())))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,6 +479,9 @@ class _Parser:
         if not ok:
             self.invalid.add(ident)
             return
+        if len(frags) > 1 and any(b[0] < a[1] for a, b in pairwise(frags)):
+            # brat draws such a span but its own tools emit fragments in text order: say so, keep them
+            self.warn(file, n, f"{ident}: fragments {offs.strip()!r} are out of text order or overlap")
         type_ = type_.strip()
         canon = type_ + " " + ";".join(f"{s} {e}" for s, e in frags)
         if canon != f2:
@@ -635,8 +667,16 @@ class _Parser:
         rel_attrs: dict[str, dict[str, Any]] = {}
         span_attrs: dict[str, dict[str, Any]] = {}
         triggers: set[str] = set()
+        cyclic = _cycles({rid: [ref for _, ref in r["args"] if ref in rels] for rid, r in rels.items()})
         for rid, r in rels.items():
             file, n = r["file"], r["n"]
+            if rid in cyclic:
+                self.err(
+                    file,
+                    n,
+                    f"{rid}: its arguments lead back to itself ({cyclic[rid]}): events cannot be cyclic",
+                )
+                continue
             ok = True
             trig = r["trigger"]
             if trig is not None:

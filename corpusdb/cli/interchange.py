@@ -69,6 +69,13 @@ AllowUnknownOpt = Annotated[
     ),
 ]
 
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Store sets as submitted even when they fail the submit check (as `submit --force`)."
+    ),
+]
+
 
 def _lines(lines: list[str]) -> None:
     """Plain lines on stderr (problems name files; no markup, no wrapping: scripts grep them)."""
@@ -118,19 +125,20 @@ def import_brat(
     ] = False,
     replace: ReplaceOpt = False,
     allow_unknown: AllowUnknownOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Import brat standoff / BioNLP .a1/.a2 files as one annotator's sets (or gold), all or nothing.
 
     Documents are created as needed; importing the same files again changes nothing; a set that differs
     from the one the annotator already has is refused unless --replace. Names the schema does not
     define are refused unless --allow-unknown; annotation sets imported as submitted (the default)
-    pass the submit check first.
+    pass the submit check first (--force stores them anyway).
     """
     _run_import(
         ctx,
         lambda c, tick: c.import_brat(
             path, annotator, kind=kind.value, status=status.value, lenient=lenient, keep_unknown=keep_unknown,
-            replace=replace, allow_unknown=allow_unknown, progress=tick,
+            replace=replace, allow_unknown=allow_unknown, force=force, progress=tick,
         ),
     )  # fmt: skip
 
@@ -159,6 +167,7 @@ def import_biorelex(
     lenient: LenientOpt = False,
     replace: ReplaceOpt = False,
     allow_unknown: AllowUnknownOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Import a BioRelEx JSON file (one document per sentence) as one annotator's sets (or gold).
 
@@ -175,6 +184,7 @@ def import_biorelex(
             lenient=lenient,
             replace=replace,
             allow_unknown=allow_unknown,
+            force=force,
             progress=tick,
         ),
     )

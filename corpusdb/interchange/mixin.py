@@ -39,10 +39,9 @@ from guidelines.schema import Schema
 PathLike = str | os.PathLike[str]
 
 
-def _checks(target: Target, allow_unknown: bool) -> Checks:
-    return Checks(
-        allow_unknown=allow_unknown, submit=target.kind == "annotation" and target.status == "submitted"
-    )
+def _checks(target: Target, allow_unknown: bool, force: bool) -> Checks:
+    submitted = target.kind == "annotation" and target.status == "submitted"
+    return Checks(allow_unknown=allow_unknown, submit=submitted and not force)
 
 
 class InterchangeMixin(ServiceBase):
@@ -60,6 +59,7 @@ class InterchangeMixin(ServiceBase):
         keep_unknown: bool = False,
         replace: bool = False,
         allow_unknown: bool = False,
+        force: bool = False,
         progress: Progress | None = None,
     ) -> ImportReport:
         """Import a brat/BioNLP directory (``.txt`` + ``.ann`` or ``.a1``/``.a2``, subfolders too) or
@@ -70,16 +70,17 @@ class InterchangeMixin(ServiceBase):
         problem, unless ``lenient``: then the valid documents are imported and the report lists the rest.
         ``keep_unknown`` keeps non-brat lines (BioNLP GI ``W`` lines) verbatim instead of refusing them.
         Documents using names the schema does not define are refused unless ``allow_unknown``;
-        annotation sets stored as submitted pass the submit check (``pipeline.Checks``).
+        annotation sets stored as submitted pass the submit check (``pipeline.Checks``) unless
+        ``force`` (as ``submit(force=True)``; the audit trail records it).
         """
         target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
         spath = os.fspath(path)
         schema = self.schema()
         source = brat_source(
-            spath, keep_unknown=keep_unknown, schema=schema, checks=_checks(target, allow_unknown)
+            spath, keep_unknown=keep_unknown, schema=schema, checks=_checks(target, allow_unknown, force)
         )
-        return self._import(source, schema, "brat", spath, target, t0, progress)
+        return self._import(source, schema, "brat", spath, target, t0, progress, forced=force)
 
     def import_biorelex(
         self,
@@ -91,6 +92,7 @@ class InterchangeMixin(ServiceBase):
         lenient: bool = False,
         replace: bool = False,
         allow_unknown: bool = False,
+        force: bool = False,
         progress: Progress | None = None,
     ) -> ImportReport:
         """Import a BioRelEx JSON file (one document per sentence) as ``annotator``'s sets; the same
@@ -99,8 +101,8 @@ class InterchangeMixin(ServiceBase):
         t0 = perf_counter()
         spath = os.fspath(path)
         schema = self.schema()
-        source = biorelex_source(spath, schema=schema, checks=_checks(target, allow_unknown))
-        return self._import(source, schema, "biorelex", spath, target, t0, progress)
+        source = biorelex_source(spath, schema=schema, checks=_checks(target, allow_unknown, force))
+        return self._import(source, schema, "biorelex", spath, target, t0, progress, forced=force)
 
     def import_texts(self, path: PathLike, *, lenient: bool = False) -> ImportReport:
         """Import plain ``.txt`` files (a folder, searched recursively, or one file) as documents only,
@@ -154,6 +156,8 @@ class InterchangeMixin(ServiceBase):
         target: Target,
         t0: float,
         progress: Progress | None,
+        *,
+        forced: bool = False,
     ) -> ImportReport:
         if not source.external_ids and not source.problems:
             raise InvalidInput(f"{path}: no documents found")
@@ -176,7 +180,7 @@ class InterchangeMixin(ServiceBase):
             self._audit(
                 conn, f"import_{fmt}", path, annotator=target.annotator, kind=target.kind, status=target.status,
                 documents=out.documents, sets_created=out.sets_created, sets_replaced=out.sets_replaced,
-                rejected=len(rejected),
+                rejected=len(rejected), **({"forced": True} if forced else {}),
             )  # fmt: skip
         return ImportReport(
             format=fmt,

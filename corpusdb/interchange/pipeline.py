@@ -138,7 +138,7 @@ def _check(d: ParsedDocument, loc: str, usage: SchemaUsage, checks: Checks) -> l
         bad = [v for v in errors(validate(usage.schema, d.annotations, d.document.text))
                if not (checks.allow_unknown and v.code.startswith("unknown-"))]  # fmt: skip
         out += [Problem(loc, None, f"document {ext}: {v} (the submit check: import with --status in_progress "
-                        "to store it for correction)") for v in bad]  # fmt: skip
+                        "to store it for correction, or --force)") for v in bad]  # fmt: skip
     return out
 
 
