@@ -51,7 +51,17 @@ RE_LABEL = "Relation Extraction (any, label-aware)"
 RE_POSITIVE = "Relation Extraction (any, positive only)"
 RE_EXPLICIT = "Relation Extraction (any, non-implicit)"
 OFFICIAL = (MENTIONS, ENTITIES, COREFERENCES, RE_ANY, RE_ALL)
-ALL_SCORES = (MENTIONS, MENTIONS_FLAT, ENTITIES, COREFERENCES, RE_ANY, RE_ALL, RE_LABEL, RE_POSITIVE, RE_EXPLICIT)
+ALL_SCORES = (
+    MENTIONS,
+    MENTIONS_FLAT,
+    ENTITIES,
+    COREFERENCES,
+    RE_ANY,
+    RE_ALL,
+    RE_LABEL,
+    RE_POSITIVE,
+    RE_EXPLICIT,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +135,9 @@ def sentences_from_json(data: Any, path: str = "<json>") -> list[Sentence]:
                 try:
                     mentions = tuple((int(a), int(b)) for a, b in meta.get("mentions") or ())
                 except (TypeError, ValueError, AttributeError):
-                    raise _fail(path, f"{where}, entity {j}, name {text!r}", "mentions must be [start, end] pairs") from None
+                    raise _fail(
+                        path, f"{where}, entity {j}, name {text!r}", "mentions must be [start, end] pairs"
+                    ) from None
                 ns.append(Name(text, mentions, bool(meta.get("is_mentioned", True))))
             clusters.append(Cluster(tuple(ns), str(c.get("label") or "")))
         inters = []
@@ -133,7 +145,11 @@ def sentences_from_json(data: Any, path: str = "<json>") -> list[Sentence]:
             parts = it.get("participants") if isinstance(it, dict) else None
             if not (isinstance(parts, list) and len(parts) == 2 and all(
                     isinstance(p, int) and 0 <= p < len(clusters) for p in parts)):  # fmt: skip
-                raise _fail(path, f"{where}, interaction {j}", f"participants must be two entity indices < {len(clusters)}")
+                raise _fail(
+                    path,
+                    f"{where}, interaction {j}",
+                    f"participants must be two entity indices < {len(clusters)}",
+                )
             label = it.get("label", 1)
             inters.append(Interaction(parts[0], parts[1], None if label is None else int(label),
                                       bool(it.get("implicit", False)), str(it.get("type") or "")))  # fmt: skip
@@ -149,7 +165,9 @@ def read_biorelex(path: str | Path) -> list[Sentence]:
     except OSError as exc:
         raise EvaluationInputError(f"{p}: cannot read: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
-        raise EvaluationInputError(f"{p}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}") from None
+        raise EvaluationInputError(
+            f"{p}: line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"
+        ) from None
     except UnicodeDecodeError as exc:
         raise EvaluationInputError(f"{p}: not UTF-8 (byte {exc.start})") from None
     return sentences_from_json(data, str(p))
@@ -175,7 +193,9 @@ def coreferences(s: Sentence) -> set[tuple[str, str]]:
 def flat(mentions: set[Mention]) -> set[Mention]:
     """The mentions not strictly inside another mention of the same set (the outermost layer)."""
     spans = {(a, b) for _, a, b in mentions}
-    return {m for m in mentions if not any(a <= m[1] and m[2] <= b and (a, b) != (m[1], m[2]) for a, b in spans)}
+    return {
+        m for m in mentions if not any(a <= m[1] and m[2] <= b and (a, b) != (m[1], m[2]) for a, b in spans)
+    }
 
 
 def _name_pairs(s: Sentence, it: Interaction) -> set[tuple[str, str]]:
