@@ -105,3 +105,19 @@ def test_bad_files_name_the_file_and_place(tmp_path: Path) -> None:
     )
     with pytest.raises(EvaluationInputError, match=r"bad\.json: sentence 1 \(id 'a'\), interaction 0"):
         bx.read_biorelex(bad)
+
+
+def test_records_adapter_scores_like_the_json_files() -> None:
+    """BioRelEx JSON -> corpusdb records (the importer) -> the adapter -> the same counts."""
+    from corpusdb.evaluation.adapters import sentence_from_records
+    from importers.biorelex import read_biorelex as import_records
+
+    def via_records(name: str) -> list[bx.Sentence]:
+        return [sentence_from_records(p.document.external_id, p.document.text, p.annotations)
+                for p in import_records(HERE / name)]  # fmt: skip
+
+    direct = ours("biorelex_pred.json")
+    adapted = bx.counts_table(
+        bx.score_biorelex(via_records("biorelex_gold.json"), via_records("biorelex_pred.json"))
+    )
+    assert adapted == direct

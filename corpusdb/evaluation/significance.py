@@ -95,8 +95,8 @@ def bootstrap_ci(
 @dataclass(frozen=True, slots=True)
 class PairedTest:
     figure: str
-    a: float | None
-    b: float | None
+    value_a: float | None
+    value_b: float | None
     difference: float | None
     p_value: float | None
     method: str
