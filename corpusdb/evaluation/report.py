@@ -102,6 +102,6 @@ def build_report(
             "method": "document bootstrap, percentile interval",
         }
         if bootstrap
-        else None,  # fmt: skip
+        else None,
         "notes": list(notes),
     }
