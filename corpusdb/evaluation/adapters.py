@@ -4,6 +4,10 @@ Why isolated: today an entity (cluster) is not a first-class record; it is deriv
 joined by symmetric links (synonym, abbreviation, coreference, Equiv) with union-find, plus the
 ``cluster`` index a BioRelEx import keeps in ``Span.extra``. When entities become first-class, only
 this function changes; the scorers never see records.
+
+A name's ``is_mentioned`` comes from ``Span.extra["name_mentioned"]`` (kept by a BioRelEx import);
+without it, a name with a mention is mentioned and a name without one is not. A release snapshot keeps
+no extras, so a name marked mentioned that has no mention is read as not mentioned there.
 """
 
 from __future__ import annotations

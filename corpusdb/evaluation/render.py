@@ -23,7 +23,7 @@ def fmt(x: Any) -> str:
     if x is None:
         return "-"
     if isinstance(x, float):
-        return f"{x:.4f}" if not x.is_integer() or abs(x) < 1 else f"{x:g}"
+        return f"{x:.4f}"
     return str(x)
 
 
