@@ -160,3 +160,26 @@ def test_bb_and_rename_folders(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     ren = shared_path("data", "bionlp-st-2011-rename-train")
     code, out, _ = run(capsys, "-f", "json", "evaluate", "rename", str(ren), str(ren))
     assert code == 0 and json.loads(out)["systems"][0]["scores"][0]["tp"] == 308
+
+
+@pytest.mark.shared
+def test_ner_from_the_store_equals_ner_from_folders(
+    capsys: pytest.CaptureFixture[str], sqlite_url: str
+) -> None:
+    root = shared_path("data", "bratiaa-example-project")
+    c = Corpus.create("ner", "conll-ner", url=sqlite_url)
+    c.import_brat(root / "Lisa", kind="gold")
+    c.import_brat(root / "Max", "max", kind="prediction")
+    args = ["-f", "json", "evaluate", "ner", "-c", "fragment"]
+    code, out, err = run(capsys, "--db", sqlite_url, *args, "--gold", "-s", "max")
+    assert code == 0, err
+    stored = json.loads(out)
+    files = json.loads(run(capsys, *args, str(root / "Lisa"), str(root / "Max"))[1])
+    assert counts(stored) == counts(files)
+    row = next(s for s in files["systems"][0]["scores"] if s["name"] == "all")
+    exact = json.loads(run(capsys, "-f", "json", "evaluate", "ner", str(root / "Lisa"), str(root / "Max"))[1])
+    erow = next(s for s in exact["systems"][0]["scores"] if s["name"] == "all")
+    assert row["tp"] >= erow["tp"]  # per-token credit never takes away an exact match
+    # as an annotator: refused (exit 5), naming nothing hidden
+    c.add_annotator("alice")
+    assert run(capsys, "--db", sqlite_url, "--as", "alice", "evaluate", "ner", "--gold", "-s", "max")[0] == 5

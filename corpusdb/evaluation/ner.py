@@ -142,10 +142,23 @@ def score_ner(
                 raise EvaluationInputError(f"criterion 'fragment' needs the text of document {doc!r}")
             tokens = tokenize(texts[doc])
         c = np.zeros((len(rr), len(pp)))
+        # only pairs whose extents overlap can earn credit: a cheap vectorised filter before the loop
+        r_lo = np.array(
+            [min(s for o in (r.span.fragments, *r.alternatives) for s, _ in o) for r in rr]
+        ).reshape(-1, 1)
+        r_hi = np.array(
+            [max(e for o in (r.span.fragments, *r.alternatives) for _, e in o) for r in rr]
+        ).reshape(-1, 1)
+        p_lo = np.array([p.start for p in pp]).reshape(1, -1)
+        p_hi = np.array([p.end for p in pp]).reshape(1, -1)
+        near = (
+            (p_lo < np.maximum(r_hi, r_lo + 1)) & (np.maximum(p_hi, p_lo + 1) > r_lo) if rr and pp else None
+        )
         for i, r in enumerate(rr):
             options = (r.span.fragments, *r.alternatives)
             extent = tuple(f for o in options for f in o)
-            for j, p in enumerate(pp):
+            for j in np.flatnonzero(near[i]).tolist() if near is not None else ():
+                p = pp[j]
                 if types != "ignored" and typ(r.span.type) != typ(p.type):
                     continue
                 c[i, j] = max(credit(o, p.fragments, criterion, jaccard=jaccard, tokens=tokens, core=r.core,
