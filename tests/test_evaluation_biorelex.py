@@ -125,3 +125,12 @@ def test_records_adapter_scores_like_the_json_files() -> None:
         bx.score_biorelex(via_records("biorelex_gold.json"), via_records("biorelex_pred.json"))
     )
     assert adapted == direct
+
+
+def test_a_repeated_gold_id_keeps_the_last_sentence_as_officially() -> None:
+    got = official("biorelex_official_duplicate_id.txt")["biorelex_pred.json"]
+    truth = bx.read_biorelex(HERE / "biorelex_gold_duplicate_id.json")
+    mine = bx.counts_table(bx.score_biorelex(truth, bx.read_biorelex(HERE / "biorelex_pred.json")))
+    for name in bx.OFFICIAL:
+        assert mine[name] == got[name], name
+    assert got[bx.RE_ANY] == {"tp": 6, "fn": 2, "fp": 6}  # t.1's three interactions are gone

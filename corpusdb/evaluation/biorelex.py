@@ -250,12 +250,9 @@ def score_biorelex(
     preds = {match_key(s, match_by): s for s in predicted}
     scores = {n: Score(n) for n in ALL_SCORES}
     scores[MENTIONS_FLAT].note = "outermost mentions only; the official script's version is flawed (see docs)"
-    seen: set[str] = set()
-    for t in truth:
-        k = match_key(t, match_by)
-        if k in seen:
-            continue  # the official script keeps one sentence per key (a dict)
-        seen.add(k)
+    # one gold sentence per key, the last one given, as the official script's dict keeps it
+    gold = {match_key(t, match_by): t for t in truth}
+    for k, t in gold.items():
         p = preds.get(k)
         if p is None:
             if answered_only:
