@@ -183,3 +183,31 @@ def test_ner_from_the_store_equals_ner_from_folders(
     # as an annotator: refused (exit 5), naming nothing hidden
     c.add_annotator("alice")
     assert run(capsys, "--db", sqlite_url, "--as", "alice", "evaluate", "ner", "--gold", "-s", "max")[0] == 5
+
+
+def test_ner_folders_with_genetag_alternatives_and_core_terms(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = "Levels of the p21ras proteins rose."
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    gold.mkdir()
+    pred.mkdir()
+    for d in (gold, pred):
+        (d / "a.txt").write_text(text, encoding="utf-8")
+    (gold / "a.ann").write_text(
+        "T1\tprotein 10 29\tthe p21ras proteins\nT2\tprotein 14 20\tp21ras\nA1\tAlternativeOf T2 T1\n"
+        "T3\tprotein 14 20\tp21ras\nA2\tCoreOf T3 T1\n",
+        encoding="utf-8",
+    )
+    (pred / "a.ann").write_text("T1\tprotein 14 29\tp21ras proteins\n", encoding="utf-8")
+
+    def all_row(*extra: str) -> dict:
+        out = run(capsys, "-f", "json", "evaluate", "ner", str(gold), str(pred), *extra)[1]
+        return next(s for s in json.loads(out)["systems"][0]["scores"] if s["name"] == "all")
+
+    # one reference mention (the alternative and the core are not mentions of their own)
+    assert (all_row()["tp"], all_row()["fn"], all_row()["fp"]) == (0, 1, 1)
+    # core term: "p21ras proteins" covers the core "p21ras" and lies inside "the p21ras proteins"
+    assert all_row("-c", "core")["tp"] == 1
+    # fragment: tokens of the best boundary, "p21ras" (1 of 2 shared) or the main one (2 of 3): 2/3
+    assert all_row("-c", "fragment")["tp"] == pytest.approx(2 / 3)

@@ -294,15 +294,17 @@ def ner(
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
     test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None,
 ) -> None:  # fmt: skip
-    """Named entities under the bio-NER matching criteria (per-token credit for fragment; core terms)."""
-    from corpusdb.evaluation.ner import score_ner
+    """Named entities under the bio-NER matching criteria (per-token credit for fragment; core terms).
+    In the reference, a span with attribute AlternativeOf=T1 is an acceptable alternative boundary of T1
+    (GENETAG), one with CoreOf=T1 is T1's core term."""
+    from corpusdb.evaluation.ner import reference_spans, score_ner
     from corpusdb.reports.options import type_classes_from
 
     classes = type_classes_from(merge)
     mode = types or ("merged" if classes else "required")
 
     def score(r: dict[str, Any], p: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
-        return score_ner({d: a.spans for d, a in r.items()}, {d: a.spans for d, a in p.items()}, criterion=criterion,
+        return score_ner({d: reference_spans(a) for d, a in r.items()}, {d: a.spans for d, a in p.items()}, criterion=criterion,
                          types=mode, classes=classes, jaccard=jaccard, texts=texts, answered_only=answered_only)  # fmt: skip
 
     _span_task(ctx, "ner", files, release, split, gold, system, answered_only, bootstrap, seed, confidence, test,

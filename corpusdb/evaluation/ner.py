@@ -33,7 +33,7 @@ import numpy as np
 
 from corpusdb.agreement.tokens import tokenize
 from corpusdb.evaluation.counts import EvaluationInputError, Score
-from corpusdb.records import Fragments, Span
+from corpusdb.records import Annotations, Fragments, Span
 
 CRITERIA = (
     "exact",
@@ -56,6 +56,28 @@ class RefSpan:
     span: Span
     alternatives: tuple[Fragments, ...] = ()
     core: Fragments | None = None
+
+
+ALTERNATIVE_OF = "AlternativeOf"
+CORE_OF = "CoreOf"
+
+
+def reference_spans(ann: Annotations) -> list[RefSpan]:
+    """A reference set's spans with GENETAG-style extras written as span attributes (brat ``A`` lines):
+    a span with ``AlternativeOf=T1`` is an acceptable alternative boundary of ``T1``, one with
+    ``CoreOf=T1`` is ``T1``'s core term; neither counts as a mention of its own."""
+    alts: dict[str, list[Fragments]] = {}
+    cores: dict[str, Fragments] = {}
+    main: list[Span] = []
+    for s in ann.spans:
+        alt, core = s.attributes.get(ALTERNATIVE_OF), s.attributes.get(CORE_OF)
+        if isinstance(alt, str):
+            alts.setdefault(alt, []).append(s.fragments)
+        elif isinstance(core, str):
+            cores[core] = s.fragments
+        else:
+            main.append(s)
+    return [RefSpan(s, tuple(alts.get(s.id, ())), cores.get(s.id)) for s in main]
 
 
 def _chars(fr: Fragments) -> frozenset[int]:
