@@ -121,6 +121,9 @@ def test_triage_and_ranked_files(capsys: pytest.CaptureFixture[str], tmp_path: P
     code, out, _ = run(capsys, "-f", "json", "evaluate", "triage", str(ref), str(runf))
     f = json.loads(out)["systems"][0]["figures"]
     assert code == 0 and f["utility"] == pytest.approx(39 / 60) and f["auc_ipr"] == pytest.approx(5 / 9)
+    code, out, _ = run(capsys, "-f", "json", "evaluate", "triage", str(ref), str(runf), "-B", "200")
+    ci = json.loads(out)["systems"][0]["figures_ci"]
+    assert ci["mcc"]["low"] <= f["mcc"] <= ci["mcc"]["high"] and "auc_ipr" in ci and "utility" in ci
     iref = tmp_path / "int.tsv"
     iref.write_text("A\tP1\nA\tP2\nA\tP3\nB\tQ1\nC\tR1\n", encoding="utf-8")
     irun = tmp_path / "int_run.tsv"

@@ -103,3 +103,24 @@ def test_paired_tests() -> None:
     same = paired_test(good, good, resamples=99)
     assert same.difference == 0.0 and same.p_value == 1.0
     assert rows_of({"x": [1, 2, 3]}, ["x", "y"]).tolist() == [[1, 2, 3], [0, 0, 0]]
+
+
+def test_every_triage_figure_gets_a_bootstrap_interval() -> None:
+    ref = {f"d{i}": i % 3 != 0 for i in range(60)}
+    pred = {f"d{i}": Judgement(i % 4 != 0, (i * 7) % 11 / 10) for i in range(60)}
+    r = score_triage(ref, pred)
+    ci = r.bootstrap(300, seed=4)
+    assert set(ci) == {"precision", "recall", "f1", "accuracy", "specificity", "mcc", "utility", "auc_ipr"}
+    for k, v in ci.items():
+        assert v["low"] <= r.figures[k] <= v["high"], k
+    assert ci == r.bootstrap(300, seed=4)
+
+
+def test_vectorised_auc_equals_the_definition() -> None:
+    from corpusdb.evaluation.documents import _auc_array
+
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        hits = rng.random(15) < 0.4
+        total = int(hits.sum()) + int(rng.integers(0, 3))
+        assert _auc_array(hits, total) == pytest.approx(interpolated_auc(hits.tolist(), total))

@@ -344,7 +344,7 @@ def triage(
         r = score_triage(ref, read_triage_run(p), beta=beta, ur=ur, answered_only=answered_only)
         docs = [d for d in ref if not (answered_only and d in r.unanswered)]
         entries.append(system_entry(name, {"triage": r.score}, documents=docs, unanswered=r.unanswered,
-                                    figures=r.figures, curve=r.curve))  # fmt: skip
+                                    figures=r.figures, curve=r.curve, figure_bootstrap=r.bootstrap))  # fmt: skip
     body = _report(_NoStore(ctx), "triage", str(fs[0]), list(ref), entries, "triage", answered_only, bootstrap, seed,
                    confidence, test, test_resamples, options={"beta": beta, "ur": ur})  # fmt: skip
     _NoStore(ctx).finish(body, fmt, output)

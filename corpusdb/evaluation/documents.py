@@ -105,6 +105,8 @@ class TriageResult:
     curve: dict[str, list[float]]
     unanswered: list[str] = field(default_factory=list)
     answered_only: bool = False
+    arrays: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Per scored document: gold, said positive, confidence (for the bootstrap of every figure)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,6 +114,51 @@ class TriageResult:
             "unanswered": len(self.unanswered),
             "answered_only": self.answered_only,
         }
+
+    def bootstrap(self, resamples: int, seed: int = 0, confidence: float = 0.95) -> dict[str, Any]:
+        """Document-bootstrap percentile CIs of every triage figure (AUC, MCC, utility... included)."""
+        import numpy as np
+
+        gold = np.asarray(self.arrays["gold"], dtype=bool)
+        said = np.asarray(self.arrays["positive"], dtype=bool)
+        conf = np.asarray(self.arrays["confidence"], dtype=float)
+        n = len(gold)
+        if n == 0 or resamples <= 0:
+            return {}
+        rng = np.random.default_rng(seed)
+        order = np.lexsort((np.arange(n), -conf))  # the ranking, fixed; a resample repeats documents
+        keys = ("precision", "recall", "f1", "accuracy", "specificity", "mcc", "utility", "auc_ipr")
+        draws: dict[str, list[float]] = {k: [] for k in keys}
+        ur = float(self.figures.get("utility_ur", TREC_UR))
+        for w in rng.multinomial(n, np.full(n, 1.0 / n), size=resamples):
+            tp = float(w[gold & said].sum())
+            fp = float(w[~gold & said].sum())
+            fn = float(w[gold & ~said].sum())
+            tn = float(w[~gold & ~said].sum())
+            f = binary_figures(tp, fp, fn, tn)
+            f["utility"] = triage_utility(tp, fp, tp + fn, ur)
+            ranked = order[said[order]]
+            hits = np.repeat(gold[ranked], w[ranked])
+            f["auc_ipr"] = _auc_array(hits, tp + fn)
+            for k in keys:
+                if f[k] is not None:
+                    draws[k].append(f[k])
+        a = (1 - confidence) / 2
+        return {k: {"low": float(np.quantile(v, a)), "high": float(np.quantile(v, 1 - a)), "resamples": resamples,
+                    "confidence": confidence, "method": "document bootstrap, percentile interval"}
+                for k, v in draws.items() if v}  # fmt: skip
+
+
+def _auc_array(hits: Any, total: float) -> float | None:
+    """AUC iP/R of a ranked boolean array (vectorised :func:`interpolated_auc`)."""
+    import numpy as np
+
+    if total <= 0:
+        return None
+    found = np.cumsum(hits)
+    prec = found / np.arange(1, len(hits) + 1)
+    ip = np.maximum.accumulate(prec[::-1])[::-1]
+    return float(ip[hits].sum() / total)
 
 
 def score_triage(
@@ -139,7 +186,10 @@ def score_triage(
                     key=lambda d: -predicted[d].confidence)  # fmt: skip
     hits = [bool(reference[d]) for d in ranked]
     figures["auc_ipr"] = interpolated_auc(hits, tp + fn)
-    return TriageResult(figures, score, pr_curve(hits, tp + fn), missing, answered_only)
+    arrays = {"gold": [bool(reference[d]) for d in docs],
+              "positive": [d in predicted and predicted[d].positive for d in docs],
+              "confidence": [predicted[d].confidence if d in predicted else -math.inf for d in docs]}  # fmt: skip
+    return TriageResult(figures, score, pr_curve(hits, tp + fn), missing, answered_only, arrays)
 
 
 @dataclass

@@ -49,7 +49,8 @@ def tables(body: Mapping[str, Any]) -> list[Table]:
         out.append(t)
     for s in body["systems"]:
         title = f"{s['name']}: {s['documents']} documents scored, {s['unanswered']} unanswered"
-        t = Table(title, ["score", "tp", "fn", "fp", "precision", "recall", "F1", "macro F1"], key="scores")
+        t = Table(title, ["score", "tp", "fn", "fp", "precision (micro)", "recall (micro)", "F1 (micro)", "F1 (macro)"],
+                  key="scores")  # fmt: skip
         for row in s["scores"]:
             official = " *" if row["name"] in body.get("official", ()) else ""
             t.rows.append([row["name"] + official, fmt(row["tp"]), fmt(row["fn"]), fmt(row["fp"]),
@@ -73,7 +74,8 @@ def tables(body: Mapping[str, Any]) -> list[Table]:
                         [f"{k} ({kk})", fmt(vv)] for kk, vv in v.items() if not isinstance(vv, Mapping)
                     ]
                 else:
-                    f.rows.append([k, fmt(v)])
+                    ci = (s.get("figures_ci") or {}).get(k)
+                    f.rows.append([k, fmt(v) + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else "")])
             out.append(f)
     if body["paired_tests"]:
         t = Table(f"Paired tests on {body['headline']} F1", ["A", "B", "F1 A", "F1 B", "difference", "p", "method"],

@@ -25,6 +25,7 @@ Progress = Callable[[int, int, str], None]
 def system_entry(
     name: str, scores: Mapping[str, Score], *, documents: Sequence[str], unanswered: Sequence[str],
     figures: Mapping[str, Any] | None = None, curve: Mapping[str, Any] | None = None,
+    figure_bootstrap: Callable[[int, int, float], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """One system's part of the body (before CIs and tests are added)."""
     return {
@@ -36,6 +37,7 @@ def system_entry(
         "figures": dict(figures or {}),
         "curve": dict(curve) if curve else None,
         "_scores": scores,
+        "_figure_bootstrap": figure_bootstrap,
     }
 
 
@@ -67,6 +69,8 @@ def build_report(
                 rows = rows_of(sc.per_document, docs)
                 row["ci"] = {f: bootstrap_ci(rows, f, resamples=bootstrap, seed=seed, confidence=confidence).to_dict()
                              for f in ("precision", "recall", "f1")}  # fmt: skip
+            if sys_.get("_figure_bootstrap") is not None:
+                entry["figures_ci"] = sys_["_figure_bootstrap"](bootstrap, seed, confidence)
             step(f"bootstrap {entry['name']}")
         out_systems.append(entry)
         step(f"scored {entry['name']}")
