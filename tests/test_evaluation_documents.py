@@ -68,6 +68,8 @@ def test_ranked_items_per_document_by_hand() -> None:
     only = score_ranked(ref, pred, answered_only=True).figures
     assert only["fn"] == 1 and only["auc_ipr"]["macro"] == pytest.approx((5 / 9 + 0.5) / 2)
     assert score_ranked(ref, pred, beta=2).figures["f2"] == pytest.approx(5 * 0.5 * 0.6 / (4 * 0.5 + 0.6))
+    ci = r.bootstrap(300, seed=1)["auc_ipr_macro"]
+    assert ci["low"] <= 19 / 54 <= ci["high"]
     with pytest.raises(EvaluationInputError):
         score_ranked(ref, pred, cutoff=0)
 

@@ -375,8 +375,8 @@ def ranked(
         r = score_ranked(ref, read_ranked_run(p), cutoff=cutoff, beta=beta, answered_only=answered_only)
         docs = [d for d in ref if not (answered_only and d in r.unanswered)]
         entries.append(system_entry(name, {"items": r.score}, documents=docs, unanswered=r.unanswered,
-                                    figures={k: v for k, v in r.figures.items() if k == "auc_ipr" or k.startswith("f")},
-                                    curve=r.curve))  # fmt: skip
+                                    figures={k: v for k, v in r.figures.items() if k == "auc_ipr" or (k.startswith("f") and k not in ("fn", "fp"))},
+                                    curve=r.curve, figure_bootstrap=r.bootstrap))  # fmt: skip
     body = _report(_NoStore(ctx), "ranked", str(fs[0]), list(ref), entries, "items", answered_only, bootstrap, seed,
                    confidence, test, test_resamples, options={"cutoff": cutoff, "beta": beta})  # fmt: skip
     _NoStore(ctx).finish(body, fmt, output)

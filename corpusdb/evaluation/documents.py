@@ -200,10 +200,26 @@ class RankedResult:
     unanswered: list[str] = field(default_factory=list)
     answered_only: bool = False
     cutoff: int | None = None
+    document_auc: list[float] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"figures": self.figures, "unanswered": len(self.unanswered), "answered_only": self.answered_only,
                 "cutoff": self.cutoff}  # fmt: skip
+
+    def bootstrap(self, resamples: int, seed: int = 0, confidence: float = 0.95) -> dict[str, Any]:
+        """Document-bootstrap percentile CI of the macro AUC iP/R (P/R/F CIs come from the counts)."""
+        import numpy as np
+
+        vals = np.asarray(self.document_auc, dtype=float)
+        n = len(vals)
+        if n == 0 or resamples <= 0:
+            return {}
+        rng = np.random.default_rng(seed)
+        means = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples) @ vals / n
+        a = (1 - confidence) / 2
+        return {"auc_ipr_macro": {"low": float(np.quantile(means, a)), "high": float(np.quantile(means, 1 - a)),
+                                  "resamples": resamples, "confidence": confidence,
+                                  "method": "document bootstrap, percentile interval"}}  # fmt: skip
 
 
 def normalise_pair(a: str, b: str) -> tuple[str, str]:
@@ -250,4 +266,4 @@ def score_ranked(
     pooled_hits = [h for _, _, h in sorted(pooled)]
     figures["auc_ipr"] = {"macro": sum(aucs) / len(aucs) if aucs else None,
                           "micro": interpolated_auc(pooled_hits, total)}  # fmt: skip
-    return RankedResult(score, figures, pr_curve(pooled_hits, total), missing, answered_only, cutoff)
+    return RankedResult(score, figures, pr_curve(pooled_hits, total), missing, answered_only, cutoff, aucs)

@@ -70,9 +70,11 @@ def tables(body: Mapping[str, Any]) -> list[Table]:
             f = Table(f"{s['name']}: document-level figures", ["figure", "value"], key="figures")
             for k, v in s["figures"].items():
                 if isinstance(v, Mapping):
-                    f.rows += [
-                        [f"{k} ({kk})", fmt(vv)] for kk, vv in v.items() if not isinstance(vv, Mapping)
-                    ]
+                    for kk, vv in v.items():
+                        ci = (s.get("figures_ci") or {}).get(f"{k}_{kk}")
+                        f.rows.append(
+                            [f"{k} ({kk})", fmt(vv) + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else "")]
+                        )
                 else:
                     ci = (s.get("figures_ci") or {}).get(k)
                     f.rows.append([k, fmt(v) + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else "")])
