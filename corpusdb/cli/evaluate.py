@@ -126,18 +126,23 @@ class _Run:
         return name if name not in taken else str(path)
 
     def finish(self, body: dict[str, Any], fmt: OutFormat | None, output: Path | None) -> None:
-        if fmt is None:
-            fmt = SUFFIX.get(output.suffix.lower()) if output is not None else None
-            fmt = fmt or (OutFormat.json if self.st.format == Format.json else OutFormat.text)
-        text = _render(body, fmt)
-        if output is not None:
-            output.write_text(text, encoding="utf-8")
-            err.print(f"wrote {output}")
-        else:
-            sys.stdout.write(text)
+        _finish(self.st, body, fmt, output)
 
 
-def _report(run: _Run, task: str, reference: str, docs: list[str], entries: list[dict[str, Any]], headline: str,
+def _finish(st: Any, body: dict[str, Any], fmt: OutFormat | None, output: Path | None) -> None:
+    """The report to ``output`` (format from ``--format``, else its suffix) or stdout."""
+    if fmt is None:
+        fmt = SUFFIX.get(output.suffix.lower()) if output is not None else None
+        fmt = fmt or (OutFormat.json if st.format == Format.json else OutFormat.text)
+    text = _render(body, fmt)
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+        err.print(f"wrote {output}")
+    else:
+        sys.stdout.write(text)
+
+
+def _report(task: str, reference: str, docs: list[str], entries: list[dict[str, Any]], headline: str,
             answered_only: bool, bootstrap: int, seed: int, confidence: float, test: str, resamples: int,
             **kw: Any) -> dict[str, Any]:  # fmt: skip
     from corpusdb.evaluation.report import build_report
@@ -198,7 +203,7 @@ def biorelex(
         missing = bx.unanswered(truth, sentences, match_by)
         docs = [t.id for t in truth if not (answered_only and t.id in missing)]
         entries.append(system_entry(name, scores, documents=docs, unanswered=missing))
-    body = _report(run, "biorelex", ref_name, [t.id for t in truth], entries, bx.RE_ANY, answered_only, bootstrap,
+    body = _report("biorelex", ref_name, [t.id for t in truth], entries, bx.RE_ANY, answered_only, bootstrap,
                    seed, confidence, test, test_resamples, official=bx.OFFICIAL,
                    options={"match_by": match_by},
                    notes=["scores marked * are the official evaluate.py's; the others are additions (see "
@@ -247,7 +252,7 @@ def _span_task(
         docs = [d for d in ref if not (answered_only and d in missing)]
         scored = score(ref, {d: a for d, a in pred.items() if d in ref}, texts)
         entries.append(system_entry(name, scored, documents=docs, unanswered=missing))
-    body = _report(run, task, ref_name, list(ref), entries, headline, answered_only, bootstrap, seed, confidence,
+    body = _report(task, ref_name, list(ref), entries, headline, answered_only, bootstrap, seed, confidence,
                    test, resamples, options=options)  # fmt: skip
     run.finish(body, fmt, output)
 
@@ -345,9 +350,9 @@ def triage(
         docs = [d for d in ref if not (answered_only and d in r.unanswered)]
         entries.append(system_entry(name, {"triage": r.score}, documents=docs, unanswered=r.unanswered,
                                     figures=r.figures, curve=r.curve, figure_bootstrap=r.bootstrap))  # fmt: skip
-    body = _report(_NoStore(ctx), "triage", str(fs[0]), list(ref), entries, "triage", answered_only, bootstrap, seed,
+    body = _report("triage", str(fs[0]), list(ref), entries, "triage", answered_only, bootstrap, seed,
                    confidence, test, test_resamples, options={"beta": beta, "ur": ur})  # fmt: skip
-    _NoStore(ctx).finish(body, fmt, output)
+    _finish(state(ctx), body, fmt, output)
 
 
 @evaluate_app.command("ranked")
@@ -377,16 +382,9 @@ def ranked(
         entries.append(system_entry(name, {"items": r.score}, documents=docs, unanswered=r.unanswered,
                                     figures={k: v for k, v in r.figures.items() if k == "auc_ipr" or (k.startswith("f") and k not in ("fn", "fp"))},
                                     curve=r.curve, figure_bootstrap=r.bootstrap))  # fmt: skip
-    body = _report(_NoStore(ctx), "ranked", str(fs[0]), list(ref), entries, "items", answered_only, bootstrap, seed,
+    body = _report("ranked", str(fs[0]), list(ref), entries, "items", answered_only, bootstrap, seed,
                    confidence, test, test_resamples, options={"cutoff": cutoff, "beta": beta})  # fmt: skip
-    _NoStore(ctx).finish(body, fmt, output)
-
-
-class _NoStore(_Run):
-    """Output handling for the file-only tasks."""
-
-    def __init__(self, ctx: typer.Context) -> None:
-        self.st = state(ctx)
+    _finish(state(ctx), body, fmt, output)
 
 
 def register(app: typer.Typer) -> None:
