@@ -134,3 +134,13 @@ def test_rename_real_files_against_themselves_and_a_reversed_copy(tmp_path: Path
     one = score_rename({doc: ref[doc]}, pred)
     assert (one["strict"].tp, one["strict"].fn, one["strict"].fp) == (0, 1, 1)
     assert (one["relaxed direction"].tp, one["relaxed direction"].fn) == (1, 0)
+
+
+def test_a_reference_event_without_its_span_is_a_clear_error() -> None:
+    from corpusdb.evaluation.counts import EvaluationInputError
+
+    broken = Annotations(spans=REF.spans[:1], relations=REF.relations[:1])
+    with pytest.raises(
+        EvaluationInputError, match="reference document 'd': a Localization event refers to span 'T2'"
+    ):
+        score_bb({"d": broken}, {"d": PRED})

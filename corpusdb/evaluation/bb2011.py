@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from corpusdb.evaluation.counts import Score
+from corpusdb.evaluation.counts import EvaluationInputError, Score
 from corpusdb.records import Annotations, Relation, Span
 
 BB_ROLES: dict[str, tuple[str, str]] = {
@@ -122,7 +122,12 @@ def score_bb(
             rs, ps = _events(ref, etype), _events(pred, etype)
             total = 0.0
             if rs and ps:
-                sim = np.array([[similarity(ref, eq, r, pred, p) for p in ps] for r in rs])
+                try:
+                    sim = np.array([[similarity(ref, eq, r, pred, p) for p in ps] for r in rs])
+                except KeyError as exc:
+                    raise EvaluationInputError(
+                        f"reference document {doc!r}: a {etype} event refers to span {exc.args[0]!r}, which it lacks"
+                    ) from None
                 rows, cols = linear_sum_assignment(sim, maximize=True)
                 total = float(sim[rows, cols].sum())
             for name in (etype, "all"):
