@@ -18,6 +18,7 @@ from sqlalchemy import Engine, select
 from corpusdb import db, migrate
 from corpusdb.documents import DocumentsMixin
 from corpusdb.errors import PermissionDenied
+from corpusdb.evaluation_store import EvaluationMixin
 from corpusdb.history import HistoryMixin
 from corpusdb.interchange import InterchangeMixin
 from corpusdb.models import ProjectRow
@@ -32,6 +33,7 @@ from guidelines.schema import Schema
 
 class Corpus(
     AgreementMixin,
+    EvaluationMixin,
     WorkflowMixin,
     InterchangeMixin,
     HistoryMixin,

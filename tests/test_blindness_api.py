@@ -87,6 +87,7 @@ def files_under(p: Path) -> str:
 # how each entry point is tried by an annotator (alice) against bob's work: a call, or why it needs none
 Probe = Callable[[Scene], Any]
 ANNOTATOR_PROBES: dict[str, Probe | str] = {
+    "evaluation_data": lambda s: s.alice.evaluation_data(systems=["bob"]),
     "read_set": lambda s: s.alice.read_set(s.bob_open),
     "read_sets": lambda s: s.alice.read_sets([s.alice_open, s.bob_done]),
     "sets": lambda s: s.alice.sets(),

@@ -89,6 +89,12 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "status": ["status"],
         "history": ["history"],
         "agree": ["agree"],
+        "evaluate biorelex": ["evaluate", "biorelex", "--gold", "--system", "bob"],
+        "evaluate bb": ["evaluate", "bb", "--release", "v1", "--system", "bob"],
+        "evaluate rename": ["evaluate", "rename", "--gold", "--system", "bob"],
+        "evaluate ner": ["evaluate", "ner", "--gold", "--system", "bob"],
+        "evaluate triage": None,  # files only, no database
+        "evaluate ranked": None,
         "export brat": ["export", "brat", str(out / "brat"), "-a", "bob"],
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],
         "import brat": ["import", "brat", str(out), "--annotator", "bob"],

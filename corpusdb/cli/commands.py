@@ -24,6 +24,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     demo.register,
     history.register,
     __import__("corpusdb.cli.agree", fromlist=["register"]).register,  # `corpusdb agree`
+    __import__("corpusdb.cli.evaluate", fromlist=["register"]).register,  # `corpusdb evaluate`
     interchange.register,
     workflow_assign.register,
     workflow_adjudicate.register,

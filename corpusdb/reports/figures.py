@@ -116,3 +116,22 @@ def bars_svg(rows: Sequence[Mapping[str, Any]], xlabel: str) -> str:
     ax.set_xlim(min(0.0, float(vals.min()) if len(vals) else 0.0), 1.1)
     ax.set_xlabel(xlabel)
     return _svg(fig)
+
+
+def pr_curve_svg(curves: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
+    """Interpolated precision against recall, one step line per system (evaluation reports)."""
+    fig = _figure(5.5, 4.0)
+    ax = fig.add_subplot()
+    for name, c in curves.items():
+        rec = [0.0, *c["recall"]]
+        ip = [
+            c["interpolated_precision"][0] if c["interpolated_precision"] else 0.0,
+            *c["interpolated_precision"],
+        ]
+        ax.step(rec, ip, where="post", label=name)
+    ax.set_xlim(0, 1.02)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("interpolated precision")
+    ax.legend(fontsize=8, loc="lower left")
+    return _svg(fig)

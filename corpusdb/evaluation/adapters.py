@@ -1,0 +1,65 @@
+"""The one bridge from corpusdb records to the BioRelEx scorer's own input types.
+
+Why isolated: today an entity (cluster) is not a first-class record; it is derived here from spans
+joined by symmetric links (synonym, abbreviation, coreference, Equiv) with union-find, plus the
+``cluster`` index a BioRelEx import keeps in ``Span.extra``. When entities become first-class, only
+this function changes; the scorers never see records.
+
+A name's ``is_mentioned`` comes from ``Span.extra["name_mentioned"]`` (kept by a BioRelEx import);
+without it, a name with a mention is mentioned and a name without one is not. A release snapshot keeps
+no extras, so a name marked mentioned that has no mention is read as not mentioned there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from corpusdb.evaluation.biorelex import Cluster, Interaction, Name, Sentence
+from corpusdb.records import Annotations, Span
+
+CLUSTER_LINK_TYPES: frozenset[str] = frozenset({"synonym", "abbreviation", "coreference", "Equiv"})
+
+
+def sentence_from_records(
+    doc_id: str, text: str, ann: Annotations, link_types: Collection[str] = CLUSTER_LINK_TYPES
+) -> Sentence:
+    """A document's annotations as a BioRelEx sentence: clusters of names with their mentions, and
+    interactions (two-argument relations) between clusters, with label and ``implicit`` tag."""
+    parent = {s.id: s.id for s in ann.spans}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    first_of_cluster: dict[object, str] = {}
+    for s in ann.spans:
+        ci = s.extra.get("cluster")
+        if isinstance(ci, int):
+            root = first_of_cluster.setdefault(ci, s.id)
+            parent[find(s.id)] = find(root)
+    for lk in ann.links:
+        if lk.type in link_types and lk.source in parent and lk.target in parent:
+            parent[find(lk.target)] = find(lk.source)
+    groups: dict[str, list[Span]] = {}
+    for s in ann.spans:
+        groups.setdefault(find(s.id), []).append(s)
+    index: dict[str, int] = {}
+    clusters: list[Cluster] = []
+    for k, members in enumerate(groups.values()):
+        names: dict[str, tuple[list[tuple[int, int]], bool]] = {}
+        for s in members:
+            index[s.id] = k
+            mentions, mentioned = names.setdefault(s.text, ([], False))
+            if s.fragments:
+                mentions.append((s.start, s.end))
+            flag = s.extra.get("name_mentioned")
+            names[s.text] = (mentions, mentioned or (bool(flag) if flag is not None else bool(s.fragments)))
+        clusters.append(Cluster(tuple(Name(n, tuple(m), f) for n, (m, f) in names.items()), members[0].type))
+    interactions = tuple(
+        Interaction(index[r.args[0].ref], index[r.args[1].ref], r.label, "implicit" in r.tags, r.type)
+        for r in ann.relations
+        if len(r.args) == 2 and all(a.ref in index for a in r.args)
+    )
+    return Sentence(doc_id, text, tuple(clusters), interactions)
