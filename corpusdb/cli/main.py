@@ -12,6 +12,7 @@ import traceback
 from typing import Annotated
 
 import typer
+from sqlalchemy.exc import DBAPIError
 
 from corpusdb.cli.common import Format, State
 from corpusdb.errors import CorpusError
@@ -106,7 +107,10 @@ def hoist_global_options(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (tests call this directly)."""
+    from corpusdb import writers
+
     args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
+    stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
     try:
         app(args=args, prog_name="corpusdb", standalone_mode=True)
     except SystemExit as exc:
@@ -115,14 +119,39 @@ def main(argv: list[str] | None = None) -> int:
     except CorpusError as exc:
         _say(f"corpusdb: error: {exc}")
         return exc.exit_code
+    except DBAPIError as exc:  # a driver error no layer below expected: still one line, exit 7
+        from corpusdb.db import explain
+
+        _say(f"corpusdb: error: {explain(exc)}")
+        return 7
+    except OSError as exc:  # a file or folder the user named: one line, exit 7 (README)
+        _say(f"corpusdb: error: {_file_error(exc)}")
+        return 7
     except KeyboardInterrupt:
-        _say("corpusdb: interrupted")
+        # Every change is one transaction, and an interrupted one is rolled back.
+        _say("corpusdb: interrupted: the change in progress was rolled back, nothing of it was stored")
         return 130
     except Exception as exc:  # a bug: say so plainly, with the traceback for the report
         traceback.print_exc(file=sys.stderr)
         _say(f"corpusdb: internal error: {type(exc).__name__}: {exc}")
         return 1
+    finally:
+        stop_listening()
     return 0
+
+
+def _file_error(exc: OSError) -> str:
+    """``cannot write x/y.html: no such folder x`` rather than a traceback."""
+    from pathlib import Path
+
+    name = exc.filename
+    reason = (exc.strerror or str(exc)).lower()
+    if name is None:
+        return f"file error: {reason}"
+    parent = Path(str(name)).parent
+    if isinstance(exc, FileNotFoundError) and not parent.exists():
+        return f"cannot write {name}: folder {parent} does not exist"
+    return f"{name}: {reason}"
 
 
 def _say(message: str) -> None:

@@ -172,7 +172,7 @@ def _sort_held(
             who = "the gold set" if target.annotator is None else f"{target.annotator}'s {target.kind} set"
             out.conflicts.append(
                 Problem(h.where, None, f"document {h.external_id!r} already has {who} (set {set_id}) with "
-                        "different content; pass --replace (replace=True) to replace it")
+                        "different content; import with --replace to replace it")
             )  # fmt: skip
             out.rejected.append(h.where)
     return replace

@@ -145,7 +145,8 @@ class InterchangeMixin(ServiceBase):
             raise InvalidInput(f"{path}: no documents found")
         # One write transaction for the whole run: chunks are read (by workers for large imports)
         # while earlier ones are written; a refusal rolls everything back.
-        with gc_paused(), self._write() as conn, db.bulk_cache(conn):
+        holder = f"an import of {len(source.external_ids):,} documents from {path}"
+        with gc_paused(), self._write(holder=holder) as conn, db.bulk_cache(conn):
             out = load(
                 conn,
                 project_id=self.project_id,
