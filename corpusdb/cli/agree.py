@@ -54,10 +54,10 @@ def _render(body: dict[str, Any], fmt: ReportFormat, matrix: str | None = None) 
         return render_html(body, matrix=matrix)
     from io import StringIO
 
-    from rich.console import Console
+    from corpusdb.terminal import SafeConsole
 
     buf = StringIO()
-    render_text(body, Console(file=buf, width=120, highlight=False, soft_wrap=True), matrix=matrix)
+    render_text(body, SafeConsole(file=buf, width=120, soft_wrap=True), matrix=matrix)
     return buf.getvalue()
 
 
@@ -183,14 +183,13 @@ def agree(
         err.print(f"wrote {output}")
         return
     if fmt == ReportFormat.text:
-        from rich.console import Console
-
         from corpusdb.reports.render import render_text
+        from corpusdb.terminal import SafeConsole
 
         # piped or captured: wide enough that no figure is cut; a terminal keeps its own width
         render_text(
             body,
-            out if out.is_terminal else Console(file=sys.stdout, width=160, highlight=False, soft_wrap=True),
+            out if out.is_terminal else SafeConsole(file=sys.stdout, width=160, soft_wrap=True),
             matrix=matrix,
         )
     else:

@@ -19,6 +19,7 @@ import typer
 from corpusdb.cli.common import emit, out, progress, state
 from corpusdb.errors import Conflict, CorpusError
 from corpusdb.interchange import ExportReport, ImportProblems, ImportReport
+from corpusdb.terminal import clean
 
 
 class Kind(StrEnum):
@@ -82,7 +83,7 @@ def _refused(err: ImportProblems) -> CorpusError:
 def _lines(lines: list[str]) -> None:
     """Plain lines on stderr (problems name files; no markup, no wrapping: scripts grep them)."""
     for line in lines:
-        sys.stderr.write(" ".join(line.split("\n")) + "\n")
+        sys.stderr.write(clean(" ".join(line.split("\n"))) + "\n")
     sys.stderr.flush()
 
 

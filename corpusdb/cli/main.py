@@ -155,8 +155,10 @@ def _file_error(exc: OSError) -> str:
 
 
 def _say(message: str) -> None:
-    """One line on stderr, whatever the terminal width (scripts grep it)."""
-    sys.stderr.write(" ".join(message.split("\n")) + "\n")
+    """One line on stderr, whatever the terminal width (scripts grep it), with no control characters."""
+    from corpusdb.terminal import clean
+
+    sys.stderr.write(clean(" ".join(message.split("\n"))) + "\n")
     sys.stderr.flush()
 
 

@@ -29,6 +29,7 @@ from corpusdb.interchange.importing import Progress, Target, load
 from corpusdb.interchange.pipeline import gc_paused
 from corpusdb.interchange.report import ExportReport, ImportReport
 from corpusdb.interchange.sources import Source, biorelex_source, brat_source
+from corpusdb.projects import check_annotator_name
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
 from corpusdb.service import ServiceBase
 from corpusdb.sets import current_guideline_version
@@ -128,6 +129,8 @@ class InterchangeMixin(ServiceBase):
                 raise UsageError("gold belongs to the adjudication, not to an annotator: omit --annotator")
         elif annotator is None or not annotator.strip() or annotator != annotator.strip():
             raise UsageError(f"importing {kind} sets needs an annotator name (--annotator NAME)")
+        else:
+            check_annotator_name(annotator)
         role = "system" if kind == "prediction" else "annotator"
         return Target(annotator, role, kind, status, replace, lenient)
 
