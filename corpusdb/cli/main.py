@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from sqlalchemy.exc import DBAPIError
@@ -31,7 +31,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"corpusdb {version('corpusdb')}\n")
+        raise typer.Exit(0)
 
 
 @app.callback()
@@ -52,6 +61,10 @@ def _main(
         ),
     ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format for data.")] = Format.text,
+    _show_version: Annotated[
+        bool,
+        typer.Option("--version", "-V", is_eager=True, callback=_version, help="Print the version and exit."),
+    ] = False,
 ) -> None:
     ctx.obj = State(db=db, project=project, user=user, format=fmt)
 
@@ -67,14 +80,27 @@ def _register() -> None:
 _register()
 
 
-# Global options a user may also write after the command (`corpusdb submit --as alice`); no command
-# defines them itself except `tui`, which accepts the same three with the same meaning.
+# Global options a user may also write after the command (`corpusdb submit --as alice`,
+# `corpusdb status --format json`). `tui` accepts the first three itself with the same meaning, and a
+# command with a `--format` of its own (`agree`: text, json, markdown, html) keeps it.
 _GLOBAL_WITH_VALUE = ("--as", "--db", "--project", "-p")
 _GLOBAL_ALL = (*_GLOBAL_WITH_VALUE, "--format", "-f")
 
 
+def _own_options(path: list[str]) -> set[str]:
+    """The option names the command at ``path`` (``["releases", "show"]``) declares itself."""
+    cmd: Any = typer.main.get_command(app)
+    for name in path:
+        if not hasattr(cmd, "commands") or name.startswith("-"):  # a group has subcommands
+            break
+        cmd = cmd.commands.get(name)
+    if cmd is None:
+        return set()
+    return {o for p in cmd.params for o in (*p.opts, *p.secondary_opts)}
+
+
 def hoist_global_options(argv: list[str]) -> list[str]:
-    """Move ``--as``/``--db``/``--project`` written after the command to the front, where they belong."""
+    """Move global options written after the command to the front, where they belong."""
     i = 0
     while i < len(argv):  # skip the global options already in front
         tok = argv[i]
@@ -86,6 +112,8 @@ def hoist_global_options(argv: list[str]) -> list[str]:
             break
     if i >= len(argv) or argv[i].startswith("-") or argv[i] == "tui":
         return argv
+    own = _own_options(argv[i : i + 2])
+    with_value = tuple(o for o in _GLOBAL_ALL if o not in own)
     head, rest, moved = argv[:i], [], []
     j = i
     while j < len(argv):
@@ -93,11 +121,11 @@ def hoist_global_options(argv: list[str]) -> list[str]:
         if tok == "--":
             rest.extend(argv[j:])
             break
-        if tok in _GLOBAL_WITH_VALUE and j + 1 < len(argv):
+        if tok in with_value and j + 1 < len(argv):
             moved += [tok, argv[j + 1]]
             j += 2
             continue
-        if tok.split("=", 1)[0] in ("--as", "--db", "--project"):
+        if tok.split("=", 1)[0] in with_value and tok.startswith("--"):
             moved.append(tok)
         else:
             rest.append(tok)

@@ -164,6 +164,8 @@ def _sort_held(
             out.sets_unchanged += 1
             out.documents += 1
             out.documents_existing += 1
+            if target.replace:  # same content; the status is still the one this import reports
+                store.restatus(conn, [set_id], target.status)
         elif target.replace:
             replace.append((set_id, h))
             out.documents += 1

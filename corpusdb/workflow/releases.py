@@ -160,6 +160,25 @@ def manifest(
     }  # fmt: skip
 
 
+def _check_export_folder(out: Path, version: str, *, force: bool) -> None:
+    """Refuse to write release ``version`` over a folder holding another release or other files:
+    its files would be mixed with or overwrite them (``releases export v2 v1-folder/``)."""
+    if force or not out.exists():
+        return
+    if not out.is_dir():
+        raise Conflict(f"{out} is a file, not a folder")
+    if not any(out.iterdir()):
+        return
+    try:
+        held = json.loads((out / "manifest.json").read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError, AttributeError):
+        held = None
+    if held == version:
+        return  # the same release again: rewriting it changes nothing
+    what = f"release {held}" if held is not None else "other files"
+    raise Conflict(f"{out} already holds {what}; choose an empty folder or pass --force to overwrite")
+
+
 def _info(row: Any, previous: str | None) -> ReleaseInfo:
     man = row.manifest or {}
     return ReleaseInfo(row.version, aware(row.created), previous, row.notes, man.get("counts", {}),  # type: ignore[arg-type]
@@ -316,12 +335,14 @@ class ReleasesMixin(ServiceBase):
         names = {r.id: r.version for r in rows}
         return [_info(r, names.get(r.previous_id)) for r in rows]
 
-    def export_release(self, version: str, outdir: str | Path) -> list[Path]:
+    def export_release(self, version: str, outdir: str | Path, *, force: bool = False) -> list[Path]:
         """Write release ``version``'s files into ``outdir``, byte for byte as when it was made.
 
-        Every file is checked against the manifest's sha256 before anything is written.
+        Every file is checked against the manifest's sha256 before anything is written. A folder that
+        holds anything but this release's own files is refused unless ``force``.
         """
         self._require("lead", "adjudicator", doing="export releases")
+        _check_export_folder(Path(outdir), version, force=force)
         with self._read() as conn:
             row = conn.execute(
                 select(R.c.snapshot, R.c.changelog, R.c.manifest)
