@@ -150,6 +150,14 @@ def agree(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report with pictures.")
     ] = None,
+    answered_only: Annotated[
+        bool,
+        typer.Option(
+            "--answered-only",
+            help="Against gold, compare each rater on the documents it has a set for only (default: a "
+            "document gold has and the rater has not counts as misses).",
+        ),
+    ] = False,
 ) -> None:
     """Agreement between annotators (and gold or predictions) with the lowest documents and types."""
     st = state(ctx)
@@ -169,7 +177,7 @@ def agree(
             layer, raters=_names(annotators), gold=gold, predictions=predictions, criterion=criterion,
             jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode, label=label, ordinal=ordinal,
             split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
-            lowest=lowest, progress=step)  # fmt: skip
+            lowest=lowest, unanswered="skipped" if answered_only else "misses", progress=step)  # fmt: skip
     body = report.to_dict()
     if matrix is not None:
         from corpusdb.reports.tables import headline_matrix
