@@ -56,11 +56,19 @@ class Corpus(
         note: str = "initial version",
     ) -> Corpus:
         """Create a project (upgrading or initialising the database first) and open it as owner."""
+        sch = resolve_schema(schema)  # before touching the database: a bad schema leaves no file
         engine = engine or db.make_engine(url)
-        migrate.upgrade(engine)
-        sch = resolve_schema(schema)
-        with db.write(engine) as conn:
-            pid = insert_project(conn, name, sch, guideline_text, note)
+        new_file = None if db.exists(engine) else db.sqlite_file(engine)
+        try:
+            migrate.upgrade(engine)
+            with db.write(engine) as conn:
+                pid = insert_project(conn, name, sch, guideline_text, note)
+        except BaseException:
+            if new_file is not None:  # a failed init leaves no empty database behind
+                engine.dispose()
+                for leftover in (new_file, *(Path(f"{new_file}{s}") for s in ("-wal", "-shm"))):
+                    leftover.unlink(missing_ok=True)
+            raise
         return cls(engine, pid, OWNER)
 
     @classmethod

@@ -21,8 +21,9 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
+from corpusdb import writers
 from corpusdb.errors import DatabaseError
 
 DEFAULT_FILENAME = "corpusdb.sqlite"
@@ -67,11 +68,13 @@ def make_engine(url: str | None = None, *, echo: bool = False) -> Engine:
     except ArgumentError as exc:
         raise DatabaseError(f"not a database URL: {url!r}") from exc
     if parsed.get_backend_name() == "sqlite":
-        database = parsed.database or ""
-        if database and database != ":memory:":
+        database = str(_sqlite_path(parsed) or "")
+        if database:
             parent = Path(database).parent
             if not parent.exists():
                 raise DatabaseError(f"cannot open database {database}: folder {parent} does not exist")
+            if Path(database).is_dir():
+                raise DatabaseError(f"cannot open database {database}: it is a folder, not a database file")
         engine = create_engine(url, echo=echo, **_JSON_CODEC)
         _install_sqlite_rules(engine)
     else:
@@ -106,26 +109,96 @@ def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
     return engine_or_conn.dialect.name == "sqlite"
 
 
+def sqlite_file(engine: Engine | Connection) -> Path | None:
+    """The database file of a SQLite engine (None for PostgreSQL or an in-memory database)."""
+    if not is_sqlite(engine):
+        return None
+    return _sqlite_path(engine.engine.url if isinstance(engine, Connection) else engine.url)
+
+
+def _sqlite_path(url: Any) -> Path | None:
+    database = url.database
+    if database and str(url.query.get("uri", "")).lower() == "true":  # sqlite:///file:x.db?mode=ro&uri=true
+        database = database.removeprefix("file:")
+    return Path(database) if database and database != ":memory:" else None
+
+
+def exists(engine: Engine) -> bool:
+    """False only for a SQLite file that is not there yet (connecting would create it, empty)."""
+    path = sqlite_file(engine)
+    return path is None or path.exists()
+
+
+def explain(exc: DBAPIError, engine: Engine | Connection | None = None) -> str:
+    """One line for a driver error, naming the database and what the user can do about it.
+
+    Why here: the driver's text (``unable to open database file``, psycopg's multi-line connection
+    report, SQLAlchemy's background link) means little to a user and spans many lines.
+    """
+    orig = exc.orig if exc.orig is not None else exc
+    first = " ".join(str(orig).split())
+    where = ""
+    if engine is not None:
+        path = sqlite_file(engine)
+        url = engine.engine.url if isinstance(engine, Connection) else engine.url
+        where = f" {path}" if path is not None else f" {url.render_as_string(hide_password=True)}"
+    low = first.lower()
+    if "readonly database" in low or "read-only" in low:
+        hint = "it is read-only (check the file's and its folder's permissions)"
+    elif "unable to open database file" in low:
+        hint = "cannot open or create the file there (check the path and the folder's permissions)"
+    elif "database is locked" in low:
+        hint = "another process holds the write lock; nothing was saved, try again"
+    elif "connection refused" in low or "is the server running" in low:
+        hint = "no PostgreSQL server answers there (is it running, is the host and port right?)"
+    elif "does not exist" in low and ("database" in low or "role" in low):
+        hint = first.split("FATAL:", 1)[-1].strip()
+    elif "password authentication failed" in low or "no pg_hba.conf entry" in low:
+        hint = "the server refused this user: " + first.split("FATAL:", 1)[-1].strip()
+    else:
+        hint = first
+    return f"database{where}: {hint}"
+
+
 def _connect(engine: Engine) -> Connection:
     try:
         return engine.connect()
-    except OperationalError as exc:
-        raise DatabaseError(f"cannot open database: {exc.orig}") from exc
+    except DBAPIError as exc:
+        raise DatabaseError(explain(exc, engine)) from exc
 
 
 @contextmanager
-def write(engine: Engine) -> Iterator[Connection]:
-    """One write transaction (``BEGIN IMMEDIATE`` on SQLite): commit on success, roll back on error."""
-    with _connect(engine) as conn:
+def _translated(engine: Engine) -> Iterator[None]:
+    """Driver errors inside a transaction become one-line ``DatabaseError`` (exit 7).
+
+    Integrity errors stay as they are: they are bugs or races the caller maps to its own errors.
+    """
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except DBAPIError as exc:
+        raise DatabaseError(explain(exc, engine)) from exc
+
+
+@contextmanager
+def write(engine: Engine, *, holder: str | None = None) -> Iterator[Connection]:
+    """One write transaction (``BEGIN IMMEDIATE`` on SQLite): commit on success, roll back on error.
+
+    ``holder`` says what a long write is ("an import of 3 files"): while it holds SQLite's write
+    lock, another writer that times out waiting for it is told so and keeps waiting (see
+    ``writers``) instead of failing with "database is locked".
+    """
+    with _translated(engine), _connect(engine) as conn:
         conn.execution_options(**{_WRITE: True})
-        with conn.begin():
+        with writers.begin(conn, holder):
             yield conn
 
 
 @contextmanager
 def read(engine: Engine) -> Iterator[Connection]:
     """One read transaction: a consistent snapshot of the database."""
-    with _connect(engine) as conn, conn.begin():
+    with _translated(engine), _connect(engine) as conn, conn.begin():
         yield conn
 
 

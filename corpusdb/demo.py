@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from corpusdb import db, migrate
-from corpusdb.api import Corpus
+from corpusdb.api import Corpus, list_projects
 from corpusdb.errors import Conflict, NotFound
 from corpusdb.reports import AgreementReport
 
@@ -37,7 +37,15 @@ def build_demo(url: str | None = None, *, fresh: bool = False) -> DemoResult:
     """Create the sample project (or reuse it): documents, four annotators' submitted sets, one
     adjudicator. With ``fresh`` an existing sample project is an error to avoid mixing data."""
     engine = db.make_engine(url)
-    migrate.upgrade(engine)  # an empty file becomes a corpusdb database; an old one is brought up
+    if db.exists(engine) and migrate.current(engine) is not None:
+        # Why refuse: a second project makes every later command in that database ask for --project.
+        others = [p for p in list_projects(engine=engine) if p != SAMPLE_PROJECT]
+        if others:
+            raise Conflict(
+                f"this database holds project {others[0]!r}{' and others' if len(others) > 1 else ''}; the "
+                "demo needs a database of its own: run it in another folder or with --db demo.sqlite"
+            )
+    migrate.upgrade(engine)  # an empty file becomes a corpusdb database
     try:
         corpus = Corpus.open(SAMPLE_PROJECT, engine=engine)
     except NotFound:

@@ -35,7 +35,7 @@ def head() -> str:
 
 def current(engine: Engine) -> str | None:
     """The database's revision; None for an empty database."""
-    with engine.connect() as conn:
+    with db.read(engine) as conn:
         return MigrationContext.configure(conn).get_current_revision()
 
 
@@ -92,7 +92,12 @@ def downgrade(engine: Engine, revision: str) -> tuple[str | None, str | None]:
 
 
 def ensure_current(engine: Engine) -> None:
-    """Refuse to work on a database that is empty or older/newer than this corpusdb."""
+    """Refuse to work on a database that is missing, empty or older/newer than this corpusdb.
+
+    A SQLite file that is not there is refused before connecting: connecting would leave an empty
+    file behind, which a read command must not do."""
+    if not db.exists(engine):
+        raise DatabaseError(f"no database at {db.sqlite_file(engine)}: run `corpusdb init` (or pass --db)")
     rev = current(engine)
     if rev == head():
         return

@@ -17,14 +17,35 @@ G = GuidelineRow.__table__
 A = AnnotatorRow.__table__
 
 
+RESERVED_NAMES = frozenset({"gold"})
+"""Names that mean the adjudicated sets wherever raters are named (``agree -a gold,alice``), so no
+annotator may take them (case-insensitively): an annotator named gold was mixed with the gold sets."""
+
+
+def check_annotator_name(name: str) -> None:
+    """Refuse a name that is empty, padded, holds control characters or is reserved, at entry."""
+    from corpusdb.terminal import has_control
+
+    if not name or not name.strip() or name != name.strip():
+        raise InvalidInput(f"annotator name {name!r} must be non-empty without surrounding spaces")
+    if has_control(name):
+        raise InvalidInput(f"annotator name {name!r} holds control characters (tabs, newlines, escapes)")
+    if name.casefold() in RESERVED_NAMES:
+        raise InvalidInput(f"annotator name {name!r} is reserved: it names the gold sets (adjudication)")
+
+
 def resolve_schema(schema: str | Path | Schema) -> Schema:
     return schema if isinstance(schema, Schema) else load_schema(schema)
 
 
 def insert_project(conn: Connection, name: str, schema: Schema, text: str | None, note: str) -> int:
     """Create a project and its guideline version 1 inside the caller's transaction."""
+    from corpusdb.terminal import has_control
+
     if not name or not name.strip():
         raise InvalidInput("a project needs a non-empty name")
+    if has_control(name):
+        raise InvalidInput(f"project name {name!r} holds control characters (tabs, newlines, escapes)")
     if conn.execute(select(P.c.id).where(P.c.name == name)).first() is not None:
         raise Conflict(f"project {name!r} already exists in this database")
     now = utcnow_aware()
@@ -147,8 +168,7 @@ class ProjectMixin(ServiceBase):
         self._require("lead", doing="add annotators")
         if role not in ROLES:
             raise InvalidInput(f"role {role!r} is not one of {', '.join(ROLES)}")
-        if not name or not name.strip() or name != name.strip():
-            raise InvalidInput(f"annotator name {name!r} must be non-empty without surrounding spaces")
+        check_annotator_name(name)
         with self._write() as conn:
             if conn.execute(
                 select(A.c.id).where(A.c.project_id == self.project_id, A.c.name == name)

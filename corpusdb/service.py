@@ -73,8 +73,8 @@ class ServiceBase:
             yield conn
 
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        with db.write(self.engine) as conn:
+    def _write(self, *, holder: str | None = None) -> Iterator[Connection]:
+        with db.write(self.engine, holder=holder) as conn:
             yield conn
 
     def _require(self, *roles: str, doing: str) -> None:

@@ -106,6 +106,18 @@ def insert_set(
     )
 
 
+def lock_set(conn: Connection, set_id: int) -> int | None:
+    """Take the set's row lock for the rest of this write transaction; returns its current version.
+
+    Why: on PostgreSQL (read committed) two writers of one set would both delete and re-insert its
+    content, and the loser would fail on a unique index instead of the version check. Locking the
+    row first makes the loser wait for the winner's commit, then read the new version and get
+    ``StaleVersion``. On SQLite ``BEGIN IMMEDIATE`` already serialises writers (``FOR UPDATE`` is
+    not rendered there).
+    """
+    return conn.execute(select(S.c.version).where(S.c.id == set_id).with_for_update()).scalar_one_or_none()
+
+
 def bump_version(conn: Connection, set_id: int, expected: int | None, **values: Any) -> int:
     """Advance the set's version (checking ``expected`` when given) and set ``values``."""
     cur = conn.execute(select(S.c.version).where(S.c.id == set_id)).scalar_one()
@@ -251,6 +263,7 @@ class SetsMixin(ServiceBase):
     # -- writing ---------------------------------------------------------------------------------
     def _writable(self, conn: Connection, set_id: int, *, replacing: bool) -> SetInfo:
         """The set header if this user may change it now, else a precise refusal."""
+        lock_set(conn, set_id)
         row = conn.execute(
             select(S.c.id, S.c.kind, S.c.status, S.c.annotator_id)
             .join(D, D.c.id == S.c.document_id)

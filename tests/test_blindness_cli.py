@@ -84,6 +84,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "split": ["split"],
         "release": ["release", "v2"],
         "releases": ["releases"],
+        "releases list": ["releases", "list"],
         "releases show": ["releases", "show", "v1"],
         "releases export": ["releases", "export", "v1", str(out / "rel")],
         "status": ["status"],
@@ -150,7 +151,7 @@ def test_refusals_are_exit_5(
 ) -> None:
     path, ids, out = db
     for args in (["submit", str(ids["bob-open"])], ["submit", "--check", str(ids["bob-done"])],
-                 ["conflicts", "done"], ["adjudicate"], ["decisions"], ["review"], ["releases"],
+                 ["conflicts", "done"], ["adjudicate"], ["decisions"], ["review"], ["releases"], ["releases", "list"],
                  ["releases", "export", "v1", str(out / "r")], ["correct", "done", "--label", "x=y", "-r", "r"]):  # fmt: skip
         assert main(["--db", path, "--as", "alice", *args]) == 5, args
         assert "corpusdb: error:" in capsys.readouterr().err

@@ -62,6 +62,7 @@ def test_json_schema_keys_are_stable(db: str, capsys: pytest.CaptureFixture[str]
         "ordinal",
         "documents",
         "bootstrap",
+        "unanswered",
     }
     assert set(body["summary"]) == {
         "measure",

@@ -90,10 +90,10 @@ def test_strict_and_relaxed_relations_with_label_agreement(any_url: str, bb: tup
     for x, y in n["pairs"]:
         table[vals.index(x), vals.index(y)] += 1
     assert p["label_table"] == {"values": vals, "table": table.astype(int).tolist()}
-    assert p["type_agreement"]["cohen_kappa"]["value"] == pytest.approx(
+    assert p["label_agreement"]["cohen_kappa"]["value"] == pytest.approx(
         cohens_kappa(table, return_results=False), abs=1e-12
     )
-    assert strict["matrices"]["label_kappa"]["values"][0][1] == p["type_agreement"]["cohen_kappa"]["value"]
+    assert strict["matrices"]["label_kappa"]["values"][0][1] == p["label_agreement"]["cohen_kappa"]["value"]
     assert strict["policy"]["one_sided"].startswith("one-to-one by equal key")
     lowest = strict["lowest"]["types"]
     assert lowest[0]["name"] == "Exhibits" and lowest[0]["value"] == 0.0

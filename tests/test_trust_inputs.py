@@ -216,5 +216,5 @@ def test_export_replaces_an_interrupted_copy_but_not_another_release(
     with pytest.raises(Conflict, match="not release v2's"):
         released.export_release("v2", mine)
     assert (mine / "notes.txt").read_text() == "keep me"
-    released.export_release("v2", out, overwrite=True)
+    released.export_release("v2", out, force=True)
     assert json.loads((out / "manifest.json").read_text())["version"] == "v2"

@@ -277,3 +277,25 @@ async def test_mouse_click_moves_and_drag_selects(url: str) -> None:
         assert view.selection == (cd25, cd25 + 4)
         await add_span(pilot, "gene")
     assert [(s.type, s.text) for s in db_set(url).annotations.spans] == [("gene", "CD25")]
+
+
+@run_async
+async def test_the_guideline_is_shown_when_its_loading_ends(url: str) -> None:
+    """The race behind test_guideline_and_help_are_one_key_away's intermittent failure (issue
+    #10.15): the loading worker ended before the Markdown widget had mounted the text, so a reader
+    who waited for the app's workers could still see an empty page."""
+    from textual.widgets import Markdown
+
+    from tui.screens.info import GuidelineScreen
+
+    # A long text makes the parse (in a thread of its own) outlast the worker without the fix.
+    text = " ".join(f"Rule {i}: a *strain* counts as a **Bacterium**." for i in range(3000))
+    Corpus.open("demo", url=url).amend_guidelines(text=text, note="long")
+    app = app_for(url)
+    async with app.run_test(size=(100, 80)) as pilot:
+        await settle(pilot)
+        app.push_screen(GuidelineScreen())
+        await pilot._wait_for_screen()
+        await app.workers.wait_for_complete()
+        md = app.screen.query_one("#guideline-text", Markdown)
+        assert md.children, "the loading ended before the text was on the screen"

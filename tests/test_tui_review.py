@@ -150,3 +150,21 @@ def test_cli_command_builds_the_app_with_the_shared_factory(
     assert main(["--db", db, "tui", "--as", "alice", "-p", "demo", "--open", "d1"]) == 0
     assert seen == {"user": "alice", "role": "annotator", "start": "d1"}
     assert main(["--db", db, "--as", "nobody", "tui", "-p", "demo"]) == 3  # not found: one line, exit 3
+
+
+@run_async
+async def test_names_are_shown_as_written_in_the_tui(sqlite_url: str) -> None:
+    """Issue #10.9: DataTable cells and notifications read a str as markup; names are not markup."""
+    build_sample(sqlite_url)
+    lead = Corpus.open("demo", url=sqlite_url)
+    lead.add_annotator("[bold red]bob2")
+    lead.create_set("d1", "[bold red]bob2")
+    app = build_app(open_facade(sqlite_url, "demo", "lena"), start=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LeadScreen)
+        assert "[bold red]bob2" in screen_text(app)
+        app.notify("saved [/] by [bold red]bob2\x1b[2J")  # a stray closing tag broke the toast before
+        await settle(pilot)
+        note = list(app._notifications)[-1]
+        assert (note.message, note.markup) == ("saved [/] by [bold red]bob2?[2J", False)

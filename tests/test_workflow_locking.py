@@ -11,7 +11,7 @@ from corpusdb.api import Corpus
 from corpusdb.db import make_engine
 from corpusdb.edits import Put
 from corpusdb.errors import StaleVersion
-from corpusdb.records import Document, Span
+from corpusdb.records import Annotations, Document, Span
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain."
 
@@ -72,3 +72,48 @@ def test_simultaneous_writers_exactly_one_wins(two_processes: tuple[Corpus, Corp
     stale = [k for k, v in results.items() if isinstance(v, StaleVersion)]
     assert len(results) == 2 and len(stale) == 1
     assert len(one.read_set(set_id).annotations.spans) == 1
+
+
+def _race(one: Corpus, two: Corpus, set_id: int, act: str) -> list[object]:
+    """Two real writers (own engines, own connections) on one set at once; what each got."""
+    version = one.read_set(set_id).info.version
+    start = threading.Barrier(2)
+    results: list[object] = [None, None]
+
+    def write(i: int, c: Corpus) -> None:
+        span = Span(f"T{i}", "protein", ((0, 4),), "IL-2")
+        start.wait()
+        try:
+            if act == "edit":
+                results[i] = c.edit_set(set_id, [Put(span)], expected_version=version).info.version
+            else:
+                results[i] = c.replace_set(
+                    set_id, Annotations(spans=(span,)), expected_version=version
+                ).version
+        except Exception as exc:  # anything but StaleVersion fails the test below
+            results[i] = exc
+
+    threads = [threading.Thread(target=write, args=(i, c)) for i, c in enumerate((one, two))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+@pytest.mark.parametrize("act", ["edit", "replace"])
+def test_every_lost_race_is_stale_version(two_processes: tuple[Corpus, Corpus, int], act: str) -> None:
+    """Issue #10.6: on PostgreSQL the loser used to get psycopg's UniqueViolation (a unique index on
+    the set's items) instead of StaleVersion, and the CLI said "internal error"."""
+    one, two, set_id = two_processes
+    for _ in range(25):
+        results = _race(one, two, set_id, act)
+        kinds = sorted(type(r).__name__ for r in results)
+        assert kinds == ["StaleVersion", "int"], results
+        stale = next(r for r in results if isinstance(r, StaleVersion))
+        assert stale.exit_code == 6
+        winner = next(i for i, r in enumerate(results) if isinstance(r, int))
+        ids = {s.id for s in one.read_set(set_id).annotations.spans}
+        assert f"T{winner}" in ids  # the winner's work is stored
+        if act == "replace":
+            assert ids == {f"T{winner}"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -40,6 +40,13 @@ class CorpusApp(App[None]):
         super().__init__()
         self.facade = facade
         self.start = start
+
+    def notify(self, message: str, *, markup: bool = True, **kwargs: Any) -> None:  # type: ignore[override]
+        """Notifications carry names, document ids and error texts from users: shown as written (no
+        markup, control characters replaced), whatever the caller asked for (issue #10.9)."""
+        from corpusdb.terminal import clean
+
+        super().notify(clean(message), markup=False, **kwargs)
 
     def on_mount(self) -> None:
         self.title = f"corpusdb · {self.facade.project.name}"

@@ -192,7 +192,10 @@ def cohen_kappa(
             res = _sm_cohens_kappa(t)
     value = float(res["kappa"])
     se = float(res["std_kappa"]) if np.isfinite(res["std_kappa"]) else None
-    lo, hi, _, _ = interval(value, se, n, confidence, ci, cap=(ci == "t"))
+    # Capped at 1 like pi and alpha (kappa cannot exceed 1); statsmodels/SAS print the raw
+    # bound, kept in details as ``ci_high_uncapped`` for comparing with them.
+    lo, raw_hi, _, _ = interval(value, se, n, confidence, ci, cap=False)
+    hi = None if raw_hi is None else min(1.0, raw_hi)
     se0 = float(res["std_kappa0"]) if np.isfinite(res["std_kappa0"]) and res["std_kappa0"] > 0 else None
     note = ""
     if np.isclose(row.max(), 1.0) or np.isclose(col.max(), 1.0):
@@ -216,6 +219,7 @@ def cohen_kappa(
             "se_method": "Fleiss, Cohen & Everitt (1969) via statsmodels",
             "ci": ci,
             "se0": se0,
+            "ci_high_uncapped": raw_hi,
             "kappa_max": float(res["kappa_max"]),
             "pvalue_one_sided": float(res["pvalue_one_sided"]) if se0 else None,
         },

@@ -54,10 +54,10 @@ def _render(body: dict[str, Any], fmt: ReportFormat, matrix: str | None = None) 
         return render_html(body, matrix=matrix)
     from io import StringIO
 
-    from rich.console import Console
+    from corpusdb.terminal import SafeConsole
 
     buf = StringIO()
-    render_text(body, Console(file=buf, width=120, highlight=False, soft_wrap=True), matrix=matrix)
+    render_text(body, SafeConsole(file=buf, width=120, soft_wrap=True), matrix=matrix)
     return buf.getvalue()
 
 
@@ -150,6 +150,14 @@ def agree(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report with pictures.")
     ] = None,
+    answered_only: Annotated[
+        bool,
+        typer.Option(
+            "--answered-only",
+            help="Against gold, compare each rater on the documents it has a set for only (default: a "
+            "document gold has and the rater has not counts as misses).",
+        ),
+    ] = False,
 ) -> None:
     """Agreement between annotators (and gold or predictions) with the lowest documents and types."""
     st = state(ctx)
@@ -169,7 +177,7 @@ def agree(
             layer, raters=_names(annotators), gold=gold, predictions=predictions, criterion=criterion,
             jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode, label=label, ordinal=ordinal,
             split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
-            lowest=lowest, progress=step)  # fmt: skip
+            lowest=lowest, unanswered="skipped" if answered_only else "misses", progress=step)  # fmt: skip
     body = report.to_dict()
     if matrix is not None:
         from corpusdb.reports.tables import headline_matrix
@@ -183,14 +191,13 @@ def agree(
         err.print(f"wrote {output}")
         return
     if fmt == ReportFormat.text:
-        from rich.console import Console
-
         from corpusdb.reports.render import render_text
+        from corpusdb.terminal import SafeConsole
 
         # piped or captured: wide enough that no figure is cut; a terminal keeps its own width
         render_text(
             body,
-            out if out.is_terminal else Console(file=sys.stdout, width=160, highlight=False, soft_wrap=True),
+            out if out.is_terminal else SafeConsole(file=sys.stdout, width=160, soft_wrap=True),
             matrix=matrix,
         )
     else:

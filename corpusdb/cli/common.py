@@ -10,9 +10,9 @@ from enum import StrEnum
 from typing import Any
 
 import typer
-from rich.console import Console
 
 from corpusdb import db
+from corpusdb.terminal import SafeConsole
 
 
 class Format(StrEnum):
@@ -43,8 +43,8 @@ class State:
         return self._corpus
 
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+out = SafeConsole(soft_wrap=True)
+err = SafeConsole(stderr=True)
 
 
 def state(ctx: typer.Context) -> State:

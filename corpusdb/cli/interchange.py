@@ -17,7 +17,9 @@ from typing import Annotated, Any
 import typer
 
 from corpusdb.cli.common import emit, out, progress, state
+from corpusdb.errors import Conflict, CorpusError
 from corpusdb.interchange import ExportReport, ImportProblems, ImportReport
+from corpusdb.terminal import clean
 
 
 class Kind(StrEnum):
@@ -77,10 +79,25 @@ ForceOpt = Annotated[
 ]
 
 
+def _refused(err: ImportProblems) -> CorpusError:
+    """The closing line of a refused import: the problems are listed above it, one per line, so the
+    line says how many and that nothing was stored (not the first problem again, ``error: … error:``)."""
+    errors = [p for p in err.problems if p.severity == "error"]
+    files = len({p.file for p in errors})
+    what = "clash with what is stored" if isinstance(err, Conflict) else "error"
+    plural = "es" if what.startswith("clash") else "s"
+    summary = CorpusError(
+        f"import refused, nothing was stored: {len(errors)} {what}{plural * (len(errors) != 1)} in "
+        f"{files} file{'s' * (files != 1)} (listed above)"
+    )
+    summary.exit_code = err.exit_code
+    return summary
+
+
 def _lines(lines: list[str]) -> None:
     """Plain lines on stderr (problems name files; no markup, no wrapping: scripts grep them)."""
     for line in lines:
-        sys.stderr.write(" ".join(line.split("\n")) + "\n")
+        sys.stderr.write(clean(" ".join(line.split("\n"))) + "\n")
     sys.stderr.flush()
 
 
@@ -105,7 +122,10 @@ def _run_import(
             rep = do(corpus, tick)
     except ImportProblems as err:
         _lines([str(p) for p in err.problems] + list(err.warnings))
-        raise
+        raise _refused(err) from err
+    except KeyboardInterrupt:
+        _lines(["corpusdb: import interrupted: nothing was stored (an import is all or nothing)"])
+        raise SystemExit(130) from None
     _lines([*rep.warnings, *rep.schema_warnings, *(str(p) for p in rep.problems)])
     emit(st, rep.to_dict(), lambda: out.print(rep.summary(), markup=False))
 

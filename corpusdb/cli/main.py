@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import sys
 import traceback
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from sqlalchemy.exc import DBAPIError
 
 from corpusdb.cli.common import Format, State
 from corpusdb.errors import CorpusError
@@ -30,7 +31,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"corpusdb {version('corpusdb')}\n")
+        raise typer.Exit(0)
 
 
 @app.callback()
@@ -51,6 +61,10 @@ def _main(
         ),
     ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format for data.")] = Format.text,
+    _show_version: Annotated[
+        bool,
+        typer.Option("--version", "-V", is_eager=True, callback=_version, help="Print the version and exit."),
+    ] = False,
 ) -> None:
     ctx.obj = State(db=db, project=project, user=user, format=fmt)
 
@@ -66,14 +80,27 @@ def _register() -> None:
 _register()
 
 
-# Global options a user may also write after the command (`corpusdb submit --as alice`); no command
-# defines them itself except `tui`, which accepts the same three with the same meaning.
+# Global options a user may also write after the command (`corpusdb submit --as alice`,
+# `corpusdb status --format json`). `tui` accepts the first three itself with the same meaning, and a
+# command with a `--format` of its own (`agree`: text, json, markdown, html) keeps it.
 _GLOBAL_WITH_VALUE = ("--as", "--db", "--project", "-p")
 _GLOBAL_ALL = (*_GLOBAL_WITH_VALUE, "--format", "-f")
 
 
+def _own_options(path: list[str]) -> set[str]:
+    """The option names the command at ``path`` (``["releases", "show"]``) declares itself."""
+    cmd: Any = typer.main.get_command(app)
+    for name in path:
+        if not hasattr(cmd, "commands") or name.startswith("-"):  # a group has subcommands
+            break
+        cmd = cmd.commands.get(name)
+    if cmd is None:
+        return set()
+    return {o for p in cmd.params for o in (*p.opts, *p.secondary_opts)}
+
+
 def hoist_global_options(argv: list[str]) -> list[str]:
-    """Move ``--as``/``--db``/``--project`` written after the command to the front, where they belong."""
+    """Move global options written after the command to the front, where they belong."""
     i = 0
     while i < len(argv):  # skip the global options already in front
         tok = argv[i]
@@ -85,6 +112,8 @@ def hoist_global_options(argv: list[str]) -> list[str]:
             break
     if i >= len(argv) or argv[i].startswith("-") or argv[i] == "tui":
         return argv
+    own = _own_options(argv[i : i + 2])
+    with_value = tuple(o for o in _GLOBAL_ALL if o not in own)
     head, rest, moved = argv[:i], [], []
     j = i
     while j < len(argv):
@@ -92,11 +121,11 @@ def hoist_global_options(argv: list[str]) -> list[str]:
         if tok == "--":
             rest.extend(argv[j:])
             break
-        if tok in _GLOBAL_WITH_VALUE and j + 1 < len(argv):
+        if tok in with_value and j + 1 < len(argv):
             moved += [tok, argv[j + 1]]
             j += 2
             continue
-        if tok.split("=", 1)[0] in ("--as", "--db", "--project"):
+        if tok.split("=", 1)[0] in with_value and tok.startswith("--"):
             moved.append(tok)
         else:
             rest.append(tok)
@@ -106,7 +135,10 @@ def hoist_global_options(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (tests call this directly)."""
+    from corpusdb import writers
+
     args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
+    stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
     try:
         app(args=args, prog_name="corpusdb", standalone_mode=True)
     except SystemExit as exc:
@@ -115,19 +147,46 @@ def main(argv: list[str] | None = None) -> int:
     except CorpusError as exc:
         _say(f"corpusdb: error: {exc}")
         return exc.exit_code
+    except DBAPIError as exc:  # a driver error no layer below expected: still one line, exit 7
+        from corpusdb.db import explain
+
+        _say(f"corpusdb: error: {explain(exc)}")
+        return 7
+    except OSError as exc:  # a file or folder the user named: one line, exit 7 (README)
+        _say(f"corpusdb: error: {_file_error(exc)}")
+        return 7
     except KeyboardInterrupt:
-        _say("corpusdb: interrupted")
+        # Every change is one transaction, and an interrupted one is rolled back.
+        _say("corpusdb: interrupted: the change in progress was rolled back, nothing of it was stored")
         return 130
     except Exception as exc:  # a bug: say so plainly, with the traceback for the report
         traceback.print_exc(file=sys.stderr)
         _say(f"corpusdb: internal error: {type(exc).__name__}: {exc}")
         return 1
+    finally:
+        stop_listening()
     return 0
 
 
+def _file_error(exc: OSError) -> str:
+    """``cannot write x/y.html: no such folder x`` rather than a traceback."""
+    from pathlib import Path
+
+    name = exc.filename
+    reason = (exc.strerror or str(exc)).lower()
+    if name is None:
+        return f"file error: {reason}"
+    parent = Path(str(name)).parent
+    if isinstance(exc, FileNotFoundError) and not parent.exists():
+        return f"cannot write {name}: folder {parent} does not exist"
+    return f"{name}: {reason}"
+
+
 def _say(message: str) -> None:
-    """One line on stderr, whatever the terminal width (scripts grep it)."""
-    sys.stderr.write(" ".join(message.split("\n")) + "\n")
+    """One line on stderr, whatever the terminal width (scripts grep it), with no control characters."""
+    from corpusdb.terminal import clean
+
+    sys.stderr.write(clean(" ".join(message.split("\n"))) + "\n")
     sys.stderr.flush()
 
 

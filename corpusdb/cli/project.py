@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from corpusdb.cli.common import emit, out, state
 from corpusdb.errors import UsageError
@@ -47,8 +48,11 @@ def status(ctx: typer.Context) -> None:
 
     def render() -> None:
         out.print(
-            f"[bold]{rep.project}[/] - schema {rep.schema}, guidelines v{rep.guideline_version}; "
-            f"{rep.documents} documents ({', '.join(f'{k}: {v}' for k, v in rep.splits.items())})"
+            Text.assemble(
+                (rep.project, "bold"),
+                f" - schema {rep.schema}, guidelines v{rep.guideline_version}; "
+                f"{rep.documents} documents ({', '.join(f'{k}: {v}' for k, v in rep.splits.items())})",
+            )
         )
         t = Table("annotator", "role", "assigned", "in progress", "submitted", "total", title="Annotators")
         for a in rep.annotators:
@@ -88,7 +92,7 @@ def schema_show(
     sch = load_schema(name) if name is not None else st.corpus().schema()
 
     def render() -> None:
-        out.print(f"[bold]{sch.name}[/] - {sch.title}")
+        out.print(Text.assemble((sch.name, "bold"), f" - {sch.title}"))
         out.print(
             "entities: " + ", ".join(e.name + (f" (< {e.parent})" if e.parent else "") for e in sch.entities)
         )

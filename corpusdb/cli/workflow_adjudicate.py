@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from corpusdb.cli.common import emit, out, state
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
@@ -50,8 +51,8 @@ def conflicts(
         for dc in res:
             who = ", ".join(f"{s.annotator} (set {s.set_id})" for s in dc.sources)
             counts_s = ", ".join(f"{k} {v}" for k, v in dc.counts.items() if v)
-            out.print(f"[bold]{dc.document}[/]: {dc.open} open of {sum(dc.counts.values())} conflicts "
-                      f"({counts_s or 'none'}); {dc.agreed} agreed; sources: {who}")  # fmt: skip
+            out.print(Text.assemble((dc.document, "bold"), f": {dc.open} open of {sum(dc.counts.values())} "
+                      f"conflicts ({counts_s or 'none'}); {dc.agreed} agreed; sources: {who}"))  # fmt: skip
             for x in dc.conflicts:
                 state_s = (
                     f"decided {x.decision.method}" if x.decision else ("blocked" if x.blocked else "open")

@@ -86,9 +86,14 @@ releases_app = typer.Typer(help="Releases: list (default), show, export.", invok
 
 @releases_app.callback()
 def releases(ctx: typer.Context) -> None:
+    """List the releases, oldest first (also `releases list`)."""
+    if ctx.invoked_subcommand is None:
+        releases_list(ctx)
+
+
+@releases_app.command("list", epilog=codes("5 not a lead or adjudicator"))
+def releases_list(ctx: typer.Context) -> None:
     """List the releases, oldest first."""
-    if ctx.invoked_subcommand is not None:
-        return
     st = state(ctx)
     res = st.corpus().releases()
     emit(st, [{"version": r.version, "created": r.created.isoformat(), "previous": r.previous, "notes": r.notes,
@@ -117,21 +122,33 @@ def releases_show(
         out.print("counts: " + ", ".join(f"{k} {v}" for k, v in r.counts.items()), markup=False)
         for p, f in r.files.items():
             out.print(f"  {f['sha256'][:16]}  {f['bytes']:>9}  {p}", markup=False)
+        if r.changelog:
+            from corpusdb.workflow.changelog import markdown
+
+            out.print("", markup=False)
+            out.print(markdown(r.version, r.changelog).rstrip("\n"), markup=False)
 
     emit(st, r.to_dict(), render)
 
 
 @releases_app.command(
-    "export", epilog=codes("5 not a lead or adjudicator", "6 a file would differ from the manifest")
+    "export",
+    epilog=codes(
+        "5 not a lead or adjudicator",
+        "6 a file would differ from the manifest, or the folder holds another release (--force)",
+    ),
 )
 def releases_export(
     ctx: typer.Context,
     version: Annotated[str, typer.Argument(help="Release version.")],
     outdir: Annotated[Path, typer.Argument(help="Folder to write the files into.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Write into a folder that holds another release or other files.")
+    ] = False,
 ) -> None:
     """Write a release's files again, byte for byte (checked against its manifest)."""
     st = state(ctx)
-    paths = st.corpus().export_release(version, outdir)
+    paths = st.corpus().export_release(version, outdir, force=force)
     emit(
         st, [str(p) for p in paths], lambda: out.print(f"wrote {len(paths)} files to {outdir}", markup=False)
     )

@@ -164,6 +164,8 @@ def _sort_held(
             out.sets_unchanged += 1
             out.documents += 1
             out.documents_existing += 1
+            if target.replace:  # same content; the status is still the one this import reports
+                store.restatus(conn, [set_id], target.status)
         elif target.replace:
             replace.append((set_id, h))
             out.documents += 1
@@ -172,7 +174,7 @@ def _sort_held(
             who = "the gold set" if target.annotator is None else f"{target.annotator}'s {target.kind} set"
             out.conflicts.append(
                 Problem(h.where, None, f"document {h.external_id!r} already has {who} (set {set_id}) with "
-                        "different content; pass --replace (replace=True) to replace it")
+                        "different content; import with --replace to replace it")
             )  # fmt: skip
             out.rejected.append(h.where)
     return replace

@@ -31,6 +31,7 @@ from corpusdb.interchange.importing import Progress, Target, load
 from corpusdb.interchange.pipeline import Checks, gc_paused
 from corpusdb.interchange.report import ExportReport, ImportReport
 from corpusdb.interchange.sources import Source, biorelex_source, brat_source
+from corpusdb.projects import check_annotator_name
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
 from corpusdb.service import ServiceBase
 from corpusdb.sets import current_guideline_version
@@ -144,6 +145,8 @@ class InterchangeMixin(ServiceBase):
                 raise UsageError("gold belongs to the adjudication, not to an annotator: omit --annotator")
         elif annotator is None or not annotator.strip() or annotator != annotator.strip():
             raise UsageError(f"importing {kind} sets needs an annotator name (--annotator NAME)")
+        else:
+            check_annotator_name(annotator)
         role = "system" if kind == "prediction" else "annotator"
         return Target(annotator, role, kind, status, replace, lenient)
 
@@ -163,7 +166,8 @@ class InterchangeMixin(ServiceBase):
             raise InvalidInput(f"{path}: no documents found")
         # One write transaction for the whole run: chunks are read (by workers for large imports)
         # while earlier ones are written; a refusal rolls everything back.
-        with gc_paused(), self._write() as conn, db.bulk_cache(conn):
+        holder = f"an import of {len(source.external_ids):,} documents from {path}"
+        with gc_paused(), self._write(holder=holder) as conn, db.bulk_cache(conn):
             out = load(
                 conn,
                 project_id=self.project_id,

@@ -132,6 +132,18 @@ def reset_set_headers(
         )
 
 
+def restatus(conn: Connection, set_ids: Sequence[int], status: str) -> None:
+    """Give sets ``status`` where they have another one (version + 1), their content untouched."""
+    now = utcnow_aware()
+    for chunk in _chunks(list(set_ids)):
+        conn.execute(
+            update(S)
+            .where(S.c.id.in_(chunk), S.c.status != status)
+            .values(version=S.c.version + 1, status=status, updated=now,
+                    submitted=now if status == "submitted" else None)
+        )  # fmt: skip
+
+
 def stored_contents(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotations]:
     """The content of sets (with their set-level extra), for the no-op check of a re-import."""
     body = content.load_many(conn, set_ids)

@@ -42,8 +42,10 @@ def pair_entry(p: PairResult, layer: str) -> dict[str, Any]:
         "overall": p.overall.to_dict(),
         "per_type": {k: v.to_dict() for k, v in sorted(p.per_type.items())},
         "ci": {k: v.to_dict() for k, v in p.ci.items()} or None,
-        "type_agreement": {k: v.to_dict() for k, v in p.type_agreement.items()} or None,
     }
+    # Relations compare their labels (1/0/-1) over the relations both found, not types.
+    key = "label_agreement" if layer == "relations" else "type_agreement"
+    out[key] = {k: v.to_dict() for k, v in p.type_agreement.items()} or None
     if p.spans is not None:
         out["excluded"] = {"a": p.spans.excluded_a, "b": p.spans.excluded_b}
     if layer == "relations":

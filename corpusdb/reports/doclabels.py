@@ -66,6 +66,13 @@ def compute_labels(
     docs = [docs[i] for i in judged]
     ratings = [ratings[i] for i in judged]
     cats = _categories(name, schema)
+    if opts.types == "merged":  # --merge "DR,PR=REL" merges label values into a class
+        seen = {v for row in ratings for v in row if v is not None}
+        opts.check_merged_types(
+            {str(v) for v in (*(cats or ()), *seen)}, f"values of the document label {name!r}"
+        )
+        ratings = [[None if v is None else opts.class_of(str(v)) for v in row] for row in ratings]
+        cats = list(dict.fromkeys(opts.class_of(c) for c in cats)) if cats is not None else None
     if cats is not None:
         seen = {v for row in ratings for v in row if v is not None}
         cats = cats + sorted(seen - set(cats))  # values outside the schema still count (and show)
@@ -96,6 +103,13 @@ def compute_labels(
             "gwet_ac1": gwet_ac1(table, weights),
             "krippendorff_alpha": krippendorff_alpha_table(table, weights),
         }
+        if opts.ordinal:
+            # The same ordinal alpha as the multi-rater figure (one pair: the same number), not a
+            # linear-weighted one beside it under the same name.
+            both = [[u, v] for u, v in zip(x, y, strict=True) if u is not None and v is not None]
+            coeffs["krippendorff_alpha"] = label_agreement(
+                both, annotators=[names[i], names[j]], categories=cats, ordered=True
+            ).coefficients["krippendorff_alpha"]
         ci = None
         if opts.bootstrap and not opts.ordinal:
             per_doc = np.zeros((len(docs), q, q))

@@ -40,6 +40,8 @@ def rater_name(info: SetInfo, annotation_names: set[str]) -> str:
     if info.kind == "gold":
         return GOLD
     name = info.annotator or "?"
+    if name.casefold() == GOLD:  # an annotator named before the name was reserved: never the gold sets
+        return f"{name}:{info.kind}"
     if info.kind == "prediction" and name in annotation_names:
         return f"{name}:prediction"
     return name
@@ -52,6 +54,13 @@ def _choose(available: dict[str, str], opts: AgreementOptions, actor: Actor) -> 
             ["annotation"] + (["gold"] if opts.gold else []) + (["prediction"] if opts.predictions else [])
         )
         chosen = [n for k in kinds for n in sorted(n for n, kk in available.items() if kk == k)]
+        for flag, kind, hint in (
+            (opts.gold, "gold", "adjudicate or import gold first"),
+            (opts.predictions, "prediction", "import a system's predictions first"),
+        ):
+            if flag and kind not in available.values():
+                raise NotFound(f"--{'gold' if kind == 'gold' else 'predictions'}: no {kind} sets visible to "
+                               f"{actor.label} on the selected documents ({hint})")  # fmt: skip
     else:
         chosen = list(dict.fromkeys(opts.raters))
         missing = [n for n in chosen if n not in available]

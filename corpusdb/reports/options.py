@@ -17,6 +17,10 @@ from corpusdb.errors import InvalidInput
 
 LAYERS: tuple[str, ...] = ("spans", "relations", "links", "labels")
 RELATION_MODES: tuple[str, ...] = ("strict", "relaxed")
+UNANSWERED: tuple[str, ...] = ("misses", "skipped")
+"""What a document the reference (gold) has and the other rater has no set for counts as: ``misses``
+(the reference's items there are missed, as an evaluation counts them) or ``skipped`` (left out:
+the pair is compared on the documents both answered)."""
 GOLD = "gold"
 """The rater name of the gold (adjudicated) sets."""
 
@@ -86,6 +90,8 @@ class AgreementOptions:
     confidence: float = 0.95
     lowest: int = 5
     """How many documents and types the ``lowest`` lists hold."""
+    unanswered: str = "misses"
+    """See ``UNANSWERED``; only pairs with gold as one side are concerned."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -107,6 +113,8 @@ class AgreementOptions:
             )
         if not 0.5 <= self.confidence < 1.0:
             problems.append(f"confidence must be in [0.5, 1), got {self.confidence}")
+        if self.unanswered not in UNANSWERED:
+            problems.append(f"unanswered documents count as misses or are skipped, got {self.unanswered!r}")
         if self.raters is not None and len(set(self.raters)) < 2:
             problems.append("name at least two different raters (or none for all)")
         if problems:
@@ -165,4 +173,18 @@ class AgreementOptions:
             "bootstrap": {"resamples": self.bootstrap, "seed": self.seed, "confidence": self.confidence}
             if self.bootstrap
             else None,
+            "unanswered": self.unanswered if span_like else None,
         }
+
+    def check_merged_types(self, known: Iterable[str], what: str) -> None:
+        """Refuse a merge naming a type (or label value) that neither the schema nor the data has:
+        a typo (``Wter``) would otherwise merge nothing while the report says it merged."""
+        if self.types != "merged":
+            return
+        names = set(known)
+        unknown = sorted({m for members in self.type_classes.values() for m in members} - names)
+        if unknown:
+            raise InvalidInput(
+                f"--merge names {', '.join(map(repr, unknown))}, not among the {what} "
+                f"({', '.join(sorted(names)) or 'none'})"
+            )

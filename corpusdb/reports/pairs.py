@@ -20,6 +20,7 @@ from corpusdb.agreement.links import DIRECTED_LINK_TYPES, compare_links
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, compare_relations
 from corpusdb.agreement.results import PRF, BootstrapCI, Coefficient
 from corpusdb.agreement.spans import PreparedSpans, SpanComparison, compare_spans
+from corpusdb.records import Annotations
 from corpusdb.reports.loading import Rater
 from corpusdb.reports.options import AgreementOptions
 from guidelines.schema import Schema
@@ -127,13 +128,31 @@ def _type_confusion(
     return classes, table, only_a, only_b, coeffs, ci
 
 
+def pair_documents(a: Rater, b: Rater, opts: AgreementOptions) -> tuple[str, ...]:
+    """The documents a pair is compared on: those both answered; when one side is gold and
+    ``opts.unanswered`` is ``misses``, every document gold has (the other's missing sets are empty,
+    so gold's items there are misses, as an evaluation counts them)."""
+    both = set(a.sets) & set(b.sets)
+    if opts.unanswered == "misses":
+        for ref in (a, b):
+            if ref.kind == "gold":
+                both |= set(ref.sets)
+    return tuple(sorted(both))
+
+
+def _answers(r: Rater, docs: tuple[str, ...]) -> dict[str, Annotations]:
+    """The rater's sets on ``docs``, an empty set where it has none (an unanswered document)."""
+    return {d: r.sets.get(d) or Annotations() for d in docs}
+
+
 def compare_pair(
     a: Rater, b: Rater, opts: AgreementOptions, types: SchemaTypes, texts: Mapping[str, str] | None = None
 ) -> PairResult:
     """One pair on the layer of ``opts`` (not labels), with bootstrap CIs when asked."""
-    docs = tuple(sorted(set(a.sets) & set(b.sets)))
+    docs = pair_documents(a, b, opts)
+    a_sets, b_sets = _answers(a, docs), _answers(b, docs)
     prep = PreparedSpans(
-        {d: (a.sets[d].spans, b.sets[d].spans) for d in docs},
+        {d: (a_sets[d].spans, b_sets[d].spans) for d in docs},
         {d: texts[d] for d in docs} if texts is not None else None,
     )
     kw: dict[str, Any] = {
@@ -173,7 +192,7 @@ def compare_pair(
             coeffs,
             ci,
         )
-    pairs_ann = {d: (a.sets[d], b.sets[d]) for d in docs}
+    pairs_ann = {d: (a_sets[d], b_sets[d]) for d in docs}
     if opts.layer == "relations":
         modes = {
             m: compare_relations(

@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from corpusdb.reports.tables import describe, sections
 
@@ -19,13 +20,13 @@ def render_text(
     matrix: str | None = None,
 ) -> None:
     """The report as rich tables on ``console`` (``only``: just the sections with these titles)."""
-    console.print(f"[bold]Agreement[/bold] — project {body['project']!r}, as {body['actor']}")
+    console.print(Text.assemble(("Agreement", "bold"), f" — project {body['project']!r}, as {body['actor']}"))
     console.print(describe(body))
     for sec in sections(body, matrix):
         if only is not None and sec.title not in only:
             continue
         if not sec.headers:
-            console.print(f"\n[bold]{sec.title}[/bold]")
+            console.print("\n" + sec.title, style="bold")
             for line in sec.lines:
                 console.print(f"  {line}", markup=False)
             continue

@@ -30,6 +30,20 @@ DOCUMENT_POLICY = (
     "each pair of raters is compared on the documents both have a visible set for; "
     "a document with a single rater's set is not compared"
 )
+MISSES_POLICY = (
+    "each pair of raters is compared on the documents both have a visible set for, except that a "
+    "document gold has and the other rater has no set for counts as answered with nothing: gold's "
+    "items there are misses (`--answered-only` leaves such documents out)"
+)
+
+
+def document_policy(opts: AgreementOptions, raters: Sequence[Rater]) -> str:
+    """The rule saying which documents each pair is compared on, as every output states it."""
+    if opts.layer != "labels" and opts.unanswered == "misses" and any(r.kind == "gold" for r in raters):
+        return MISSES_POLICY
+    return DOCUMENT_POLICY
+
+
 LINK_POLICY = (
     "F1 over the edges of each rater's cluster closure (symmetric types) and over directed edges; "
     "spans are mapped through the span alignment, an edge touching an unaligned span counts as one-sided"
@@ -78,11 +92,11 @@ class AgreementReport:
         raise KeyError((a, b))
 
 
-def _policy(opts: AgreementOptions, units: UnitAgreement | None) -> dict[str, Any]:
+def _policy(opts: AgreementOptions, units: UnitAgreement | None, raters: Sequence[Rater]) -> dict[str, Any]:
     one_sided = {"spans": _spans.POLICY, "relations": _relations.POLICY, "links": LINK_POLICY}.get(opts.layer)
     return {
         "one_sided": one_sided,
-        "documents": DOCUMENT_POLICY,
+        "documents": document_policy(opts, raters),
         "units": units.policy if units else None,
         "reference": "in each pair A (the row) is the reference: precision = matched / B's items, "
         "recall = matched / A's items; F1 and the coefficients are symmetric",
@@ -136,6 +150,11 @@ def build_report(
         if progress:
             progress(1, 1, "document labels")
         return AgreementReport({**head, **_order(body), "notes": notes}, opts, labels=la)
+    if schema is not None:
+        seen = {sp.type for r in raters for ann in r.sets.values() for sp in ann.spans}
+        opts.check_merged_types(
+            {e.name for e in schema.entities} | seen, f"entity types of schema {schema.name!r}"
+        )
     types = SchemaTypes.from_schema(schema)
     steps = len(names) * (len(names) - 1) // 2 + (1 if opts.layer == "spans" and len(names) >= 3 else 0)
     pairs: list[PairResult] = []
@@ -148,6 +167,14 @@ def build_report(
     if progress and units is not None:
         progress(steps, steps, "multi-rater units")
     notes += [f"{p.a} and {p.b} share no document: not compared" for p in pairs if not p.documents]
+    head["documents"] = sorted(set(compared).union(*(p.documents for p in pairs)))
+    for p in pairs:
+        ref, other = (p.a, p.b) if any(r.name == p.a and r.kind == "gold" for r in raters) else (p.b, p.a)
+        by = {r.name: r for r in raters}
+        unanswered = [d for d in p.documents if d not in by[other].sets]
+        if unanswered:
+            notes.append(f"{other} has no set on {len(unanswered)} of {ref}'s documents: counted as misses "
+                         "(--answered-only leaves them out)")  # fmt: skip
     excluded = sum(p.spans.excluded_a + p.spans.excluded_b for p in pairs if p.spans is not None)
     if excluded:
         notes.append(f"{excluded} span(s) without a text mention (names only) are left out of span matching")
@@ -168,7 +195,7 @@ def build_report(
         },
         "confusion": aggregate.confusion(pairs),
     }
-    head["policy"] = _policy(opts, units)
+    head["policy"] = _policy(opts, units, raters)
     return AgreementReport({**head, **body, "notes": notes}, opts, tuple(pairs), units=units)
 
 

@@ -41,6 +41,7 @@ class AgreementMixin(ServiceBase):
         seed: int = 0,
         confidence: float = 0.95,
         lowest: int = 5,
+        unanswered: str = "misses",
         options: AgreementOptions | None = None,
         progress: Progress | None = None,
     ) -> AgreementReport:
@@ -50,7 +51,9 @@ class AgreementMixin(ServiceBase):
         every annotator whose sets you may read (plus gold / predictions when asked). ``merges``:
         ``["protein,DNA,RNA=macromolecule"]`` or ``{"macromolecule": ["protein", "DNA", "RNA"]}``
         (implies ``types="merged"``). ``documents``/``split`` restrict the documents (both: the
-        intersection). ``bootstrap`` > 0 adds document-bootstrap CIs (seeded by ``seed``).
+        intersection). ``bootstrap`` > 0 adds document-bootstrap CIs (seeded by ``seed``). ``unanswered``:
+        when gold is one side, a document gold has and the other rater has no set for counts as
+        ``"misses"`` (default) or is ``"skipped"`` (the answered documents only).
 
         >>> corpus.agreement(criterion="exact").matrix("f1")  # doctest: +SKIP
         """
@@ -64,7 +67,7 @@ class AgreementMixin(ServiceBase):
                 layer=layer, raters=raters, gold=gold, predictions=predictions, criterion=criterion,
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
                 split=split, documents=documents, bootstrap=bootstrap, seed=seed, confidence=confidence,
-                lowest=lowest, **extra)  # fmt: skip
+                lowest=lowest, unanswered=unanswered, **extra)  # fmt: skip
         doc_ids = None
         if options.split is not None or options.documents is not None:
             chosen = self.documents(

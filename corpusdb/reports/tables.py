@@ -78,7 +78,15 @@ def describe(body: Mapping[str, Any]) -> str:
     if docs.get("ids"):
         scope = (scope + ", " if scope else "") + f"{len(docs['ids'])} listed documents"
     scope = scope or "all documents"
-    return f"{how}; raters {raters}; {len(body['documents'])} documents compared ({scope})"
+    s_un = s.get("unanswered")
+    gold = any(r.get("kind") == "gold" for r in body["raters"])
+    if body["layer"] == "labels":
+        rule = "each pair on the documents both judged"
+    elif gold and s_un == "misses":
+        rule = "a document gold has and a rater has no set for counts as misses"
+    else:
+        rule = "each pair on the documents both answered"
+    return f"{how}; raters {raters}; {len(body['documents'])} documents compared ({scope}; {rule})"
 
 
 def _summary(body: Mapping[str, Any]) -> Section:
@@ -137,7 +145,7 @@ def _pairs(body: Mapping[str, Any]) -> Section:
     rows = []
     for p in body["pairs"]:
         o = p["overall"]
-        ta = (p.get("type_agreement") or {}).get("cohen_kappa")
+        ta = (p.get("type_agreement") or p.get("label_agreement") or {}).get("cohen_kappa")
         row = [
             p["a"],
             p["b"],

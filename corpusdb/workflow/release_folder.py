@@ -50,10 +50,12 @@ def write_folder(
         held = {str(p.relative_to(out).as_posix()) for p in out.rglob("*") if p.is_file()}
         other = _release_of(out)
         if other is not None and other != version:
-            raise Conflict(f"{out} holds release {other}: write release {version} into another folder")
+            raise Conflict(
+                f"{out} already holds release {other}; choose another folder or pass --force to overwrite"
+            )
         if not held <= set(files):
             raise Conflict(
-                f"{out} exists and holds files that are not release {version}'s: give a new folder"
+                f"{out} already holds other files; choose an empty folder or pass --force to overwrite"
             )
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}{INCOMPLETE}", dir=out.parent))

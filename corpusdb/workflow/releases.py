@@ -161,6 +161,7 @@ def manifest(
     }  # fmt: skip
 
 
+
 def _info(row: Any, previous: str | None) -> ReleaseInfo:
     man = row.manifest or {}
     return ReleaseInfo(row.version, aware(row.created), previous, row.notes, man.get("counts", {}),  # type: ignore[arg-type]
@@ -326,12 +327,12 @@ class ReleasesMixin(ServiceBase):
         names = {r.id: r.version for r in rows}
         return [_info(r, names.get(r.previous_id)) for r in rows]
 
-    def export_release(self, version: str, outdir: str | Path, *, overwrite: bool = False) -> list[Path]:
+    def export_release(self, version: str, outdir: str | Path, *, force: bool = False) -> list[Path]:
         """Write release ``version``'s files as the folder ``outdir``, byte for byte as when it was made.
 
         Every file is checked against the manifest's sha256 before anything is written; the folder
         appears complete or not at all (``release_folder``). An existing folder holding another
-        release or other files is refused unless ``overwrite``.
+        release or other files is refused unless ``force``.
         """
         self._require("lead", "adjudicator", doing="export releases")
         with self._read() as conn:
@@ -352,4 +353,4 @@ class ReleasesMixin(ServiceBase):
                 f"release {version} cannot be re-exported identically: {len(bad)} file(s) differ from its "
                 f"manifest ({', '.join(bad[:3])}); a writer changed since the release was made"
             )
-        return write_folder(Path(outdir), files, version, overwrite=overwrite)
+        return write_folder(Path(outdir), files, version, overwrite=force)

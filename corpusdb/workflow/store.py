@@ -19,7 +19,7 @@ from corpusdb.errors import Conflict, NotFound, PermissionDenied
 from corpusdb.models import AnnotationSetRow, AnnotatorRow, DecisionRow, DocumentRow
 from corpusdb.records import Annotations, DecisionInfo, SetInfo
 from corpusdb.service import Actor, aware, utcnow_aware
-from corpusdb.sets import bump_version, current_guideline_version, read_contents
+from corpusdb.sets import bump_version, current_guideline_version, lock_set, read_contents
 from corpusdb.workflow.types import SourceRef, SourceSet
 from corpusdb.workflow.units import Source
 
@@ -176,13 +176,16 @@ def gold_content(conn: Connection, info: SetInfo | None) -> Annotations:
 
 def write_gold(conn: Connection, info: SetInfo, new: Annotations, *, status: str | None = None) -> int:
     """Replace the gold set's content (same transaction) and advance its version."""
+    # A concurrent gold writer waits here (not on a unique index) and then finds the version moved on.
+    if lock_set(conn, info.id) != info.version:
+        bump_version(conn, info.id, info.version)  # raises StaleVersion: ``new`` was built on old content
     content.delete_annotations(conn, [info.id])
     content.insert_annotations(conn, info.id, new)
     values: dict[str, Any] = {}
     if status is not None and status != info.status:
         values["status"] = status
         values["submitted"] = utcnow_aware() if status == "submitted" else None
-    return bump_version(conn, info.id, None, **values)
+    return bump_version(conn, info.id, info.version, **values)
 
 
 @dataclass(slots=True)

@@ -15,11 +15,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.errors import CorpusError
 from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
+from corpusdb.terminal import clean
 from tui import adjudication as adj
 from tui.facade import Adjudication
 from tui.screens.base import BaseScreen, ReloadingScreen
@@ -207,7 +209,8 @@ class AdjudicateScreen(BaseScreen):
             for i, view in enumerate((main, other)):
                 src = a.sources[i]
                 view.set_spans(a.source_sets.get(src.set_id, _EMPTY).spans)
-                view.border_title = f"{adj.source_letter(i)} · {src.annotator or src.set_id}"
+                # Content, not a str: a str border title is parsed as markup (annotator names are not)
+                view.border_title = Content(clean(f"{adj.source_letter(i)} · {src.annotator or src.set_id}"))
         else:
             main.set_spans(a.gold.annotations.spans if a.gold else ())
             main.border_title = "gold so far (s: side by side)"

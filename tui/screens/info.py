@@ -75,9 +75,12 @@ class GuidelineScreen(ModalScreen[None]):
         head = f"Guidelines v{g.version} ({g.schema_name}) — {g.note}"
         self.app.call_from_thread(self._show, head, g.text or "_This project has no guideline text._")
 
-    def _show(self, head: str, text: str) -> None:
+    async def _show(self, head: str, text: str) -> None:
+        # Why await: ``Markdown.update`` parses and mounts its blocks later; awaiting it keeps the
+        # loading worker running until the text is on the screen, so "loaded" means "shown" (the
+        # guideline test read the screen between the two and failed now and then).
         self.query_one("#guideline-head", Static).update(head)
-        self.query_one("#guideline-text", Markdown).update(text)
+        await self.query_one("#guideline-text", Markdown).update(text)
         self.query_one("#guideline", VerticalScroll).focus()
 
     def action_close(self) -> None:

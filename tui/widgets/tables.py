@@ -32,6 +32,14 @@ def fill_table(
     table.clear(columns=True)
     for i, label in enumerate(columns):
         width = max([cell_len(label), *(_width(r[i]) for r in rows)])
-        table.add_column(label, width=width, key=label)
+        table.add_column(_plain(label), width=width, key=label)
     for n, r in enumerate(rows):
-        table.add_row(*r, key=keys[n] if keys is not None else None)
+        table.add_row(*(_plain(c) for c in r), key=keys[n] if keys is not None else None)
+
+
+def _plain(cell: Cell) -> Cell:
+    """A str cell as plain text: DataTable reads a str as markup, and cells hold names and
+    document ids (an annotator named ``[/]`` or ``[bold red]bob``; issue #10.9)."""
+    from corpusdb.terminal import clean
+
+    return Text(clean(cell)) if isinstance(cell, str) else cell

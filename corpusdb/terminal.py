@@ -1,0 +1,45 @@
+"""Terminal output that user-supplied strings cannot take over.
+
+Why: names, document ids, reasons and file names come from users and files. Rich reads ``[...]`` in
+a string as markup (an annotator named ``[/]`` broke ``status``; ``[bold red]bob`` showed as "bob"),
+and an escape sequence in a name would reach the terminal as a command. Every console the CLI and the
+reports print through is a ``SafeConsole``: markup is off (styles are given as ``style=``, never
+inside strings) and control characters are replaced by ``?`` in every string Rich renders, table
+cells and titles included.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""C0 controls but tab and newline, DEL and C1 controls (ESC, CSI... start terminal commands)."""
+
+
+def clean(s: str) -> str:
+    """``s`` with every control character (tab and newline apart) replaced by ``?``."""
+    return _CONTROL.sub("?", s)
+
+
+def has_control(s: str) -> bool:
+    """True when ``s`` holds a character that ``clean`` would replace, or a tab or newline."""
+    return bool(_CONTROL.search(s)) or "\t" in s or "\n" in s
+
+
+class SafeConsole(Console):
+    """A Rich console with markup off and control characters cleaned from every string it renders."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("markup", False)
+        kwargs.setdefault("highlight", False)
+        kwargs.setdefault("emoji", False)
+        super().__init__(**kwargs)
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        kwargs["markup"] = False
+        kwargs["emoji"] = False
+        return super().render_str(clean(text), **kwargs)
