@@ -46,7 +46,7 @@ def _corpus(root: Path) -> Path:
     root.mkdir()
     (root / "d.txt").write_text("Bacillus subtilis lives in soil.", encoding="utf-8")
     (root / "d.ann").write_text(
-        "T1\tBacterium 0 17\tBacillus subtilis\nT2\tHabitat 27 31\tsoil\n", encoding="utf-8"
+        "T1\tBacterium 0 17\tBacillus subtilis\nT2\tSoil 27 31\tsoil\n", encoding="utf-8"
     )
     return root
 
