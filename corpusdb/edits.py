@@ -100,6 +100,7 @@ def apply_changes(ann: Annotations, changes: Sequence[Change]) -> tuple[Annotati
         notes=tuple(lists["notes"]),  # type: ignore[arg-type]
         labels=tuple(lists["labels"]),  # type: ignore[arg-type]
         extra=ann.extra,
+        entities=ann.entities,
     )
     check_references(new, "edit")
     inverse.reverse()
