@@ -101,7 +101,7 @@ def load(
         set_ids=db.allocate_ids(conn, "annotation_set", len(external_ids)),
     )
     usage = SchemaUsage(schema)
-    items = dict.fromkeys(("spans", "relations", "links", "notes", "labels"), 0)
+    items = dict.fromkeys(("spans", "relations", "links", "notes", "labels", "entities"), 0)
     to_replace: list[tuple[int, Held]] = []
     done = 0
     for chunk in chunks(prepared):
