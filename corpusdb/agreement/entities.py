@@ -11,8 +11,9 @@ its aligned partner in B (the span alignment), a name without a mention for its 
 keeps such names: ``{ActRIIB (no mention), IIB}``), an unaligned mention for itself alone.
 
 * ``align_strict``: one-to-one, maximising the number of shared mention keys (the Hungarian
-  algorithm, ``scipy.optimize.linear_sum_assignment``; ties broken by the same sorted order
-  whatever the input order), pairs sharing nothing left out.
+  algorithm, ``scipy.optimize.linear_sum_assignment``, hand-written code would only be slower;
+  ties broken by an order made of content, whatever the input order), pairs sharing nothing left
+  out.
 * ``relaxed_classes``: A's and B's entities joined whenever they share any mention key, so a
   relation argument matches "any aligned mention of the cluster" (as BioRelEx scores).
 """
@@ -96,19 +97,37 @@ def entities(ann: Annotations, symmetric_types: Collection[str] = SYMMETRIC_LINK
     return Entities(tuple(out), index)
 
 
-def mention_keys(ann: Annotations, side: str, align: Mapping[str, str] | None = None) -> dict[str, Hashable]:
+def mention_keys(
+    ann: Annotations, side: str, align: Mapping[str, str] | None = None, other: Annotations | None = None
+) -> dict[str, Hashable]:
     """Each span's key for comparison across sets (see the module docstring).
 
-    ``side`` is "A" (its spans stand for their aligned B partners through ``align``) or "B".
+    ``side`` is "A" (its spans stand for their aligned partners in ``other``, through ``align``) or
+    "B". Keys are made of content (fragments and text), never of local ids, so they do not depend
+    on the order in which either side listed its spans.
     """
+    partner = {s.id: s for s in other.spans} if other is not None else {}
     out: dict[str, Hashable] = {}
     for s in ann.spans:
         if not s.fragments:
             out[s.id] = ("name", s.text)
         elif side == "A":
-            out[s.id] = ("B", align[s.id]) if align and s.id in align else ("A", s.id)
+            y = partner.get(align.get(s.id, "")) if align else None
+            out[s.id] = ("m", y.fragments, y.text) if y is not None else ("A", s.fragments, s.text)
         else:
-            out[s.id] = ("B", s.id)
+            out[s.id] = ("m", s.fragments, s.text)
+    return out
+
+
+def name_alignment(a: Annotations, b: Annotations) -> dict[str, str]:
+    """A's names without a mention paired one-to-one with B's of the same text (in text order)."""
+    free: dict[str, list[str]] = {}
+    for s in sorted((s for s in b.spans if not s.fragments), key=lambda s: (s.text, s.type, s.id)):
+        free.setdefault(s.text, []).append(s.id)
+    out: dict[str, str] = {}
+    for s in sorted((s for s in a.spans if not s.fragments), key=lambda s: (s.text, s.type, s.id)):
+        if free.get(s.text):
+            out[s.id] = free[s.text].pop(0)
     return out
 
 
@@ -131,8 +150,9 @@ def align_strict(ka: Sequence[frozenset[Hashable]], kb: Sequence[frozenset[Hasha
                 overlap[(i, j)] = overlap.get((i, j), 0) + 1
     if not overlap:
         return {}
-    rows = sorted({i for i, _ in overlap})
-    cols = sorted({j for _, j in overlap})
+    # rows and columns in an order made of content, so ties resolve the same whatever the input order
+    rows = sorted({i for i, _ in overlap}, key=lambda i: sorted(map(repr, ka[i])))
+    cols = sorted({j for _, j in overlap}, key=lambda j: sorted(map(repr, kb[j])))
     # the common case (every overlap one-to-one, as for identical or reordered copies) needs no solver
     if len(rows) == len(overlap) == len(cols):
         return {i: j for i, j in overlap}

@@ -164,7 +164,7 @@ def compare_links(
         align = align_all.get(doc, {})
         sym = [t for t in {ln.type for ln in (*a.links, *b.links)} if t in symmetric_types]
         seen_sym.update(sym)
-        ka = ent.keyed(ent.entities(a, symmetric_types), ent.mention_keys(a, "A", align))
+        ka = ent.keyed(ent.entities(a, symmetric_types), ent.mention_keys(a, "A", align, b))
         kb = ent.keyed(ent.entities(b, symmetric_types), ent.mention_keys(b, "B"))
         per_doc[d] = count(_pairs(ka), _pairs(kb))
         muc_r, muc_p = _muc(ka, kb), _muc(kb, ka)

@@ -14,7 +14,7 @@ names, mentions or clusters were listed.
 
 Arguments pointing at other relations/events (nested events) are mapped through the relation
 matching itself, pass by pass, until nothing changes. Relations are matched one-to-one by equal
-key (duplicates pair up in file order). Label agreement (1/0/-1) is Cohen's kappa, Krippendorff's
+key (duplicates pair with one of the same label and tags first, then in file order). Label agreement (1/0/-1) is Cohen's kappa, Krippendorff's
 alpha and percent agreement over matched pairs where both have a label.
 """
 
@@ -81,7 +81,7 @@ def _match_document(
     span_a = {s.id for s in a.spans}
     span_b = {s.id for s in b.spans}
     ea, eb = ent.entities(a, symmetric), ent.entities(b, symmetric)
-    ka = ent.keyed(ea, ent.mention_keys(a, "A", align))
+    ka = ent.keyed(ea, ent.mention_keys(a, "A", align, b))
     kb = ent.keyed(eb, ent.mention_keys(b, "B"))
     if mode == "relaxed":
         cls_a, cls_b = ent.relaxed_classes(ka, kb)
@@ -120,12 +120,30 @@ def _match_document(
             by_key[key("B", r)].append(r)
         pairs = []
         new_map: dict[str, str] = {}
+
+        def sig(r: Relation) -> tuple[Any, ...]:
+            return (r.label is None, r.label or 0, tuple(sorted(r.tags)))
+
+        by_key_a: dict[Hashable, list[Relation]] = defaultdict(list)
         for r in a.relations:
-            cands = by_key.get(key("A", r))
-            if cands:
-                partner = cands.pop(0)
-                pairs.append((r, partner))
-                new_map[r.id] = partner.id
+            by_key_a[key("A", r)].append(r)
+        for k, xs in by_key_a.items():
+            ys = by_key.get(k)
+            if not ys:
+                continue
+            # duplicates (BioRelEx repeats pairs, some with other labels) pair with an identical one
+            # first, the rest in label order: the order they were listed in changes no figure
+            rest_a: list[Relation] = []
+            for r in xs:
+                same = next((j for j, y in enumerate(ys) if sig(y) == sig(r)), None)
+                if same is None:
+                    rest_a.append(r)
+                else:
+                    pairs.append((r, ys.pop(same)))
+            for r, y in zip(sorted(rest_a, key=sig), sorted(ys, key=sig), strict=False):
+                pairs.append((r, y))
+        for r, y in pairs:
+            new_map[r.id] = y.id
         if new_map == rel_map:
             break
         rel_map = new_map
