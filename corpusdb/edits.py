@@ -26,7 +26,7 @@ _FIELD: dict[str, str] = {
     "note": "notes",
     "label": "labels",
 }
-PREFIX: dict[str, str] = {"span": "T", "relation": "R", "link": "L", "note": "#"}
+PREFIX: dict[str, str] = {"span": "T", "relation": "R", "link": "L", "note": "#", "entity": "C"}
 
 
 def kind_of(item: Item) -> ItemKind:

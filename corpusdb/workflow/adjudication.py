@@ -25,6 +25,7 @@ from corpusdb.records import (
     Argument,
     DecisionInfo,
     DocLabel,
+    Entity,
     Link,
     Relation,
     Span,
@@ -48,11 +49,14 @@ class _Gold:
         self.links = list(ann.links)
         self.labels = list(ann.labels)
         self.notes = list(ann.notes)
+        self.entities = list(ann.entities)
         self.extra = ann.extra
         self.changed = False
         self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
-        taken = used | {x.id for x in (*self.spans, *self.relations, *self.links, *self.notes)}
+        taken = used | {
+            x.id for x in (*self.spans, *self.relations, *self.links, *self.notes, *self.entities)
+        }
         self.top: dict[str, int] = {}
         for t in taken:
             m = _NUM.match(t)
@@ -61,7 +65,7 @@ class _Gold:
 
     def annotations(self) -> Annotations:
         return Annotations(tuple(self.spans), tuple(self.relations), tuple(self.links), tuple(self.notes),
-                           tuple(self.labels), self.extra)  # fmt: skip
+                           tuple(self.labels), self.extra, tuple(self.entities))  # fmt: skip
 
     def fresh(self, kind: str) -> str:
         prefix = PREFIX[kind]
@@ -73,9 +77,9 @@ class _Gold:
         if isinstance(item, DocLabel):
             self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
             return item.name
-        kind = "span" if isinstance(item, Span) else "relation" if isinstance(item, Relation) else "link"
+        kind = _kind(item)
         new = replace(item, id=self.fresh(kind), extra={})  # type: ignore[type-var]
-        getattr(self, kind + "s").append(new)
+        getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
         return new.id  # type: ignore[union-attr]
 
 
@@ -87,7 +91,7 @@ def _used_ids(a: Analysis) -> set[str]:
 
 
 def _kind(item: Item) -> str:
-    return {Span: "span", Relation: "relation", Link: "link", DocLabel: "label"}[type(item)]
+    return {Span: "span", Relation: "relation", Link: "link", DocLabel: "label", Entity: "entity"}[type(item)]
 
 
 def _materialise(a: Analysis, m: Member) -> Item | str:
@@ -118,6 +122,18 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
                 return f"link end {key or ref} has no gold item yet: resolve it first"
             ends.append(gold)
         return replace(item, source=ends[0], target=ends[1], group=None, extra={})
+    if isinstance(item, Entity):
+        members = []
+        for ref in item.members:
+            key = a.member_unit.get((m.source, ref))
+            gold = a.unit_gold.get(key) if key else None
+            if gold is not None:
+                members.append(gold)
+            elif key not in a.unit_decision:  # a member refused is left out; one undecided waits
+                return f"member {key or ref} has no gold item yet: resolve it first"
+        if not members:
+            return "every member was refused"
+        return replace(item, members=tuple(members), extra={})
     if isinstance(item, Span):
         return replace(item, extra={})
     return item
@@ -302,7 +318,11 @@ class AdjudicationMixin(ServiceBase):
                 if _kind(item) != u.kind:
                     raise InvalidInput(f"{key} is a {u.kind}; the edited item is a {_kind(item)}")
                 if isinstance(item, Relation):
-                    ids = {s.id for s in gold.spans} | {r.id for r in gold.relations}
+                    ids = (
+                        {s.id for s in gold.spans}
+                        | {r.id for r in gold.relations}
+                        | {e.id for e in gold.entities}
+                    )
                     bad = [x.ref for x in item.args if x.ref not in ids]
                     if bad:
                         raise InvalidInput(
