@@ -88,3 +88,21 @@ def test_a_duplicate_interaction_only_one_annotator_made_is_one_conflict(
     assert self_pair.differs == ("label",)
     ent = "entity:span:57-61"  # ALK4's cluster, named by its first mention
     assert self_pair.key == f"relation:bind({ent},{ent})"
+
+
+def test_resolving_a_cluster_lets_its_relations_into_gold(sqlite_url: str, tmp_path: Path) -> None:
+    b = copy.deepcopy(RAW)
+    b[0]["entities"][1]["names"].pop("activin")
+    b[0]["entities"].append({"label": "protein", "is_mentioned": True, "is_state": False, "is_mutant": False,
+                             "grounding": None, "names": {"activin": {"is_mentioned": True, "mentions": [[28, 35]]}}})  # fmt: skip
+    corpus = _project(sqlite_url, tmp_path, RAW, b)
+    [res] = corpus.merge("entities.0")
+    assert res.open == 1
+    gold = corpus.gold("entities.0").annotations
+    assert len(gold.entities) == 3 and len(gold.relations) == 2  # the two on the Activin cluster wait
+    done = corpus.resolve("entities.0", "entity:span:0-7", take="alice", reason="one cluster")
+    assert done.open == 0
+    gold = corpus.gold("entities.0").annotations
+    activin = next(e for e in gold.entities if len(e.members) == 2 and e.groundings)
+    assert sorted(gold.span(m).text for m in activin.members) == ["Activin", "activin"]
+    assert len(gold.relations) == 4 and sum(a.ref == activin.id for r in gold.relations for a in r.args) == 2
