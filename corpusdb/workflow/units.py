@@ -439,7 +439,7 @@ def display(item: Item | None, ann: Annotations | None = None) -> str:
         )  # fmt: skip
         g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
-        return f"entity {item.type} {{{', '.join(shown)}}}{extra}{g}"
+        return f"{item.type} {{{', '.join(shown)}}}{extra}{g}"
     if isinstance(item, Span):
         where = _frag_str(item.fragments) or "no mention"
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
