@@ -200,10 +200,9 @@ class ContentRows:
             "spans": len(self.spans.rows),
             "relations": len(self.relations.rows),
             "links": len(self.links.rows),
-            "entities": len(self.entities.rows),
             "notes": len(self.notes.rows),
             "labels": len(self.labels.rows),
-        }
+        } | ({"entities": len(self.entities.rows)} if self.entities.rows else {})
 
 
 def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = False) -> ContentRows:
