@@ -133,7 +133,10 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
                 return f"member {key or ref} has no gold item yet: resolve it first"
         if not members:
             return "every member was refused"
-        return replace(item, members=tuple(members), extra={})
+        # a cluster of symmetric links stays one: gold keeps its link type (brat writes one * line)
+        return replace(
+            item, members=tuple(members), extra={k: v for k, v in item.extra.items() if k == "link_type"}
+        )
     if isinstance(item, Span):
         return replace(item, extra={})
     return item

@@ -328,19 +328,69 @@ def _split_duplicates(u: Unit) -> list[Unit]:
 def _links(
     sources: Sequence[Source], span_key: dict[tuple[int, str], str], schema: Schema | None
 ) -> list[Unit]:
+    """Directed links edge by edge; symmetric links one unit per cluster (see ``_link_clusters``)."""
     symmetric: Collection[str] = schema.symmetric_link_types() if schema is not None else SYMMETRIC_LINK_TYPES
     units: dict[str, Unit] = {}
     for i, src in enumerate(sources):
         for lk in src.annotations.links:
+            if lk.type in symmetric:
+                continue
             ends = [
                 span_key.get((i, lk.source), f"?{lk.source}"),
                 span_key.get((i, lk.target), f"?{lk.target}"),
             ]
-            if lk.type in symmetric:
-                ends.sort()
             k = f"link:{lk.type}({ends[0]},{ends[1]})"
             units.setdefault(k, Unit(k, "link", deps=tuple(ends))).members.append(Member(i, lk, ()))
-    return sorted(units.values(), key=lambda u: u.key)
+    clusters = _link_clusters(sources, span_key, symmetric)
+    return sorted([*units.values(), *clusters], key=lambda u: u.key)
+
+
+def _link_clusters(
+    sources: Sequence[Source], span_key: dict[tuple[int, str], str], symmetric: Collection[str]
+) -> list[Unit]:
+    """One unit per cluster of a symmetric link type (synonym, Equiv...), not one per edge.
+
+    Why: a cluster drawn as a star from another member, or as a chain, is the same cluster; what
+    can be disputed is who belongs to it. Each source's closure of the type's links is one item, an
+    :class:`Entity` of that type with ``extra["link_type"]`` (gold keeps it so; brat writes it back
+    as one ``*`` line); clusters of several sources sharing a span unit are one unit, keyed by the
+    type and all its members' span keys: ``link:Equiv{span:0-4,span:9-15}``.
+    """
+    uf = _UF()
+    found: list[tuple[int, Entity, tuple[str, ...]]] = []
+    for i, src in enumerate(sources):
+        by_type: dict[str, _UF] = defaultdict(_UF)
+        first: dict[tuple[str, str], str] = {}
+        for lk in src.annotations.links:
+            if lk.type in symmetric:
+                by_type[lk.type].union(lk.source, lk.target)
+                first.setdefault((lk.type, lk.source), lk.id)
+                first.setdefault((lk.type, lk.target), lk.id)
+        for t, luf in by_type.items():
+            members: dict[Any, list[str]] = defaultdict(list)
+            for node in list(luf.parent):
+                members[luf.find(node)].append(node)
+            order = {s.id: k for k, s in enumerate(src.annotations.spans)}
+            for ms in members.values():
+                ms.sort(key=lambda m: (order.get(m, 1 << 30), m))
+                keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in ms}))
+                e = Entity(first[(t, ms[0])], t, tuple(ms), extra={"link_type": t})
+                found.append((i, e, keys))
+                uf.find(("c", i, e.id))
+                for k in keys:
+                    uf.union(("c", i, e.id), ("s", t, k))
+    groups: dict[Any, list[tuple[int, Entity, tuple[str, ...]]]] = defaultdict(list)
+    for i, e, keys in found:
+        groups[uf.find(("c", i, e.id))].append((i, e, keys))
+    out: list[Unit] = []
+    for ms in groups.values():
+        every = sorted({k for _, _, ks in ms for k in ks})
+        key = f"link:{ms[0][1].type}{{{','.join(every)}}}"
+        u = Unit(key, "link", deps=tuple(every))
+        for i, e, keys in ms:
+            u.members.append(Member(i, e, entity_sig(e, keys)))
+        out.append(u)
+    return out
 
 
 def _labels(sources: Sequence[Source]) -> list[Unit]:
@@ -409,7 +459,7 @@ def differs(u: Unit, n_sources: int) -> tuple[str, ...]:
                 out.append(name)
     elif u.kind == "label" and len({lb.value for lb in items}) > 1:  # type: ignore[union-attr]
         out.append("value")
-    elif u.kind == "entity":
+    elif u.kind == "entity" or (u.kind == "link" and all(isinstance(i, Entity) for i in items)):
         for k, name in enumerate(("type", "members", "attributes", "groundings")):
             if len({m.sig[k] for m in u.members}) > 1:
                 out.append(name)
