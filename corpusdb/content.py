@@ -21,6 +21,7 @@ from corpusdb import db
 from corpusdb.errors import DatabaseError, InvalidInput
 from corpusdb.models import (
     DocumentLabelRow,
+    EntityRow,
     LinkRow,
     NoteRow,
     RelationArgRow,
@@ -31,6 +32,7 @@ from corpusdb.records import (
     Annotations,
     Argument,
     DocLabel,
+    Entity,
     Grounding,
     Link,
     Note,
@@ -50,7 +52,8 @@ SPAN_COLS = ("set_id", "local_id", "type", "start", "stop", "text", "fragments",
              "extra")  # fmt: skip
 """The columns of a span row (``id`` aside); from ``fragments`` on, often NULL for a whole batch."""
 REL_COLS = ("set_id", "local_id", "type", "kind", "label", "tags", "attributes", "trigger_id", "extra")
-ARG_COLS = ("relation_id", "position", "role", "span_id", "arg_relation_id")
+ARG_COLS = ("relation_id", "position", "role", "span_id", "arg_relation_id", "entity_id")
+ENTITY_COLS = ("set_id", "local_id", "type", "members", "attributes", "groundings", "extra")
 LINK_COLS = ("set_id", "local_id", "type", "source_id", "target_id", "group_key", "extra")
 NOTE_COLS = ("set_id", "local_id", "type", "target", "text", "extra")
 LABEL_COLS = ("set_id", "name", "value", "extra")
@@ -59,6 +62,7 @@ REFS: dict[str, str] = {
     "relation_id": "relation",
     "span_id": "span",
     "arg_relation_id": "relation",
+    "entity_id": "entity",
     "source_id": "span",
     "target_id": "span",
 }
@@ -105,7 +109,8 @@ def check_references(ann: Annotations, where: str = "annotations") -> None:
     problems: list[str] = []
     span_ids = {s.id for s in ann.spans}
     rel_ids = {r.id for r in ann.relations}
-    other_ids = [lk.id for lk in ann.links] + [n.id for n in ann.notes]
+    ent_ids = {e.id for e in ann.entities}
+    other_ids = [lk.id for lk in ann.links] + [n.id for n in ann.notes] + [e.id for e in ann.entities]
     n_items = len(ann.spans) + len(ann.relations) + len(other_ids)
     if len(span_ids | rel_ids | set(other_ids)) != n_items:  # some id is used twice: say which
         ids: set[str] = set()
@@ -117,7 +122,7 @@ def check_references(ann: Annotations, where: str = "annotations") -> None:
         if r.trigger is not None and r.trigger not in span_ids:
             problems.append(f"relation {r.id}: trigger {r.trigger!r} is not a span of this set")
         for a in r.args:
-            if a.ref not in span_ids and a.ref not in rel_ids:
+            if a.ref not in span_ids and a.ref not in rel_ids and a.ref not in ent_ids:
                 problems.append(f"relation {r.id}: argument {a.role}:{a.ref} points at nothing in this set")
         if r.label is not None and r.label not in (-1, 0, 1):
             problems.append(f"relation {r.id}: label {r.label!r} is not 1, 0 or -1")
@@ -125,6 +130,10 @@ def check_references(ann: Annotations, where: str = "annotations") -> None:
         for end in (lk.source, lk.target):
             if end not in span_ids:
                 problems.append(f"link {lk.id}: {end!r} is not a span of this set")
+    for e in ann.entities:
+        problems += [
+            f"entity {e.id}: member {m!r} is not a span of this set" for m in e.members if m not in span_ids
+        ]
     bad = [(s.id, f) for s in ann.spans for f in s.fragments if len(f) != 2 or f[0] > f[1] or f[0] < 0]
     problems += [f"span {sid}: bad fragment {frag!r}" for sid, frag in bad]
     names = [lb.name for lb in ann.labels]
@@ -180,6 +189,7 @@ class ContentRows:
     spans: Batch = field(default_factory=lambda: Batch(SPAN_COLS))
     relations: Batch = field(default_factory=lambda: Batch(REL_COLS))
     args: Batch = field(default_factory=lambda: Batch(ARG_COLS))
+    entities: Batch = field(default_factory=lambda: Batch(ENTITY_COLS))
     links: Batch = field(default_factory=lambda: Batch(LINK_COLS))
     notes: Batch = field(default_factory=lambda: Batch(NOTE_COLS))
     labels: Batch = field(default_factory=lambda: Batch(LABEL_COLS))
@@ -192,7 +202,7 @@ class ContentRows:
             "links": len(self.links.rows),
             "notes": len(self.notes.rows),
             "labels": len(self.labels.rows),
-        }
+        } | ({"entities": len(self.entities.rows)} if self.entities.rows else {})
 
 
 def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = False) -> ContentRows:
@@ -206,6 +216,7 @@ def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fals
     link_rows: list[tuple[Any, ...]] = []
     note_rows: list[tuple[Any, ...]] = []
     label_rows: list[tuple[Any, ...]] = []
+    entity_rows: list[tuple[Any, ...]] = []
     append = span_rows.append
     dumps = orjson.dumps
     for set_id, ann in items:
@@ -234,6 +245,11 @@ def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fals
                     _dumps([grounding_to_json(g) for g in grounds]) if grounds else None,
                     dumps(extra if type(extra) is dict else dict(extra)).decode() if extra else None,
                 )
+        eid: dict[str, int] = {}
+        for e in ann.entities:
+            eid[e.id] = len(entity_rows)
+            entity_rows.append((set_id, e.id, e.type, _j(list(e.members)), _j(e.attributes),
+                                _j([grounding_to_json(g) for g in e.groundings]), _j(e.extra)))  # fmt: skip
         base = len(rel_rows)
         rid = {r.id: base + k for k, r in enumerate(ann.relations)}
         for r in ann.relations:
@@ -253,9 +269,11 @@ def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fals
             )
             for k, a in enumerate(r.args):
                 if a.ref in sid:
-                    arg_rows.append((pos, k, a.role, sid[a.ref], None))
+                    arg_rows.append((pos, k, a.role, sid[a.ref], None, None))
+                elif a.ref in rid:
+                    arg_rows.append((pos, k, a.role, None, rid[a.ref], None))
                 else:
-                    arg_rows.append((pos, k, a.role, None, rid[a.ref]))
+                    arg_rows.append((pos, k, a.role, None, None, eid[a.ref]))
         for lk in ann.links:
             link_rows.append((set_id, lk.id, lk.type, sid[lk.source], sid[lk.target], lk.group, _j(lk.extra)))
         for n in ann.notes:
@@ -271,13 +289,14 @@ def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fals
         spans=spans,
         relations=_narrow(REL_COLS, rel_rows, 4),
         args=_narrow(ARG_COLS, arg_rows, 3),
+        entities=_narrow(ENTITY_COLS, entity_rows, 3),
         links=_narrow(LINK_COLS, link_rows, 5),
         notes=_narrow(NOTE_COLS, note_rows, 5),
         labels=_narrow(LABEL_COLS, label_rows, 3),
     )
 
 
-_ORDER = (("span", "spans"), ("relation", "relations"), ("relation_arg", "args"), ("link", "links"),
+_ORDER = (("span", "spans"), ("entity", "entities"), ("relation", "relations"), ("relation_arg", "args"), ("link", "links"),
           ("note", "notes"), ("document_label", "labels"))  # fmt: skip
 """Tables in the order their rows are inserted: every reference points at a table already written."""
 
@@ -347,6 +366,7 @@ def delete_annotations(conn: Connection, set_ids: Iterable[int]) -> None:
         conn.execute(delete(NoteRow).where(NoteRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
         conn.execute(delete(DocumentLabelRow).where(DocumentLabelRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
         conn.execute(delete(RelationRow).where(RelationRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
+        conn.execute(delete(EntityRow).where(EntityRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
         conn.execute(delete(SpanRow).where(SpanRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
 
 
@@ -410,16 +430,31 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
         .order_by(rt.c.id)
     ).all()  # fmt: skip
     rel_local = {row[0]: row[2] for row in rel_rows}
+    et = EntityRow.__table__
+    entities: dict[int, list[Entity]] = defaultdict(list)
+    entity_local: dict[int, str] = {}
+    for pk, set_id, local_id, typ, members, attrs, grounds, extra in conn.execute(
+        select(et.c.id, et.c.set_id, et.c.local_id, et.c.type, et.c.members, et.c.attributes, et.c.groundings,
+               et.c.extra).where(et.c.set_id.in_(set_ids)).order_by(et.c.id)
+    ):  # fmt: skip
+        entity_local[pk] = local_id
+        entities[set_id].append(
+            Entity(local_id, typ, tuple(_loads(members) or ()), _loads(attrs) or {},
+                   tuple(grounding_from_json(g) for g in _loads(grounds) or ()), _loads(extra) or {})
+        )  # fmt: skip
     args: dict[int, list[Argument]] = defaultdict(list)
     if rel_rows:
         at = RelationArgRow.__table__
         q = (
-            select(at.c.relation_id, at.c.role, at.c.span_id, at.c.arg_relation_id)
+            select(at.c.relation_id, at.c.role, at.c.span_id, at.c.arg_relation_id, at.c.entity_id)
             .where(at.c.relation_id.in_(select(rt.c.id).where(rt.c.set_id.in_(set_ids))))
             .order_by(at.c.relation_id, at.c.position)
         )
-        for rel_id, role, span_id, arg_rel in conn.execute(q):
-            ref = span_local[span_id] if span_id is not None else rel_local[arg_rel]
+        for rel_id, role, span_id, arg_rel, ent in conn.execute(q):
+            if span_id is not None:
+                ref = span_local[span_id]
+            else:
+                ref = rel_local[arg_rel] if arg_rel is not None else entity_local[ent]
             args[rel_id].append(Argument(role, ref))
     rels: dict[int, list[Relation]] = defaultdict(list)
     for pk, set_id, local_id, typ, kind, label, tags, attrs, trig, extra in rel_rows:
@@ -472,6 +507,7 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
             links=tuple(links.get(sid, ())),
             notes=tuple(notes.get(sid, ())),
             labels=tuple(labels.get(sid, ())),
+            entities=tuple(entities.get(sid, ())),
         )
         for sid in set_ids
     }

@@ -26,7 +26,7 @@ _FIELD: dict[str, str] = {
     "note": "notes",
     "label": "labels",
 }
-PREFIX: dict[str, str] = {"span": "T", "relation": "R", "link": "L", "note": "#"}
+PREFIX: dict[str, str] = {"span": "T", "relation": "R", "link": "L", "note": "#", "entity": "C"}
 
 
 def kind_of(item: Item) -> ItemKind:
@@ -100,6 +100,7 @@ def apply_changes(ann: Annotations, changes: Sequence[Change]) -> tuple[Annotati
         notes=tuple(lists["notes"]),  # type: ignore[arg-type]
         labels=tuple(lists["labels"]),  # type: ignore[arg-type]
         extra=ann.extra,
+        entities=ann.entities,
     )
     check_references(new, "edit")
     inverse.reverse()

@@ -178,7 +178,11 @@ class RelationArgRow(SQLModel, table=True):
     __tablename__ = "relation_arg"
     __table_args__ = (
         UniqueConstraint("relation_id", "position"),
-        CheckConstraint("(span_id IS NULL) <> (arg_relation_id IS NULL)", name="one_target"),
+        CheckConstraint(
+            "(CASE WHEN span_id IS NULL THEN 0 ELSE 1 END) + (CASE WHEN arg_relation_id IS NULL THEN 0 ELSE 1 END)"
+            " + (CASE WHEN entity_id IS NULL THEN 0 ELSE 1 END) = 1",
+            name="one_target",
+        ),
     )
     id: int | None = Field(default=None, primary_key=True)
     relation_id: int = _fk("relation.id", ondelete="CASCADE", index=False)
@@ -186,6 +190,23 @@ class RelationArgRow(SQLModel, table=True):
     role: str
     span_id: int | None = _fk("span.id", nullable=True)
     arg_relation_id: int | None = _fk("relation.id", nullable=True)
+    entity_id: int | None = _fk("entity.id", nullable=True)
+    """An argument that is an entity (a cluster), not one of its mentions."""
+
+
+class EntityRow(SQLModel, table=True):
+    """An explicit entity: a cluster of the set's spans (``members``: their local ids, in order)."""
+
+    __tablename__ = "entity"
+    __table_args__ = (UniqueConstraint("set_id", "local_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    set_id: int = _fk("annotation_set.id", ondelete="CASCADE", index=False)
+    local_id: str
+    type: str
+    members: list[str] | None = _json()
+    attributes: dict[str, Any] | None = _json()
+    groundings: list[dict[str, Any]] | None = _json()
+    extra: dict[str, Any] | None = _json()
 
 
 class LinkRow(SQLModel, table=True):

@@ -12,6 +12,11 @@ Conventions
 * Every item of an annotation set has a local ``id`` unique within its set (``T3``, ``R1``,
   ``E7`` from standoff; generated ``T<n>`` etc. otherwise). Relations, links and notes refer to
   other items by that local id, so a set is self-contained and a round trip keeps the ids.
+* An *entity* is a cluster of mentions and names (:class:`Entity`): stored explicitly (a BioRelEx
+  cluster; names without a mention are its member spans without fragments) or derived as the
+  transitive closure of the schema's symmetric link types (synonym, abbreviation, coreference,
+  brat Equiv). A relation argument may name an entity's id instead of a span's: the relation then
+  holds between entities, whichever of their mentions or names come first.
 * ``extra`` mappings hold format details that have no first-class field (which standoff file a
   line came from, line order, a BioRelEx cluster index...). They must be JSON-serialisable.
 """
@@ -129,6 +134,24 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True)
+class Entity:
+    """An entity: a cluster of spans (mentions, and names without a mention) of one set.
+
+    Why a record of its own: a relation between two entities must not depend on which mention or
+    name was listed first (BioRelEx interactions join clusters, not mentions). ``members`` are span
+    ids; their order is the source's and carries no meaning. ``groundings`` and ``attributes`` are
+    the cluster's (a BioRelEx cluster's grounding and ``is_mutant``/``is_state``).
+    """
+
+    id: str
+    type: str
+    members: tuple[str, ...]
+    attributes: JSONMap = field(default_factory=_frozen_map)
+    groundings: tuple[Grounding, ...] = ()
+    extra: JSONMap = field(default_factory=_frozen_map)
+
+
+@dataclass(frozen=True, slots=True)
 class Note:
     """A free-text note on an item (brat ``#`` AnnotatorNotes); ``text`` is kept verbatim."""
 
@@ -158,6 +181,8 @@ class Annotations:
     notes: tuple[Note, ...] = ()
     labels: tuple[DocLabel, ...] = ()
     extra: JSONMap = field(default_factory=_frozen_map)
+    entities: tuple[Entity, ...] = ()
+    """Explicit entities (clusters); see :class:`Entity`. Last, so positional construction holds."""
 
     def span(self, local_id: str) -> Span:
         """The span with this local id (KeyError if absent)."""
@@ -168,7 +193,10 @@ class Annotations:
 
     def count(self) -> int:
         """Number of items of every kind."""
-        return len(self.spans) + len(self.relations) + len(self.links) + len(self.notes) + len(self.labels)
+        return (
+            len(self.spans) + len(self.relations) + len(self.links) + len(self.notes) + len(self.labels)
+            + len(self.entities)
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ reload and re-apply — nothing is silently overwritten.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
@@ -153,7 +153,7 @@ def read_contents(conn: Connection, infos: Sequence[SetInfo]) -> list[Annotation
         ann = body[info.id]
         ext = extras.get(info.id) or {}
         if ext:
-            ann = Annotations(ann.spans, ann.relations, ann.links, ann.notes, ann.labels, ext)
+            ann = replace(ann, extra=ext)
         out.append(AnnotationSet(info, ann))
     return out
 

@@ -13,17 +13,19 @@ Mapping
 * each mention of each name of each cluster -> one :class:`Span` (``type`` = the cluster's ``label``,
   ``text`` = the name); a name without mentions -> a span with no fragments. Spans are numbered
   ``T1``, ``T2``... in file order (cluster, then name, then mention).
-* a cluster's spans are joined by :class:`Link` s of type ``synonym``: a star from the cluster's first
-  span (its representative), ``group`` = ``c<index>``, ids ``L1``, ``L2``...
-* ``is_mutant``/``is_state`` -> span attributes ``mutant``/``state`` (present, ``True``, only when true),
-  on every span of the cluster.
-* ``grounding`` -> one :class:`Grounding` on every span of the cluster: ``ref`` = ``<source>:<id>``
-  (the id taken from the link's last path segment, else the Entrez gene, else the link), ``text`` =
-  the HGNC symbol when not ``"NA"``, ``extra["object"]`` = the full object; ``null`` -> no grounding.
+* each cluster -> one :class:`Entity` ``C<index+1>`` whose ``members`` are all its spans (names without
+  a mention included), ``type`` = ``label``, ``extra`` = ``{"cluster": index}``. No link is made: the
+  entity *is* the cluster, and no mention or name is singled out as its representative.
+* ``is_mutant``/``is_state`` -> attributes ``mutant``/``state`` (present, ``True``, only when true),
+  on the entity and on every span of the cluster.
+* ``grounding`` -> one :class:`Grounding` on the entity and on every span of the cluster: ``ref`` =
+  ``<source>:<id>`` (the id taken from the link's last path segment, else the Entrez gene, else the
+  link), ``text`` = the HGNC symbol when not ``"NA"``, ``extra["object"]`` = the full object; ``null``
+  -> no grounding.
 * interaction -> :class:`Relation` ``R<k>`` of the interaction's ``type`` (``bind``) with arguments
-  ``Arg1``/``Arg2`` pointing at the representative spans of its two clusters (a self-interaction
-  points twice at the same span), ``label`` 1/0/-1, tag ``implicit`` when ``implicit`` is true.
-  Duplicate pairs, even with conflicting labels, stay separate relations.
+  ``Arg1``/``Arg2`` pointing at the *entities* of its two clusters (a self-interaction points twice at
+  the same entity), ``label`` 1/0/-1, tag ``implicit`` when ``implicit`` is true. Duplicate pairs,
+  even with conflicting labels, stay separate relations.
 
 Extras layout (JSON-serialisable; keys absent when they hold their default)
 --------------------------------------------------------------------------
@@ -47,10 +49,10 @@ Extras layout (JSON-serialisable; keys absent when they hold their default)
 ``Relation.extra``: ``{"participants": [0, 2], "index": 4}`` (cluster indices as in the file, position in
 ``interactions``) plus ``keys``/``other`` when needed. ``Grounding.extra``: ``{"object": {...}}``.
 
-Writing documents that were not read from BioRelEx: clusters are the connected components of links of
-the types in ``CLUSTER_LINK_TYPES`` (spans with a ``cluster`` extra keep theirs); the cluster's label,
-flags and grounding come from its first span; names are span texts; relations must have two span
-arguments. Discontinuous spans cannot be written and are refused (:class:`InvalidInput`).
+Writing documents that were not read from BioRelEx: clusters are the explicit entities joined with
+the connected components of links of the types in ``CLUSTER_LINK_TYPES`` (spans with a ``cluster``
+extra keep theirs); the cluster's label, flags and grounding come from its entity, else its first
+span; names are span texts; relations must have two arguments, spans or entities. Discontinuous spans cannot be written and are refused (:class:`InvalidInput`).
 """
 
 from __future__ import annotations
@@ -69,8 +71,8 @@ from corpusdb.records import (
     Annotations,
     Argument,
     Document,
+    Entity,
     Grounding,
-    Link,
     ParsedDocument,
     Relation,
     Span,
@@ -167,10 +169,10 @@ class _Sentence:
             self.err("'entities' and 'interactions' must be lists")
             return None
         spans: list[Span] = []
-        links: list[Link] = []
+        clusters: list[Entity] = []
         reps: list[str | None] = []
         for ci, cluster in enumerate(entities):
-            reps.append(self.cluster(ci, cluster, text, spans, links))
+            reps.append(self.cluster(ci, cluster, text, spans, clusters))
         relations = [r for k, inter in enumerate(interactions) if (r := self.interaction(k, inter, reps))]
         if any(p.severity == "error" for p in self.problems):
             return None
@@ -200,13 +202,14 @@ class _Sentence:
             metadata=metadata,
             group_key=None if paperid is None else str(paperid),
         )
-        annotations = Annotations(
-            spans=tuple(spans), relations=tuple(relations), links=tuple(links), extra={}
-        )
+        annotations = Annotations(spans=tuple(spans), relations=tuple(relations), entities=tuple(clusters))
         warnings = tuple(str(p) for p in self.problems)
         return ParsedDocument(document=document, annotations=annotations, warnings=warnings)
 
-    def cluster(self, ci: int, cluster: Any, text: str, spans: list[Span], links: list[Link]) -> str | None:
+    def cluster(
+        self, ci: int, cluster: Any, text: str, spans: list[Span], clusters: list[Entity]
+    ) -> str | None:
+        """The cluster's spans appended to ``spans``, its entity to ``clusters``; the entity's id."""
         where = f"cluster {ci}"
         if not isinstance(cluster, dict):
             self.err(f"{where} is not an object")
@@ -259,7 +262,7 @@ class _Sentence:
         other = {k: v for k, v in cluster.items() if k not in CLUSTER_KEYS}
         if other:
             base["other"] = other
-        first: str | None = None
+        members: list[str] = []
         made = 0
         for ni, (name, meta) in enumerate(names.items()):
             nwhere = f"{where} name {name!r}"
@@ -318,16 +321,17 @@ class _Sentence:
                 made += 1
                 sid = f"T{len(spans) + 1}"
                 spans.append(Span(sid, label, frags, name, dict(attributes), groundings, ex))
-                if first is None:
-                    first = sid
-                else:
-                    links.append(Link(f"L{len(links) + 1}", "synonym", first, sid, group=f"c{ci}", extra={}))
+                members.append(sid)
         if made == 0 and not names:
             # a cluster without names still has an index interactions may use: keep it as an empty span
             sid = f"T{len(spans) + 1}"
             spans.append(Span(sid, label, (), "", dict(attributes), groundings, {**base, "empty": True}))
-            first = sid
-        return first
+            members.append(sid)
+        if not members:
+            return None  # every name was invalid (and reported)
+        eid = f"C{ci + 1}"
+        clusters.append(Entity(eid, label, tuple(members), dict(attributes), groundings, {"cluster": ci}))
+        return eid
 
     def interaction(self, k: int, inter: Any, reps: list[str | None]) -> Relation | None:
         where = f"interaction {k}"
@@ -593,6 +597,10 @@ class _Clusters:
         for lk in ann.links:
             if lk.type in link_types and lk.source in parent and lk.target in parent:
                 union(lk.source, lk.target)
+        for e in ann.entities:
+            known = [m for m in e.members if m in parent]
+            for m in known[1:]:
+                union(known[0], m)
         groups: dict[str, list[Span]] = {}
         for s in ann.spans:
             groups.setdefault(find(s.id), []).append(s)
@@ -605,6 +613,12 @@ class _Clusters:
 
         self.clusters: list[list[Span]] = sorted(groups.values(), key=order)
         self.index_of: dict[str, int] = {s.id: i for i, members in enumerate(self.clusters) for s in members}
+        self.entity: dict[int, Entity] = {}
+        for e in ann.entities:
+            known = [m for m in e.members if m in parent]
+            if known:
+                self.index_of[e.id] = self.index_of[known[0]]
+                self.entity.setdefault(self.index_of[e.id], e)
 
 
 def _sort_key(s: Span, pos: int) -> tuple[int, int, int]:
@@ -613,7 +627,7 @@ def _sort_key(s: Span, pos: int) -> tuple[int, int, int]:
     return (name if _is_int(name) else 1 << 30, mention if _is_int(mention) else 1 << 30, pos)
 
 
-def _cluster_object(members: list[Span], errors: list[str]) -> dict[str, Any]:
+def _cluster_object(members: list[Span], errors: list[str], entity: Entity | None = None) -> dict[str, Any]:
     members = [members[k] for k in sorted(range(len(members)), key=lambda k: _sort_key(members[k], k))]
     head = members[0]
     ex = head.extra
@@ -640,7 +654,8 @@ def _cluster_object(members: list[Span], errors: list[str]) -> dict[str, Any]:
         }
         names_obj[name] = _ordered(nex.get("name_keys") or NAME_KEYS, values)
     grounding: Any = None
-    g = next((g for s in members for g in s.groundings), None)
+    g = next((g for g in entity.groundings), None) if entity is not None else None
+    g = g or next((g for s in members for g in s.groundings), None)
     if g is not None:
         obj = g.extra.get("object")
         if isinstance(obj, Mapping):
@@ -648,11 +663,12 @@ def _cluster_object(members: list[Span], errors: list[str]) -> dict[str, Any]:
         else:
             db, _, ident = g.ref.partition(":")
             grounding = {"source": db, "id": ident, "hgnc_symbol": g.text or "NA"}
+    attrs = [s.attributes for s in members] + ([entity.attributes] if entity is not None else [])
     values = {
-        "label": head.type,
+        "label": entity.type if entity is not None else head.type,
         "is_mentioned": ex.get("cluster_mentioned", any(s.fragments for s in members)),
-        "is_state": any(bool(s.attributes.get("state")) for s in members),
-        "is_mutant": any(bool(s.attributes.get("mutant")) for s in members),
+        "is_state": any(bool(a.get("state")) for a in attrs),
+        "is_mutant": any(bool(a.get("mutant")) for a in attrs),
         "grounding": grounding,
         "names": names_obj,
         **(ex.get("other") or {}),
@@ -665,11 +681,12 @@ def _sentence_object(
 ) -> dict[str, Any]:
     where = f"document {document.external_id!r}"
     clusters = _Clusters(annotations, link_types)
-    span_ids = {s.id for s in annotations.spans}
     interactions: list[dict[str, Any]] = []
     for r in annotations.relations:
-        if len(r.args) != 2 or any(a.ref not in span_ids for a in r.args):
-            errors.append(f"{where}: relation {r.id} must have two span arguments to be an interaction")
+        if len(r.args) != 2 or any(a.ref not in clusters.index_of for a in r.args):
+            errors.append(
+                f"{where}: relation {r.id} must have two span or entity arguments to be an interaction"
+            )
             continue
         values: dict[str, Any] = {
             "participants": [clusters.index_of[a.ref] for a in r.args],
@@ -681,7 +698,10 @@ def _sentence_object(
         keys = r.extra.get("keys") or (INTERACTION_KEYS if r.label is not None else INTERACTION_KEYS[:3])
         interactions.append(_ordered(keys, values))
     cluster_errors: list[str] = []
-    entities = [_cluster_object(members, cluster_errors) for members in clusters.clusters]
+    entities = [
+        _cluster_object(members, cluster_errors, clusters.entity.get(i))
+        for i, members in enumerate(clusters.clusters)
+    ]
     errors.extend(f"{where}: {e}" for e in cluster_errors)
     meta = document.metadata
     bx: Mapping[str, Any] = meta.get("biorelex") or {}

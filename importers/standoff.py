@@ -101,7 +101,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from itertools import islice, pairwise
 from pathlib import Path
@@ -1294,13 +1294,49 @@ def _in_writer_order(
     return list(attr_keys) == sorted(attr_keys) and list(norm_keys) == sorted(norm_keys)
 
 
+ENTITY_LINK_TYPE = "synonym"
+"""The ``*`` line type an explicit entity (cluster) is written as."""
+
+
+def mention_level(annotations: Annotations) -> Annotations:
+    """The same annotations with explicit entities written out as standoff can hold them.
+
+    Why: standoff has no cluster records; a cluster is a ``*`` line over its mentions, and an R line
+    joins mentions. Each entity with two members or more becomes a star of ``synonym`` links from its
+    first member (one ``*`` line), and a relation argument naming an entity points at the entity's
+    first mentioned member (its first member when none has a mention). Sets without entities (all
+    that were read from standoff) are returned unchanged, so their round trips stay byte-identical.
+    """
+    if not annotations.entities:
+        return annotations
+    frags = {s.id: bool(s.fragments) for s in annotations.spans}
+    rep: dict[str, str] = {}
+    links = list(annotations.links)
+    for e in annotations.entities:
+        members = [m for m in e.members if m in frags]
+        if not members:
+            continue
+        rep[e.id] = next((m for m in members if frags[m]), members[0])
+        links += [
+            Link(f"{e.id}~{k}", ENTITY_LINK_TYPE, members[0], m, group=f"entity:{e.id}")
+            for k, m in enumerate(members[1:], 1)
+        ]
+    relations = tuple(
+        replace(r, args=tuple(replace(a, ref=rep.get(a.ref, a.ref)) for a in r.args))
+        for r in annotations.relations
+    )
+    return replace(annotations, relations=relations, links=tuple(links), entities=())
+
+
 def format_annotations(annotations: Annotations) -> dict[str, str]:
     """The annotation files' contents, keyed by extension (``ann``, or ``a1``/``a2``).
 
     Items read from standoff are written back at their line with their ids and spacing, so a read
     followed by a write gives the same bytes; other items get valid ids and go after them (see the
-    module docstring). Raises :class:`InvalidInput` for content standoff cannot hold.
+    module docstring). Explicit entities are written at mention level (:func:`mention_level`).
+    Raises :class:`InvalidInput` for content standoff cannot hold.
     """
+    annotations = mention_level(annotations)
     meta: Mapping[str, Any] = annotations.extra.get("standoff") or {}
     files_opts: Mapping[str, Mapping[str, Any]] | None = meta.get("files")
     exts = list(files_opts) if files_opts is not None else []

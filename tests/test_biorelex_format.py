@@ -85,16 +85,18 @@ def test_clusters_names_and_mentions(docs: list[ParsedDocument]) -> None:
     ]
 
 
-def test_synonym_links_form_clusters(docs: list[ParsedDocument]) -> None:
+def test_clusters_are_entities(docs: list[ParsedDocument]) -> None:
+    """Each cluster is one entity holding all its spans; no synonym star picks a representative."""
     ann = docs[0].annotations
-    links = [(lk.type, lk.source, lk.target, lk.group) for lk in ann.links]
-    assert links[:3] == [
-        ("synonym", "T1", "T2", "c0"),
-        ("synonym", "T1", "T3", "c0"),
-        ("synonym", "T1", "T4", "c0"),
+    assert ann.links == ()
+    assert [(e.id, e.type, e.members, e.extra) for e in ann.entities] == [
+        ("C1", "protein", ("T1", "T2", "T3", "T4"), {"cluster": 0}),
+        ("C2", "protein", ("T5", "T6", "T7"), {"cluster": 1}),
+        ("C3", "protein-complex", ("T8",), {"cluster": 2}),
+        ("C4", "chemical", ("T9",), {"cluster": 3}),
+        ("C5", "protein-family", ("T10", "T11"), {"cluster": 4}),  # 4+3+1+1+2 spans in 5 clusters
     ]
-    assert ("synonym", "T10", "T11", "c4") in links
-    assert len(links) == 6  # 4+3+1+1+2 spans in 5 clusters: (4-1)+(3-1)+0+0+(2-1)
+    assert ann.entities[0].groundings[0].ref == "uniprot:Q04206"
 
 
 def test_attributes_and_groundings(docs: list[ParsedDocument]) -> None:
@@ -122,8 +124,9 @@ def test_interactions_survive_duplicates_and_self_pairs(docs: list[ParsedDocumen
         ([4, 1], -1, ("implicit",)),  # a cluster with no mention takes part
     ]
     r = ann.relations
-    assert r[0].args == (Argument("Arg1", "T1"), Argument("Arg2", "T5"))
-    assert r[3].args == (Argument("Arg1", "T8"), Argument("Arg2", "T8"))
+    assert r[0].args == (Argument("Arg1", "C1"), Argument("Arg2", "C2"))
+    assert r[3].args == (Argument("Arg1", "C3"), Argument("Arg2", "C3"))  # a self-interaction
+    assert r[5].args == (Argument("Arg1", "C5"), Argument("Arg2", "C2"))  # a cluster without a mention
     assert {x.type for x in r} == {"bind"} and {x.kind for x in r} == {"relation"}
 
 
@@ -318,5 +321,5 @@ def test_unwritable_content_is_refused() -> None:
     with pytest.raises(InvalidInput, match="discontinuous"):
         format_biorelex([(Document("d", "ab de"), Annotations(spans))])
     rel = Relation("r", "bind", (Argument("Arg1", "a"),))
-    with pytest.raises(InvalidInput, match="two span arguments"):
+    with pytest.raises(InvalidInput, match="two span or entity arguments"):
         format_biorelex([(Document("d", "ab de"), Annotations((Span("a", "p", ((0, 2),), "ab"),), (rel,)))])

@@ -12,7 +12,8 @@ from typing import Any
 
 from rich.text import Text
 
-from corpusdb.records import Annotations, Argument, Link, Relation, Span
+from corpusdb.records import Annotations, Argument, Entity, Link, Relation, Span
+from tui.items import item_fragments
 
 LETTERS = "ABCDEFGHI"
 
@@ -32,13 +33,16 @@ def conflict_ranges(conflict: Any, source_sets: Mapping[int, Annotations]) -> li
         item = v.item
         if isinstance(item, Span):
             out.extend(item.fragments)
-        elif isinstance(item, Relation | Link) and v.sources:
+        elif isinstance(item, Relation | Link | Entity) and v.sources:
             ann = source_sets.get(v.sources[0].set_id)
-            refs = [a.ref for a in item.args] if isinstance(item, Relation) else [item.source, item.target]
-            spans = {s.id: s for s in ann.spans} if ann else {}
-            for r in refs:
-                if r in spans:
-                    out.extend(spans[r].fragments)
+            if isinstance(item, Entity):
+                refs = list(item.members)
+            else:
+                refs = (
+                    [a.ref for a in item.args] if isinstance(item, Relation) else [item.source, item.target]
+                )
+            if ann is not None:
+                out.extend(item_fragments(ann, refs))
     return sorted(set(out))
 
 
@@ -106,8 +110,18 @@ def to_gold_refs(item: Relation | Link, source: Annotations, gold: Annotations) 
     src = {s.id: s for s in source.spans}
     by_frags = {s.fragments: s.id for s in gold.spans}
 
+    src_ents = {e.id: e for e in source.entities}
+    gold_spans = {s.id: s for s in gold.spans}
+
+    def members(ann_spans: Mapping[str, Span], e: Entity) -> frozenset[Any]:
+        return frozenset((ann_spans[m].fragments, ann_spans[m].text) for m in e.members if m in ann_spans)
+
+    by_members = {members(gold_spans, e): e.id for e in gold.entities}
+
     def gold_id(ref: str) -> str | None:
         s = src.get(ref)
+        if s is None and ref in src_ents:  # an entity argument: the gold entity of the same members
+            return by_members.get(members(src, src_ents[ref]))
         return by_frags.get(s.fragments) if s is not None else None
 
     if isinstance(item, Relation):

@@ -13,7 +13,7 @@ from dataclasses import replace
 from rich.text import Text
 
 from corpusdb.edits import Change, Put, Remove, dependents, next_id
-from corpusdb.records import Annotations, Argument, DocLabel, Grounding, Link, Relation, Span
+from corpusdb.records import Annotations, Argument, DocLabel, Entity, Grounding, Link, Relation, Span
 from guidelines.schema import AttributeDef, Schema
 from tui.paint import UNKNOWN_COLOR, contrast
 
@@ -173,18 +173,40 @@ def span_details(span: Span) -> str:
     return " · ".join(parts)
 
 
-def _ref_text(ann_spans: Mapping[str, Span], ref: str) -> str:
+def _ref_text(ann_spans: Mapping[str, Span], ref: str, entities: Mapping[str, Entity] | None = None) -> str:
     s = ann_spans.get(ref)
+    if s is None and entities and ref in entities:  # an entity argument: its names, each once
+        names = dict.fromkeys(ann_spans[m].text for m in entities[ref].members if m in ann_spans)
+        return f"{ref} {{{short('|'.join(names), 20)}}}"
     return f"{ref} {short(s.text, 14)}" if s else ref
+
+
+def entity_of(ann: Annotations, span_id: str) -> Entity | None:
+    """The explicit entity (cluster) a span belongs to, if any."""
+    return next((e for e in ann.entities if span_id in e.members), None)
+
+
+def item_fragments(ann: Annotations, refs: list[str]) -> list[tuple[int, int]]:
+    """Fragments of spans and of entities' members (a relation between entities covers them all)."""
+    spans = {s.id: s for s in ann.spans}
+    ents = {e.id: e for e in ann.entities}
+    out: list[tuple[int, int]] = []
+    for ref in refs:
+        for sid in ents[ref].members if ref in ents else (ref,):
+            if sid in spans:
+                out.extend(spans[sid].fragments)
+    return out
 
 
 def link_label(link: Link, spans: Mapping[str, Span]) -> Text:
     return Text(f"{link.id} {link.type}: {_ref_text(spans, link.source)} → {_ref_text(spans, link.target)}")
 
 
-def relation_label(rel: Relation, spans: Mapping[str, Span]) -> Text:
+def relation_label(
+    rel: Relation, spans: Mapping[str, Span], entities: Mapping[str, Entity] | None = None
+) -> Text:
     label = f" {LABEL_MARK.get(rel.label, str(rel.label))}" if rel.label is not None else ""
-    args = ", ".join(f"{a.role}={_ref_text(spans, a.ref)}" for a in rel.args)
+    args = ", ".join(f"{a.role}={_ref_text(spans, a.ref, entities)}" for a in rel.args)
     tags = f" [{','.join(rel.tags)}]" if rel.tags else ""
     return Text(f"{rel.id} {rel.type}{label}: {args}{tags}")
 
@@ -200,15 +222,14 @@ def item_offset(ann: Annotations, kind: str, key: str) -> int | None:
     if kind == "relation":
         r = next((x for x in ann.relations if x.id == key), None)
         if r:
-            for a in r.args:
-                if a.ref in spans:
-                    return spans[a.ref].start
+            frags = item_fragments(ann, [a.ref for a in r.args])
+            return min(s for s, _ in frags) if frags else None
     return None
 
 
 def item_ranges(ann: Annotations, kind: str, key: str) -> list[tuple[int, int]]:
-    """The text ranges an item covers (a relation or link: its arguments' fragments)."""
-    spans = {s.id: s for s in ann.spans}
+    """The text ranges an item covers (a relation or link: its arguments' fragments; an entity
+    argument: all its members')."""
     refs: list[str] = []
     if kind == "span":
         refs = [key]
@@ -218,4 +239,4 @@ def item_ranges(ann: Annotations, kind: str, key: str) -> list[tuple[int, int]]:
     elif kind == "relation":
         r = next((x for x in ann.relations if x.id == key), None)
         refs = [a.ref for a in r.args] if r else []
-    return [f for ref in refs if ref in spans for f in spans[ref].fragments]
+    return item_fragments(ann, refs)

@@ -1,10 +1,21 @@
-"""Link and cluster agreement: F1 over the edges of each annotator's cluster closure.
+"""Link and cluster agreement: pairwise co-reference of mentions, MUC, B-cubed and CEAF-e.
 
-Symmetric link types (synonym, abbreviation, coreference, Equiv...) form clusters by transitive
-closure; an annotator's *closure edges* are all unordered pairs of spans in one cluster, so the
-figure does not depend on which links an annotator drew to connect the same cluster. Directed
-types (part_of) are compared edge by edge. A's span ids are mapped to B's through the span
-alignment; an edge touching an A span without a partner cannot be matched.
+An annotator's entities (``entities.entities``: explicit clusters such as BioRelEx's, joined with
+the closures of the symmetric link types synonym, abbreviation, coreference, Equiv...) are compared
+through their members' mention keys (a mentioned span of A stands for its aligned B span; a name
+without a mention for its text), so no figure depends on which links were drawn, which mention
+is a hub, or the order of names, mentions or clusters.
+
+* ``clusters`` (the headline): F1 over *closure edges*, all unordered pairs of co-referring
+  members (pairwise co-reference; singletons have none).
+* ``muc`` (Vilain et al. 1995), ``b_cubed`` (Bagga & Baldwin 1998) and ``ceaf_e`` (Luo 2005,
+  entity-based phi4 similarity, optimal one-to-one alignment) over every span, each span being in
+  exactly one entity (singletons included, as the CoNLL-2012 scorer counts them); members of one
+  side without a partner count as mentions the other side lacks. Document sums are pooled
+  (micro) before dividing, A is the key, B the response.
+
+``per_type``: closure edges of each symmetric type alone, and plain edges of each directed type
+(part_of), compared edge by edge.
 """
 
 from __future__ import annotations
@@ -16,24 +27,48 @@ from typing import Any
 
 import numpy as np
 
+from corpusdb.agreement import entities as ent
 from corpusdb.agreement._graph import UnionFind
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, Alignment
-from corpusdb.agreement.results import PRF, _ToDict
+from corpusdb.agreement.results import PRF, _ToDict, clean_float
 from corpusdb.records import Annotations, Link
 
 DIRECTED_LINK_TYPES: frozenset[str] = frozenset({"part_of", "PartOf", "Part-of", "partOf"})
 
 
 @dataclass(frozen=True, slots=True)
+class ClusterScore(_ToDict):
+    """A coreference metric: precision (B as response), recall (A as key) and F1."""
+
+    name: str
+    precision: float | None
+    recall: float | None
+    f1: float | None
+
+    @classmethod
+    def from_sums(cls, name: str, p_num: float, p_den: float, r_num: float, r_den: float) -> ClusterScore:
+        p = p_num / p_den if p_den else None
+        r = r_num / r_den if r_den else None
+        f = None
+        if p is not None and r is not None:
+            f = 2 * p * r / (p + r) if p + r > 0 else 0.0
+        return cls(name, clean_float(p), clean_float(r), clean_float(f))
+
+
+@dataclass(frozen=True, slots=True)
 class LinkComparison(_ToDict):
-    """``clusters``: closure edges over all symmetric types together; ``per_type``: closure edges of
-    each symmetric type alone and plain edges of each directed type."""
+    """``clusters``: pairwise co-reference (closure edges of the entities); ``muc``, ``b_cubed``,
+    ``ceaf_e``: the coreference metrics over entities; ``per_type``: closure edges of each symmetric
+    type alone and plain edges of each directed type."""
 
     clusters: PRF
     per_type: Mapping[str, PRF]
     n_documents: int
     symmetric_types: tuple[str, ...]
     directed_types: tuple[str, ...]
+    muc: ClusterScore | None = None
+    b_cubed: ClusterScore | None = None
+    ceaf_e: ClusterScore | None = None
     per_document: np.ndarray | None = field(default=None, repr=False, compare=False, metadata={"json": False})
     """(documents, 3) matched/only_a/only_b cluster edges per document."""
 
@@ -45,6 +80,58 @@ def closure_edges(links: Collection[Link], types: Collection[str]) -> set[frozen
         if ln.type in types:
             uf.union(ln.source, ln.target)
     return {frozenset(p) for g in uf.groups() for p in combinations(g, 2)}  # type: ignore[arg-type]
+
+
+def _pairs(clusters: list[frozenset[Hashable]]) -> set[frozenset[Hashable]]:
+    return {frozenset(p) for c in clusters for p in combinations(sorted(c, key=repr), 2)}
+
+
+def _muc(key: list[frozenset[Hashable]], resp: list[frozenset[Hashable]]) -> tuple[int, int]:
+    """MUC recall numerator and denominator of ``key`` against ``resp`` (swap for precision):
+    sum over key entities of |k| - |partition of k by resp| and of |k| - 1."""
+    where = {m: i for i, c in enumerate(resp) for m in c}
+    num = den = 0
+    for k in key:
+        parts = {where.get(m, ("alone", m)) for m in k}
+        num += len(k) - len(parts)
+        den += len(k) - 1
+    return num, den
+
+
+def _b3(key: list[frozenset[Hashable]], resp: list[frozenset[Hashable]]) -> tuple[float, int]:
+    """B-cubed recall numerator and denominator (the CoNLL scorer's form for unequal mention sets)."""
+    where = {m: i for i, c in enumerate(resp) for m in c}
+    num = 0.0
+    for k in key:
+        counts: dict[int, int] = {}
+        for m in k:
+            if m in where:
+                counts[where[m]] = counts.get(where[m], 0) + 1
+        num += sum(v * v for v in counts.values()) / len(k) if k else 0.0
+    return num, sum(len(k) for k in key)
+
+
+def _ceaf_e(key: list[frozenset[Hashable]], resp: list[frozenset[Hashable]]) -> float:
+    """The total phi4 similarity of the best one-to-one alignment of key and response entities."""
+    key = [k for k in key if k]
+    resp = [r for r in resp if r]
+    if not key or not resp:
+        return 0.0
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    where: dict[Hashable, int] = {m: j for j, c in enumerate(resp) for m in c}
+    w = np.zeros((len(key), len(resp)))
+    for i, k in enumerate(key):
+        for m in k:
+            j = where.get(m)
+            if j is not None:
+                w[i, j] += 1
+    nk = np.array([len(k) for k in key], dtype=float)[:, None]
+    nr = np.array([len(r) for r in resp], dtype=float)[None, :]
+    phi = 2 * w / (nk + nr)
+    r, c = linear_sum_assignment(phi, maximize=True)
+    return float(phi[r, c].sum())
 
 
 def _map(node: str, align: Mapping[str, str]) -> Hashable:
@@ -63,8 +150,10 @@ def compare_links(
     doc_ids = list(documents)
     per_doc = np.zeros((len(doc_ids), 3), dtype=np.int64)
     per_type: dict[str, list[int]] = {}
+    sums = np.zeros(9)  # MUC precision and recall numerators and denominators, the same for B-cubed, CEAF phi
     seen_sym: set[str] = set()
     seen_dir: set[str] = set()
+    ceaf_den = [0, 0]
 
     def count(ea: set[Any], eb: set[Any]) -> tuple[int, int, int]:
         m = len(ea & eb)
@@ -75,9 +164,15 @@ def compare_links(
         align = align_all.get(doc, {})
         sym = [t for t in {ln.type for ln in (*a.links, *b.links)} if t in symmetric_types]
         seen_sym.update(sym)
-        ea = {frozenset(_map(x, align) for x in e) for e in closure_edges(a.links, symmetric_types)}
-        eb = closure_edges(b.links, symmetric_types)
-        per_doc[d] = count(ea, eb)  # type: ignore[arg-type]
+        ka = ent.keyed(ent.entities(a, symmetric_types), ent.mention_keys(a, "A", align, b))
+        kb = ent.keyed(ent.entities(b, symmetric_types), ent.mention_keys(b, "B"))
+        per_doc[d] = count(_pairs(ka), _pairs(kb))
+        muc_r, muc_p = _muc(ka, kb), _muc(kb, ka)
+        b3_r, b3_p = _b3(ka, kb), _b3(kb, ka)
+        sums += (muc_p[0], muc_p[1], muc_r[0], muc_r[1], b3_p[0], b3_p[1], b3_r[0], b3_r[1],
+                 _ceaf_e(ka, kb))  # fmt: skip
+        ceaf_den[0] += sum(1 for k in ka if k)
+        ceaf_den[1] += sum(1 for k in kb if k)
         for t in sym:
             ta = {frozenset(_map(x, align) for x in e) for e in closure_edges(a.links, {t})}
             c = count(ta, closure_edges(b.links, {t}))  # type: ignore[arg-type]
@@ -100,4 +195,7 @@ def compare_links(
         symmetric_types=tuple(sorted(seen_sym)),
         directed_types=tuple(sorted(seen_dir)),
         per_document=per_doc,
+        muc=ClusterScore.from_sums("MUC", sums[0], sums[1], sums[2], sums[3]),
+        b_cubed=ClusterScore.from_sums("B-cubed", sums[4], sums[5], sums[6], sums[7]),
+        ceaf_e=ClusterScore.from_sums("CEAF-e", sums[8], ceaf_den[1], sums[8], ceaf_den[0]),
     )

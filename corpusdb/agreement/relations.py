@@ -1,15 +1,20 @@
 """Relation agreement between two annotation sets, with arguments matched through the span alignment.
 
-``strict``: same type, and each argument's span is the aligned partner of the other's; roles
-and argument order count for directed relation types, and are ignored for undirected ones.
-``relaxed`` (as BioRelEx scores): an argument matches when it is *any mention of the same
-entity*: A's spans, B's spans, their symmetric links (synonym, abbreviation, coreference, Equiv...)
-and the span alignment are joined into clusters, and a relation is its type plus the clusters
-of its arguments; direction is ignored (as the BioNLP Rename task's relaxed score).
+``strict``: same type, and each argument is the aligned partner of the other's: a span argument
+(standoff) through the span alignment, an entity argument (a BioRelEx interaction joins clusters)
+through the one-to-one entity alignment (``entities.align_strict``: entities align through their
+mentions, and names without a mention through their text); roles and argument order count for
+directed relation types, and are ignored for undirected ones.
+``relaxed`` (as BioRelEx scores): an argument matches when it is *any aligned mention of the same
+entity*: A's and B's entities (explicit ones, and the closures of their symmetric links: synonym,
+abbreviation, coreference, Equiv...) are joined whenever they share an aligned mention, and a
+relation is its type plus the entities of its arguments, spans or entities alike; direction is
+ignored (as the BioNLP Rename task's relaxed score). Neither mode depends on the order in which
+names, mentions or clusters were listed.
 
 Arguments pointing at other relations/events (nested events) are mapped through the relation
 matching itself, pass by pass, until nothing changes. Relations are matched one-to-one by equal
-key (duplicates pair up in file order). Label agreement (1/0/-1) is Cohen's kappa, Krippendorff's
+key (duplicates pair with one of the same label and tags first, then in file order). Label agreement (1/0/-1) is Cohen's kappa, Krippendorff's
 alpha and percent agreement over matched pairs where both have a label.
 """
 
@@ -22,7 +27,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from corpusdb.agreement._graph import UnionFind
+from corpusdb.agreement import entities as ent
 from corpusdb.agreement.coefficients import (
     cohen_kappa,
     contingency_table,
@@ -32,9 +37,7 @@ from corpusdb.agreement.coefficients import (
 from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _ToDict
 from corpusdb.records import Annotations, Relation
 
-SYMMETRIC_LINK_TYPES: frozenset[str] = frozenset(
-    {"synonym", "abbreviation", "coreference", "Equiv", "Alias", "Synonym", "Abbreviation", "Coreference"}
-)
+SYMMETRIC_LINK_TYPES = ent.SYMMETRIC_LINK_TYPES
 Mode = Literal["strict", "relaxed"]
 Alignment = Mapping[str, Mapping[str, str]]
 
@@ -67,21 +70,6 @@ def _is_directed(directed: bool | Collection[str], rtype: str) -> bool:
     return directed if isinstance(directed, bool) else rtype in directed
 
 
-def _clusters(
-    a: Annotations, b: Annotations, align: Mapping[str, str], symmetric: Collection[str]
-) -> dict[tuple[str, str], Hashable]:
-    uf = UnionFind()
-    for side, ann in (("A", a), ("B", b)):
-        for sp in ann.spans:
-            uf.add((side, sp.id))
-        for ln in ann.links:
-            if ln.type in symmetric:
-                uf.union((side, ln.source), (side, ln.target))
-    for x, y in align.items():
-        uf.union(("A", x), ("B", y))
-    return {n: uf.find(n) for n in list(uf.parent)}  # type: ignore[misc]
-
-
 def _match_document(
     a: Annotations,
     b: Annotations,
@@ -92,17 +80,29 @@ def _match_document(
 ) -> list[tuple[Relation, Relation]]:
     span_a = {s.id for s in a.spans}
     span_b = {s.id for s in b.spans}
-    comp = _clusters(a, b, align, symmetric) if mode == "relaxed" else {}
+    ea, eb = ent.entities(a, symmetric), ent.entities(b, symmetric)
+    ka = ent.keyed(ea, ent.mention_keys(a, "A", align, b))
+    kb = ent.keyed(eb, ent.mention_keys(b, "B"))
+    if mode == "relaxed":
+        cls_a, cls_b = ent.relaxed_classes(ka, kb)
+    else:
+        strict = ent.align_strict(ka, kb)
     rel_map: dict[str, str] = {}
 
     def arg_key(side: str, ref: str) -> Hashable:
         spans = span_a if side == "A" else span_b
+        es = ea if side == "A" else eb
+        c = es.of(ref)
+        if c is not None and mode == "relaxed":
+            return ("c", (cls_a if side == "A" else cls_b)[c])
         if ref in spans:
-            if mode == "relaxed":
-                return ("c", comp[(side, ref)])
             if side == "A":
                 return ("s", align[ref]) if ref in align else ("A-only", ref)
             return ("s", ref)
+        if c is not None:  # an entity argument, strict
+            if side == "A":
+                return ("e", strict[c]) if c in strict else ("A-only-entity", c)
+            return ("e", c)
         if side == "A":
             return ("r", rel_map[ref]) if ref in rel_map else ("A-only-rel", ref)
         return ("r", ref)
@@ -120,12 +120,30 @@ def _match_document(
             by_key[key("B", r)].append(r)
         pairs = []
         new_map: dict[str, str] = {}
+
+        def sig(r: Relation) -> tuple[Any, ...]:
+            return (r.label is None, r.label or 0, tuple(sorted(r.tags)))
+
+        by_key_a: dict[Hashable, list[Relation]] = defaultdict(list)
         for r in a.relations:
-            cands = by_key.get(key("A", r))
-            if cands:
-                partner = cands.pop(0)
-                pairs.append((r, partner))
-                new_map[r.id] = partner.id
+            by_key_a[key("A", r)].append(r)
+        for k, xs in by_key_a.items():
+            ys = by_key.get(k)
+            if not ys:
+                continue
+            # duplicates (BioRelEx repeats pairs, some with other labels) pair with an identical one
+            # first, the rest in label order: the order they were listed in changes no figure
+            rest_a: list[Relation] = []
+            for r in xs:
+                same = next((j for j, y in enumerate(ys) if sig(y) == sig(r)), None)
+                if same is None:
+                    rest_a.append(r)
+                else:
+                    pairs.append((r, ys.pop(same)))
+            for r, y in zip(sorted(rest_a, key=sig), sorted(ys, key=sig), strict=False):
+                pairs.append((r, y))
+        for r, y in pairs:
+            new_map[r.id] = y.id
         if new_map == rel_map:
             break
         rel_map = new_map

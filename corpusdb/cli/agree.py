@@ -63,7 +63,9 @@ def _render(body: dict[str, Any], fmt: ReportFormat, matrix: str | None = None) 
 
 def agree(
     ctx: typer.Context,
-    layer: Annotated[str, typer.Option("--layer", "-l", help="spans, relations, links or labels.")] = "spans",
+    layer: Annotated[
+        str, typer.Option("--layer", "-l", help="spans, relations, links, groundings or labels.")
+    ] = "spans",
     annotators: Annotated[
         list[str] | None,
         typer.Option(

@@ -114,7 +114,7 @@ def load(
         if not _refused(out, target):  # once refused, the rest is only read: every problem gets listed
             _write_chunk(conn, project_id, guideline_version, annotator_id, target, chunk, out)
             for k, n in chunk.items.items():
-                items[k] += n
+                items[k] = items.get(k, 0) + n
         done += chunk.size
         if progress is not None:
             progress("importing", min(done, len(external_ids)), len(external_ids))
@@ -129,7 +129,7 @@ def load(
         rows = content.build_rows([(sid, p.annotations) for sid, p in replaced])
         content.insert_rows(conn, rows)
         for k, n in rows.counts().items():
-            items[k] += n
+            items[k] = items.get(k, 0) + n
         out.sets_replaced = len(replaced)
     out.items = items
     out.schema_warnings = usage.warnings()

@@ -9,6 +9,7 @@ import creates thousands of headers at once, so it allocates their ids and write
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -151,7 +152,7 @@ def stored_contents(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annot
     for chunk in _chunks(list(set_ids)):
         for pk, extra in conn.execute(select(S.c.id, S.c.extra).where(S.c.id.in_(chunk))):
             a = body[pk]
-            out[pk] = Annotations(a.spans, a.relations, a.links, a.notes, a.labels, extra or {})
+            out[pk] = replace(a, extra=extra or {})
     return out
 
 

@@ -48,6 +48,14 @@ def pair_entry(p: PairResult, layer: str) -> dict[str, Any]:
     out[key] = {k: v.to_dict() for k, v in p.type_agreement.items()} or None
     if p.spans is not None:
         out["excluded"] = {"a": p.spans.excluded_a, "b": p.spans.excluded_b}
+    if layer == "links":
+        out["clusters"] = {m: getattr(p.headline, m).to_dict() for m in ("muc", "b_cubed", "ceaf_e")}
+    if layer == "groundings":
+        g = p.headline
+        out["groundings"] = {"span_exact": g.span_exact.to_dict(), "span_overlap": g.span_overlap.to_dict(),
+                             "document": g.document.to_dict(),
+                             "per_database": {k: {m: v.to_dict() for m, v in d.items()}
+                                              for k, d in g.per_database.items()}}  # fmt: skip
     if layer == "relations":
         out["modes"] = {m: c.overall.to_dict() for m, c in p.modes.items()}
         out["per_tag"] = {k: v.to_dict() for k, v in p.headline.per_tag.items()}

@@ -15,7 +15,7 @@ from typing import Any
 from corpusdb.agreement.spans import CRITERIA, TYPE_MODES
 from corpusdb.errors import InvalidInput
 
-LAYERS: tuple[str, ...] = ("spans", "relations", "links", "labels")
+LAYERS: tuple[str, ...] = ("spans", "relations", "links", "groundings", "labels")
 RELATION_MODES: tuple[str, ...] = ("strict", "relaxed")
 UNANSWERED: tuple[str, ...] = ("misses", "skipped")
 """What a document the reference (gold) has and the other rater has no set for counts as: ``misses``

@@ -16,6 +16,7 @@ import numpy as np
 
 from corpusdb.agreement.bootstrap import bootstrap_prf, bootstrap_table
 from corpusdb.agreement.coefficients import cohen_kappa, krippendorff_alpha_table, scott_pi
+from corpusdb.agreement.groundings import compare_groundings
 from corpusdb.agreement.links import DIRECTED_LINK_TYPES, compare_links
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, compare_relations
 from corpusdb.agreement.results import PRF, BootstrapCI, Coefficient
@@ -219,6 +220,11 @@ def compare_pair(
             modes=modes,
             type_agreement=dict(head.label_agreement or {}),
         )
+    if opts.layer == "groundings":
+        g = compare_groundings(pairs_ann, spans)
+        ci = {"f1": bootstrap_prf(g.per_document, "f1", **boot)} if boot else {}
+        per_db = {k: v["span_exact"] for k, v in g.per_database.items()}
+        return PairResult(a.name, b.name, docs, g.document, per_db, g.per_document, g, spans, ci=ci)
     links = compare_links(
         pairs_ann, spans, symmetric_types=types.symmetric_links, directed_types=types.directed_links
     )

@@ -45,8 +45,15 @@ def document_policy(opts: AgreementOptions, raters: Sequence[Rater]) -> str:
 
 
 LINK_POLICY = (
-    "F1 over the edges of each rater's cluster closure (symmetric types) and over directed edges; "
-    "spans are mapped through the span alignment, an edge touching an unaligned span counts as one-sided"
+    "entities are explicit clusters joined with the closures of symmetric links; F1 over co-referring "
+    "pairs of mentions (and over directed edges), plus MUC, B-cubed and CEAF-e over entities (singletons "
+    "included); mentions are mapped through the span alignment, names without a mention by their text, "
+    "and an unaligned mention counts as one-sided"
+)
+GROUNDING_POLICY = (
+    "headline: per document, the set of grounded ids (BioCreative II.5 style); per span: aligned spans "
+    "whose id sets are equal (exact) or share an id (overlap), a span's ids including its entity's; a "
+    "grounded span without a grounded partner counts as one-sided; per type = per database"
 )
 
 
@@ -93,7 +100,8 @@ class AgreementReport:
 
 
 def _policy(opts: AgreementOptions, units: UnitAgreement | None, raters: Sequence[Rater]) -> dict[str, Any]:
-    one_sided = {"spans": _spans.POLICY, "relations": _relations.POLICY, "links": LINK_POLICY}.get(opts.layer)
+    one_sided = {"spans": _spans.POLICY, "relations": _relations.POLICY, "links": LINK_POLICY,
+                 "groundings": GROUNDING_POLICY}.get(opts.layer)  # fmt: skip
     return {
         "one_sided": one_sided,
         "documents": document_policy(opts, raters),

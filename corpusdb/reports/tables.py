@@ -168,6 +168,10 @@ def _pairs(body: Mapping[str, Any]) -> Section:
             )
         if body["layer"] in ("spans", "relations"):
             row.append(num(ta["value"]) if ta else "–")
+        if body["layer"] == "links":
+            row += [num(p["clusters"][m]["f1"]) for m in ("muc", "b_cubed", "ceaf_e")]
+        if body["layer"] == "groundings":
+            row += [num(p["groundings"][m]["f1"]) for m in ("span_exact", "span_overlap")]
         rows.append(tuple(row))
     headers = ["A", "B", "documents", "matched", "only A", "only B", "P", "R", "F1", "F1 CI"]
     if body["layer"] == "relations":
@@ -176,11 +180,14 @@ def _pairs(body: Mapping[str, Any]) -> Section:
         headers.append("type kappa")
     if body["layer"] == "relations":
         headers.append("label kappa")
-    return _drop_empty(
-        Section(
-            "Pairs", tuple(headers), tuple(rows), "A is the reference: P = matched / B's, R = matched / A's"
-        )
-    )
+    note = "A is the reference: P = matched / B's, R = matched / A's"
+    if body["layer"] == "links":
+        headers += ["MUC F1", "B3 F1", "CEAF-e F1"]
+        note += "; matched = co-referring pairs of mentions (entities: explicit clusters and symmetric links)"
+    if body["layer"] == "groundings":
+        headers += ["span exact F1", "span overlap F1"]
+        note += "; matched = grounded ids per document (BioCreative II.5); per type = per database"
+    return _drop_empty(Section("Pairs", tuple(headers), tuple(rows), note))
 
 
 def _drop_empty(sec: Section) -> Section:

@@ -27,6 +27,7 @@ from corpusdb.records import (
     Argument,
     DecisionInfo,
     DocLabel,
+    Entity,
     Link,
     Relation,
     Span,
@@ -50,17 +51,20 @@ class _Gold:
         self.links = list(ann.links)
         self.labels = list(ann.labels)
         self.notes = list(ann.notes)
+        self.entities = list(ann.entities)
         self.extra = ann.extra
         self.changed = False
         self.existing = 0
         # what gold already holds (an imported gold set, earlier merges): an identical item is
         # decided onto it instead of being added a second time
         self.present: dict[tuple[object, ...], str] = {}
-        for x in (*self.spans, *self.relations, *self.links):
+        for x in (*self.spans, *self.relations, *self.links, *self.entities):
             self.present.setdefault(_content(x), x.id)
         self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
-        taken = used | {x.id for x in (*self.spans, *self.relations, *self.links, *self.notes)}
+        taken = used | {
+            x.id for x in (*self.spans, *self.relations, *self.links, *self.notes, *self.entities)
+        }
         self.top: dict[str, int] = {}
         for t in taken:
             m = _NUM.match(t)
@@ -69,7 +73,7 @@ class _Gold:
 
     def annotations(self) -> Annotations:
         return Annotations(tuple(self.spans), tuple(self.relations), tuple(self.links), tuple(self.notes),
-                           tuple(self.labels), self.extra)  # fmt: skip
+                           tuple(self.labels), self.extra, tuple(self.entities))  # fmt: skip
 
     def fresh(self, kind: str) -> str:
         prefix = PREFIX[kind]
@@ -90,9 +94,9 @@ class _Gold:
         if isinstance(item, DocLabel):
             self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
             return item.name
-        kind = "span" if isinstance(item, Span) else "relation" if isinstance(item, Relation) else "link"
+        kind = _kind(item)
         new = replace(item, id=self.fresh(kind), extra={})  # type: ignore[type-var]
-        getattr(self, kind + "s").append(new)
+        getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
         self.present.setdefault(_content(new), new.id)  # type: ignore[arg-type]
         return new.id  # type: ignore[union-attr]
 
@@ -100,8 +104,11 @@ class _Gold:
 _NUM = re.compile(r"^(\D+?)(\d+)$")
 
 
-def _content(item: Span | Relation | Link) -> tuple[object, ...]:
+def _content(item: Span | Relation | Link | Entity) -> tuple[object, ...]:
     """What makes two gold items the same item, ids and format details aside."""
+    if isinstance(item, Entity):  # members in any order: the order of a cluster carries no meaning
+        return ("entity", item.type, tuple(sorted(item.members)), units.canon(dict(item.attributes)),
+                tuple(sorted(g.ref for g in item.groundings)))  # fmt: skip
     if isinstance(item, Span):
         return ("span", *units.span_sig(item), item.text)
     if isinstance(item, Relation):
@@ -115,7 +122,7 @@ def _used_ids(a: Analysis) -> set[str]:
 
 
 def _kind(item: Item) -> str:
-    return {Span: "span", Relation: "relation", Link: "link", DocLabel: "label"}[type(item)]
+    return {Span: "span", Relation: "relation", Link: "link", DocLabel: "label", Entity: "entity"}[type(item)]
 
 
 def _materialise(a: Analysis, m: Member) -> Item | str:
@@ -146,6 +153,21 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
                 return f"link end {key or ref} has no gold item yet: resolve it first"
             ends.append(gold)
         return replace(item, source=ends[0], target=ends[1], group=None, extra={})
+    if isinstance(item, Entity):
+        members = []
+        for ref in item.members:
+            key = a.member_unit.get((m.source, ref))
+            gold = a.unit_gold.get(key) if key else None
+            if gold is not None:
+                members.append(gold)
+            elif key not in a.unit_decision:  # a member refused is left out; one undecided waits
+                return f"member {key or ref} has no gold item yet: resolve it first"
+        if not members:
+            return "every member was refused"
+        # a cluster of symmetric links stays one: gold keeps its link type (brat writes one * line)
+        return replace(
+            item, members=tuple(members), extra={k: v for k, v in item.extra.items() if k == "link_type"}
+        )
     if isinstance(item, Span):
         return replace(item, extra={})
     return item
@@ -333,7 +355,11 @@ class AdjudicationMixin(ServiceBase):
                 if _kind(item) != u.kind:
                     raise InvalidInput(f"{key} is a {u.kind}; the edited item is a {_kind(item)}")
                 if isinstance(item, Relation):
-                    ids = {s.id for s in gold.spans} | {r.id for r in gold.relations}
+                    ids = (
+                        {s.id for s in gold.spans}
+                        | {r.id for r in gold.relations}
+                        | {e.id for e in gold.entities}
+                    )
                     bad = [x.ref for x in item.args if x.ref not in ids]
                     if bad:
                         raise InvalidInput(

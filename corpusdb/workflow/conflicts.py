@@ -102,13 +102,14 @@ def build(x: store.Loaded, schema: Schema, criterion: str, types: str) -> Analys
     gold_ann = x.gold_ann
     gold_ids = (
         {s.id for s in gold_ann.spans} | {r.id for r in gold_ann.relations} | {lk.id for lk in gold_ann.links}
-    )
+        | {e.id for e in gold_ann.entities}
+    )  # fmt: skip
     gold_labels = {lb.name for lb in gold_ann.labels}
     set_ids = [s.ref.set_id for s in x.sources]
     for u in us:
         for m in u.members:
             local = m.item.name if isinstance(m.item, DocLabel) else m.item.id
-            if u.kind in ("span", "relation"):
+            if u.kind in ("span", "relation", "entity"):
                 a.member_unit[(m.source, local)] = u.key
             d = index.get((set_ids[m.source], local))
             if d is not None and u.key not in a.unit_decision:
@@ -147,7 +148,7 @@ def document_conflicts(a: Analysis, *, include_resolved: bool = False) -> Docume
         )  # fmt: skip
     return DocumentConflicts(
         document=a.document, sources=tuple(s.ref for s in a.sources), conflicts=tuple(out),
-        counts={k: counts.get(k, 0) for k in units.KIND_ORDER}, open=open_, agreed=agreed,
+        counts={k: counts.get(k, 0) for k in units.KIND_ORDER if k != "entity" or k in counts}, open=open_, agreed=agreed,
     )  # fmt: skip
 
 

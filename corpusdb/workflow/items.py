@@ -12,9 +12,9 @@ from typing import Any
 
 from corpusdb.content import grounding_from_json, grounding_to_json
 from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations, Argument, DocLabel, Link, Note, Relation, Span
+from corpusdb.records import Annotations, Argument, DocLabel, Entity, Link, Note, Relation, Span
 
-Item = Span | Relation | Link | DocLabel | Note
+Item = Span | Relation | Link | DocLabel | Note | Entity
 
 
 def item_to_json(item: Item) -> dict[str, Any]:
@@ -45,6 +45,12 @@ def item_to_json(item: Item) -> dict[str, Any]:
             d["group"] = item.group
     elif isinstance(item, DocLabel):
         d = {"kind": "label", "name": item.name, "value": item.value}
+    elif isinstance(item, Entity):
+        d = {"kind": "entity", "id": item.id, "type": item.type, "members": list(item.members)}
+        if item.attributes:
+            d["attributes"] = dict(item.attributes)
+        if item.groundings:
+            d["groundings"] = [grounding_to_json(g) for g in item.groundings]
     elif isinstance(item, Note):
         d = {"kind": "note", "id": item.id, "type": item.type, "target": item.target, "text": item.text}
     else:
@@ -82,6 +88,14 @@ def item_from_json(d: Mapping[str, Any], kind: str | None = None) -> Item:
             )
         if k == "label":
             return DocLabel(str(d["name"]), str(d["value"]))
+        if k == "entity":
+            return Entity(
+                id=str(d.get("id", "")),
+                type=str(d["type"]),
+                members=tuple(str(m) for m in d.get("members", ())),
+                attributes=dict(d.get("attributes") or {}),
+                groundings=tuple(grounding_from_json(g) for g in d.get("groundings") or ()),
+            )
         if k == "note":
             return Note(
                 str(d.get("id", "")), str(d.get("type", "AnnotatorNotes")), str(d["target"]), str(d["text"])
@@ -94,7 +108,7 @@ def item_from_json(d: Mapping[str, Any], kind: str | None = None) -> Item:
 def annotations_to_json(ann: Annotations) -> dict[str, Any]:
     """A whole set's items, by kind (empty kinds left out)."""
     out: dict[str, Any] = {}
-    for name in ("spans", "relations", "links", "labels", "notes"):
+    for name in ("spans", "relations", "links", "labels", "notes", "entities"):
         items = getattr(ann, name)
         if items:
             out[name] = [_strip_kind(item_to_json(i)) for i in items]
@@ -102,7 +116,8 @@ def annotations_to_json(ann: Annotations) -> dict[str, Any]:
 
 
 def annotations_from_json(d: Mapping[str, Any]) -> Annotations:
-    kinds = {"spans": "span", "relations": "relation", "links": "link", "labels": "label", "notes": "note"}
+    kinds = {"spans": "span", "relations": "relation", "links": "link", "labels": "label", "notes": "note",
+             "entities": "entity"}  # fmt: skip
     parts = {name: tuple(item_from_json(x, kind) for x in d.get(name, ())) for name, kind in kinds.items()}
     return Annotations(**parts)  # type: ignore[arg-type]
 

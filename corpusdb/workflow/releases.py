@@ -55,6 +55,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +87,11 @@ def dumps(data: Any) -> bytes:
 
 
 def standoff_safe(ann: Annotations) -> tuple[Annotations, int]:
-    """What brat can hold: no document labels, no spans without a mention (nor what points at them)."""
+    """What brat can hold: no document labels, entities as ``*`` lines over their mentions, no spans
+    without a mention (nor what points at them)."""
+    from importers.standoff import mention_level
+
+    ann = mention_level(ann)
     gone = {s.id for s in ann.spans if not s.fragments}
     rels = list(ann.relations)
     changed = True
@@ -261,8 +266,7 @@ class ReleasesMixin(ServiceBase):
             documents.append({
                 "id": r.external_id, "text": r.text, "sha256": r.sha256, "source": r.source,
                 "metadata": r.meta or {}, "group_key": r.group_key, "split": r.split,
-                "annotations": annotations_to_json(Annotations(s.annotations.spans, s.annotations.relations,
-                                                               s.annotations.links, (), s.annotations.labels)),
+                "annotations": annotations_to_json(replace(s.annotations, notes=(), extra={})),
                 "decisions": decisions.get(r.external_id, []),
             })  # fmt: skip
             if progress is not None:

@@ -13,16 +13,16 @@ from datetime import datetime
 from typing import Any
 
 from corpusdb.errors import InvalidInput
-from corpusdb.records import DecisionInfo, DocLabel, Link, Relation, SetInfo, Span
+from corpusdb.records import DecisionInfo, DocLabel, Entity, Link, Relation, SetInfo, Span
 from corpusdb.workflow.items import item_to_json
 from guidelines.validate import Violation
 
-Item = Span | Relation | Link | DocLabel
+Item = Span | Relation | Link | DocLabel | Entity
 
 
 def to_jsonable(value: Any) -> Any:
     """Records, items, datetimes and mappings as plain JSON data."""
-    if isinstance(value, (Span, Relation, Link, DocLabel)):
+    if isinstance(value, (Span, Relation, Link, DocLabel, Entity)):
         return item_to_json(value)
     if hasattr(value, "to_dict") and not isinstance(value, type):
         return value.to_dict()

@@ -1,8 +1,10 @@
 """Align the items of n annotation sets of one document into *units* with stable keys (pure).
 
 A unit is "one thing the sources talk about": a span (aligned by position under a matching
-criterion), a relation (type + arguments mapped through the span units), a link (type + its two
-span units), a document label (its name). Each source contributes zero, one or (rarely) several
+criterion), an entity (the sources' explicit clusters that share any span unit: one unit per
+cluster, so a disputed membership is one conflict, whatever the order of names and mentions), a
+relation (type + arguments mapped through the span and entity units), a link (type + its two span
+units), a document label (its name). Each source contributes zero, one or (rarely) several
 items to a unit. A unit is *agreed* when every source has exactly one item and all items are
 identical; otherwise it is a conflict. Conflicts, auto-merge and the review queue all work on units.
 
@@ -16,7 +18,8 @@ Keys are built from content, never from set ids, so the same sources give the sa
 process: ``span:12-19`` (``span:0-4;8-12`` discontinuous, ``span:name=IL-2`` without a mention,
 ``:<type>`` / ``#2`` appended only on collision), ``relation:bind(span:0-4,span:12-19)`` (roles kept
 for directed types: ``relation:Localization(Bacterium=span:0-4,Localization=span:9-15)``),
-``link:synonym(span:0-4,span:6-9)``, ``label:relevance``.
+``link:synonym(span:0-4,span:6-9)``, ``label:relevance``, ``entity:span:14-17`` (named by the first of
+its members' span keys; a relation on it: ``relation:bind(entity:span:0-7,entity:span:14-17)``).
 
 Span pairs come from ``corpusdb.agreement.spans.compare_spans`` (one-to-one matching), pairwise over
 the sources and joined by union-find; relations map their arguments through those units as BioRelEx
@@ -35,11 +38,11 @@ import orjson
 
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES
 from corpusdb.agreement.spans import compare_spans
-from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
+from corpusdb.records import Annotations, DocLabel, Entity, Link, Relation, Span
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
 
-KIND_ORDER = {"span": 0, "relation": 1, "link": 2, "label": 3}
+KIND_ORDER = {"span": 0, "relation": 1, "link": 2, "label": 3, "entity": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +81,18 @@ def canon(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=str).decode()
 
 
-def span_sig(s: Span) -> tuple[Any, ...]:
-    return (
-        s.type,
-        tuple(s.fragments),
-        canon(dict(s.attributes)),
-        tuple(sorted(g.ref for g in s.groundings)),
-    )
+def span_sig(s: Span, entity: Entity | None = None) -> tuple[Any, ...]:
+    """What must be identical for two sources to agree on a span. Attributes and groundings the span
+    shares with its explicit entity (BioRelEx copies a cluster's onto every mention) are the
+    entity's, disputed on the entity's unit, not once more on every mention."""
+    attrs = dict(s.attributes)
+    refs = tuple(sorted(g.ref for g in s.groundings))
+    if entity is not None:
+        if attrs == dict(entity.attributes):
+            attrs = {}
+        if refs == tuple(sorted(g.ref for g in entity.groundings)):
+            refs = ()
+    return (s.type, tuple(s.fragments), canon(attrs), refs)
 
 
 class _UF:
@@ -115,13 +123,14 @@ def align(
 ) -> list[Unit]:
     """Every unit of the document, spans first (by position), then relations, links and labels."""
     span_units, span_key = _align_spans(sources, text, criterion, types, jaccard)
-    rel_units, _ = _relations(sources, span_key, schema)
+    entity_units, entity_key = _entities(sources, span_key)
+    rel_units, _ = _relations(sources, {**span_key, **entity_key}, schema)
     link_units = _links(sources, span_key, schema)
     label_units = _labels(sources)
     for u in rel_units:
         u.depth = _depth(u, {x.key: x for x in rel_units})
     rel_units.sort(key=lambda u: (u.depth, u.key))
-    return span_units + rel_units + link_units + label_units
+    return span_units + entity_units + rel_units + link_units + label_units
 
 
 def _depth(u: Unit, rels: dict[str, Unit], seen: frozenset[str] = frozenset()) -> int:
@@ -183,8 +192,9 @@ def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: st
                     uf.union((i, na[k].pop(0)), (j, s.id))
     groups: dict[Any, list[Member]] = defaultdict(list)
     for i, src in enumerate(sources):
+        owner = {m: e for e in src.annotations.entities for m in e.members}
         for s in src.annotations.spans:
-            groups[uf.find((i, s.id))].append(Member(i, s, span_sig(s)))
+            groups[uf.find((i, s.id))].append(Member(i, s, span_sig(s, owner.get(s.id))))
 
     def rep(ms: list[Member]) -> tuple[Any, ...]:
         return min((tuple(m.item.fragments), m.item.type, m.item.text) for m in ms)  # type: ignore[union-attr]
@@ -213,6 +223,39 @@ def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: st
         for m in ms:
             span_key[(m.source, m.item.id)] = key  # type: ignore[union-attr]
     return units, span_key
+
+
+def entity_sig(e: Entity, members: tuple[str, ...]) -> tuple[Any, ...]:
+    """What must be identical for two sources to agree on an entity (members as span unit keys)."""
+    return (e.type, members, canon(dict(e.attributes)), tuple(sorted(g.ref for g in e.groundings)))
+
+
+def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str]
+              ) -> tuple[list[Unit], dict[tuple[int, str], str]]:  # fmt: skip
+    """One unit per cluster: the sources' explicit entities joined when they share a span unit."""
+    uf = _UF()
+    found: list[tuple[int, Entity, tuple[str, ...]]] = []
+    for i, src in enumerate(sources):
+        for e in src.annotations.entities:
+            keys = tuple(sorted({span_key[(i, m)] for m in e.members if (i, m) in span_key}))
+            uf.find(("e", i, e.id))
+            for k in keys:
+                uf.union(("e", i, e.id), ("s", k))
+            found.append((i, e, keys))
+    groups: dict[Any, list[tuple[int, Entity, tuple[str, ...]]]] = defaultdict(list)
+    for i, e, keys in found:
+        groups[uf.find(("e", i, e.id))].append((i, e, keys))
+    units: list[Unit] = []
+    entity_key: dict[tuple[int, str], str] = {}
+    for n, ms in enumerate(sorted(groups.values(), key=lambda ms: sorted(k for _, _, ks in ms for k in ks))):
+        every = sorted({k for _, _, ks in ms for k in ks})
+        key = f"entity:{every[0]}" if every else f"entity:{ms[0][1].type}#{n + 1}"
+        u = Unit(key, "entity", deps=tuple(every))
+        for i, e, keys in ms:
+            u.members.append(Member(i, e, entity_sig(e, keys)))
+            entity_key[(i, e.id)] = key
+        units.append(u)
+    return units, entity_key
 
 
 def _directed(schema: Schema | None, rtype: str) -> bool:
@@ -254,25 +297,100 @@ def _relations(sources: Sequence[Source], span_key: dict[tuple[int, str], str],
             u = units.setdefault(k, Unit(k, "relation", deps=deps))
             sig = (r.label, tuple(sorted(r.tags)), canon(dict(r.attributes)), r.kind)
             u.members.append(Member(i, r, sig))
-    return list(units.values()), rel_key
+    return [part for u in units.values() for part in _split_duplicates(u)], rel_key
+
+
+def _split_duplicates(u: Unit) -> list[Unit]:
+    """A unit where a source has several items (BioRelEx repeats an interaction, sometimes with
+    another label) split into one unit per repetition of each version: the j-th item of a version in
+    each source shares a unit, so sources holding the same repeats agree and a repeat only one source
+    made is a dispute about its presence. The order in which a source listed its repeats changes
+    nothing; the unit held by most sources keeps the key, the others get ``#2``, ``#3``..."""
+    per_source: dict[int, list[Member]] = defaultdict(list)
+    for m in u.members:
+        per_source[m.source].append(m)
+    if all(len(ms) == 1 for ms in per_source.values()):
+        return [u]
+    slots: dict[tuple[str, int], list[Member]] = defaultdict(list)
+    for ms in per_source.values():
+        seen: dict[str, int] = defaultdict(int)
+        for m in ms:
+            sig = repr(m.sig)
+            slots[(sig, seen[sig])].append(m)
+            seen[sig] += 1
+    ordered = sorted(slots.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return [
+        Unit(u.key if k == 0 else f"{u.key}#{k + 1}", u.kind, ms, u.deps, u.depth)
+        for k, (_, ms) in enumerate(ordered)
+    ]
 
 
 def _links(
     sources: Sequence[Source], span_key: dict[tuple[int, str], str], schema: Schema | None
 ) -> list[Unit]:
+    """Directed links edge by edge; symmetric links one unit per cluster (see ``_link_clusters``)."""
     symmetric: Collection[str] = schema.symmetric_link_types() if schema is not None else SYMMETRIC_LINK_TYPES
     units: dict[str, Unit] = {}
     for i, src in enumerate(sources):
         for lk in src.annotations.links:
+            if lk.type in symmetric:
+                continue
             ends = [
                 span_key.get((i, lk.source), f"?{lk.source}"),
                 span_key.get((i, lk.target), f"?{lk.target}"),
             ]
-            if lk.type in symmetric:
-                ends.sort()
             k = f"link:{lk.type}({ends[0]},{ends[1]})"
             units.setdefault(k, Unit(k, "link", deps=tuple(ends))).members.append(Member(i, lk, ()))
-    return sorted(units.values(), key=lambda u: u.key)
+    clusters = _link_clusters(sources, span_key, symmetric)
+    return sorted([*units.values(), *clusters], key=lambda u: u.key)
+
+
+def _link_clusters(
+    sources: Sequence[Source], span_key: dict[tuple[int, str], str], symmetric: Collection[str]
+) -> list[Unit]:
+    """One unit per cluster of a symmetric link type (synonym, Equiv...), not one per edge.
+
+    Why: a cluster drawn as a star from another member, or as a chain, is the same cluster; what
+    can be disputed is who belongs to it. Each source's closure of the type's links is one item, an
+    :class:`Entity` of that type with ``extra["link_type"]`` (gold keeps it so; brat writes it back
+    as one ``*`` line); clusters of several sources sharing a span unit are one unit, keyed by the
+    type and all its members' span keys: ``link:Equiv{span:0-4,span:9-15}``.
+    """
+    uf = _UF()
+    found: list[tuple[int, Entity, tuple[str, ...]]] = []
+    for i, src in enumerate(sources):
+        by_type: dict[str, _UF] = defaultdict(_UF)
+        first: dict[tuple[str, str], str] = {}
+        for lk in src.annotations.links:
+            if lk.type in symmetric:
+                by_type[lk.type].union(lk.source, lk.target)
+                first.setdefault((lk.type, lk.source), lk.id)
+                first.setdefault((lk.type, lk.target), lk.id)
+        for t, luf in by_type.items():
+            members: dict[Any, list[str]] = defaultdict(list)
+            for node in list(luf.parent):
+                members[luf.find(node)].append(node)
+            order = {s.id: k for k, s in enumerate(src.annotations.spans)}
+            for ms in members.values():
+                ms.sort(key=lambda m: (order.get(m, 1 << 30), m))
+                keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in ms}))
+                e = Entity(first[(t, ms[0])], t, tuple(ms), extra={"link_type": t})
+                found.append((i, e, keys))
+                uf.find(("c", i, e.id))
+                for k in keys:
+                    uf.union(("c", i, e.id), ("s", t, k))
+    groups: dict[Any, list[tuple[int, Entity, tuple[str, ...]]]] = defaultdict(list)
+    for i, e, keys in found:
+        groups[uf.find(("c", i, e.id))].append((i, e, keys))
+    out: list[Unit] = []
+    for ms in groups.values():
+        every = sorted({k for _, _, ks in ms for k in ks})
+        key = f"link:{ms[0][1].type}{{{','.join(every)}}}"
+        u = Unit(key, "link", deps=tuple(every))
+        for i, e, keys in ms:
+            u.members.append(Member(i, e, entity_sig(e, keys)))
+        out.append(u)
+    return out
 
 
 def _labels(sources: Sequence[Source]) -> list[Unit]:
@@ -341,20 +459,44 @@ def differs(u: Unit, n_sources: int) -> tuple[str, ...]:
                 out.append(name)
     elif u.kind == "label" and len({lb.value for lb in items}) > 1:  # type: ignore[union-attr]
         out.append("value")
+    elif u.kind == "entity" or (u.kind == "link" and all(isinstance(i, Entity) for i in items)):
+        for k, name in enumerate(("type", "members", "attributes", "groundings")):
+            if len({m.sig[k] for m in u.members}) > 1:
+                out.append(name)
     return tuple(out)
+
+
+def _names(ann: Annotations | None) -> dict[str, str]:
+    """Local id -> what to show for it: a span's text, an entity's names as ``{a|b}``."""
+    if ann is None:
+        return {}
+    names = {s.id: s.text for s in ann.spans}
+    for e in ann.entities:
+        names[e.id] = "{" + "|".join(sorted({names.get(m, m) for m in e.members})) + "}"
+    return names
 
 
 def display(item: Item | None, ann: Annotations | None = None) -> str:
     """A one-line human rendering of an item."""
     if item is None:
         return "(absent)"
+    if isinstance(item, Entity):
+        names = _names(ann)
+        spans = {s.id: s for s in ann.spans} if ann is not None else {}
+        shown = sorted(
+            f"{names.get(m, m)}@{_frag_str(spans[m].fragments)}" if m in spans and spans[m].fragments
+            else f"{names.get(m, m)} (no mention)" for m in item.members
+        )  # fmt: skip
+        g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
+        extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
+        return f"{item.type} {{{', '.join(shown)}}}{extra}{g}"
     if isinstance(item, Span):
         where = _frag_str(item.fragments) or "no mention"
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
         g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
         return f"{item.type} {where} {item.text!r}{extra}{g}"
     if isinstance(item, Relation):
-        names = {s.id: s.text for s in ann.spans} if ann is not None else {}
+        names = _names(ann)
         args = ", ".join(f"{a.role}:{names.get(a.ref, a.ref)!s}" for a in item.args)
         lab = f" label={item.label}" if item.label is not None else ""
         tags = f" tags={','.join(item.tags)}" if item.tags else ""

@@ -137,7 +137,8 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         self._fill("spans", [(sp.id, it.span_label(sp, colors)) for sp in ordered])
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links])
-        self._fill("relations", [(r.id, it.relation_label(r, spans)) for r in ann.relations])
+        ents = {e.id: e for e in ann.entities}
+        self._fill("relations", [(r.id, it.relation_label(r, spans, ents)) for r in ann.relations])
         self._update_tabs()
         self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
         if self.active is not None and self.active not in spans:
@@ -171,8 +172,12 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         elif self.active:
             span = next(sp for sp in ann.spans if sp.id == self.active)
             others = [c.id for c in v.paint.covering(v.cursor) if c.id != span.id]
-            rels = sum(1 for r in ann.relations if any(a.ref == span.id for a in r.args))
+            entity = it.entity_of(ann, span.id)
+            on = {span.id, entity.id} if entity is not None else {span.id}
+            rels = sum(1 for r in ann.relations if any(a.ref in on for a in r.args))
             line1 = it.span_details(span)
+            if entity is not None:  # the cluster the mention or name belongs to
+                line1 += f" · entity {entity.id} ({len(entity.members)} names/mentions)"
             if others:
                 line1 += f" · also {','.join(others)} (o)"
             if rels:
@@ -187,7 +192,7 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         problems = f" · {self._problems} problem(s)" if self._problems else ""
         line2 = (
             f"{state} · {len(ann.spans)} spans {len(ann.relations)} rels {len(ann.links)} links"
-            f"{labels}{problems}"
+            f"{f' {len(ann.entities)} entities' if ann.entities else ''}{labels}{problems}"
         )
         status = f"{line1}\n{line2}"
         if status != self._status_text:  # moving inside plain text redraws nothing down there

@@ -1,0 +1,181 @@
+"""Entities (clusters of mentions and names) of one set, and their alignment between two sets.
+
+Why a module of its own: relations, cluster agreement, groundings and conflicts must all see the
+same entities, and none of them may depend on the order in which a source listed names, mentions
+or clusters. An entity is a set of spans joined by the set's explicit :class:`Entity` records
+(BioRelEx clusters) and by the symmetric link types (synonym, abbreviation, coreference, brat
+Equiv); every span belongs to exactly one entity (a span in no cluster is an entity of its own).
+
+Between two sets, members are compared through *mention keys*: a mentioned span of A stands for
+its aligned partner in B (the span alignment), a name without a mention for its text (BioRelEx
+keeps such names: ``{ActRIIB (no mention), IIB}``), an unaligned mention for itself alone.
+
+* ``align_strict``: one-to-one, maximising the number of shared mention keys (the Hungarian
+  algorithm, ``scipy.optimize.linear_sum_assignment``, hand-written code would only be slower;
+  ties broken by an order made of content, whatever the input order), pairs sharing nothing left
+  out.
+* ``relaxed_classes``: A's and B's entities joined whenever they share any mention key, so a
+  relation argument matches "any aligned mention of the cluster" (as BioRelEx scores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+from corpusdb.agreement._graph import UnionFind
+from corpusdb.records import Annotations
+
+SYMMETRIC_LINK_TYPES: frozenset[str] = frozenset(
+    {"synonym", "abbreviation", "coreference", "Equiv", "Alias", "Synonym", "Abbreviation", "Coreference"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """One entity of a set: its member span ids, its entity ids, and its grounded ids."""
+
+    members: frozenset[str]
+    entity_ids: frozenset[str]
+    type: str
+    groundings: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Entities:
+    """A set's entities and, for every span id and entity id, the index of its cluster."""
+
+    clusters: tuple[Cluster, ...]
+    index: Mapping[str, int]
+
+    def of(self, ref: str) -> int | None:
+        """The cluster of a span id or an entity id (None for anything else, e.g. a relation)."""
+        return self.index.get(ref)
+
+
+def entities(ann: Annotations, symmetric_types: Collection[str] = SYMMETRIC_LINK_TYPES) -> Entities:
+    """The set's entities, in a canonical order (by sorted member ids), whatever the input order."""
+    uf = UnionFind(s.id for s in ann.spans)
+    span_ids = {s.id for s in ann.spans}
+    for e in ann.entities:
+        members = [m for m in e.members if m in span_ids]
+        for m in members[1:]:
+            uf.union(members[0], m)
+    for ln in ann.links:
+        if ln.type in symmetric_types and ln.source in span_ids and ln.target in span_ids:
+            uf.union(ln.source, ln.target)
+    groups: dict[Hashable, set[str]] = {}
+    for s in ann.spans:
+        groups.setdefault(uf.find(s.id), set()).add(s.id)
+    by_span = {s.id: s for s in ann.spans}
+    owner: dict[Hashable, list[str]] = {}
+    empty: list[tuple[str, set[str]]] = []
+    for e in ann.entities:
+        members = [m for m in e.members if m in span_ids]
+        if members:
+            owner.setdefault(uf.find(members[0]), []).append(e.id)
+        else:
+            empty.append((e.id, set()))
+    ent_by_id = {e.id: e for e in ann.entities}
+    out: list[Cluster] = []
+    for root, members in groups.items():
+        ids = owner.get(root, [])
+        refs = {g.ref for m in members for g in by_span[m].groundings}
+        refs |= {g.ref for i in ids for g in ent_by_id[i].groundings}
+        types = sorted({ent_by_id[i].type for i in ids} or {by_span[m].type for m in members})
+        out.append(Cluster(frozenset(members), frozenset(ids), types[0], frozenset(refs)))
+    for eid, _ in empty:
+        e = ent_by_id[eid]
+        out.append(Cluster(frozenset(), frozenset({eid}), e.type, frozenset(g.ref for g in e.groundings)))
+    out.sort(key=lambda c: (sorted(c.members), sorted(c.entity_ids)))
+    index: dict[str, int] = {}
+    for k, c in enumerate(out):
+        for m in c.members:
+            index[m] = k
+        for i in c.entity_ids:
+            index[i] = k
+    return Entities(tuple(out), index)
+
+
+def mention_keys(
+    ann: Annotations, side: str, align: Mapping[str, str] | None = None, other: Annotations | None = None
+) -> dict[str, Hashable]:
+    """Each span's key for comparison across sets (see the module docstring).
+
+    ``side`` is "A" (its spans stand for their aligned partners in ``other``, through ``align``) or
+    "B". Keys are made of content (fragments and text), never of local ids, so they do not depend
+    on the order in which either side listed its spans.
+    """
+    partner = {s.id: s for s in other.spans} if other is not None else {}
+    out: dict[str, Hashable] = {}
+    for s in ann.spans:
+        if not s.fragments:
+            out[s.id] = ("name", s.text)
+        elif side == "A":
+            y = partner.get(align.get(s.id, "")) if align else None
+            out[s.id] = ("m", y.fragments, y.text) if y is not None else ("A", s.fragments, s.text)
+        else:
+            out[s.id] = ("m", s.fragments, s.text)
+    return out
+
+
+def name_alignment(a: Annotations, b: Annotations) -> dict[str, str]:
+    """A's names without a mention paired one-to-one with B's of the same text (in text order)."""
+    free: dict[str, list[str]] = {}
+    for s in sorted((s for s in b.spans if not s.fragments), key=lambda s: (s.text, s.type, s.id)):
+        free.setdefault(s.text, []).append(s.id)
+    out: dict[str, str] = {}
+    for s in sorted((s for s in a.spans if not s.fragments), key=lambda s: (s.text, s.type, s.id)):
+        if free.get(s.text):
+            out[s.id] = free[s.text].pop(0)
+    return out
+
+
+def keyed(ents: Entities, keys: Mapping[str, Hashable]) -> list[frozenset[Hashable]]:
+    """Each cluster as the set of its members' mention keys (entity ids of empty entities aside)."""
+    return [frozenset(keys[m] for m in c.members) for c in ents.clusters]
+
+
+def align_strict(ka: Sequence[frozenset[Hashable]], kb: Sequence[frozenset[Hashable]]) -> dict[int, int]:
+    """One-to-one A cluster -> B cluster, maximising shared mention keys; pairs sharing none dropped."""
+    where: dict[Hashable, int] = {}
+    for j, c in enumerate(kb):
+        for k in c:
+            where[k] = j
+    overlap: dict[tuple[int, int], int] = {}
+    for i, c in enumerate(ka):
+        for k in c:
+            j = where.get(k)
+            if j is not None:
+                overlap[(i, j)] = overlap.get((i, j), 0) + 1
+    if not overlap:
+        return {}
+    # rows and columns in an order made of content, so ties resolve the same whatever the input order
+    rows = sorted({i for i, _ in overlap}, key=lambda i: sorted(map(repr, ka[i])))
+    cols = sorted({j for _, j in overlap}, key=lambda j: sorted(map(repr, kb[j])))
+    # the common case (every overlap one-to-one, as for identical or reordered copies) needs no solver
+    if len(rows) == len(overlap) == len(cols):
+        return {i: j for i, j in overlap}
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    w = np.zeros((len(rows), len(cols)))
+    ri = {i: r for r, i in enumerate(rows)}
+    ci = {j: c for c, j in enumerate(cols)}
+    for (i, j), v in overlap.items():
+        w[ri[i], ci[j]] = v
+    r, c = linear_sum_assignment(w, maximize=True)
+    return {rows[x]: cols[y] for x, y in zip(r, c, strict=True) if w[x, y] > 0}
+
+
+def relaxed_classes(
+    ka: Sequence[frozenset[Hashable]], kb: Sequence[frozenset[Hashable]]
+) -> tuple[list[Hashable], list[Hashable]]:
+    """A class for every A and every B cluster; clusters sharing any mention key share a class."""
+    uf = UnionFind()
+    for side, ks in (("A", ka), ("B", kb)):
+        for i, c in enumerate(ks):
+            uf.add((side, i))
+            for k in c:
+                uf.union((side, i), ("k", k))
+    return [uf.find(("A", i)) for i in range(len(ka))], [uf.find(("B", j)) for j in range(len(kb))]
