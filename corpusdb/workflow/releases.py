@@ -166,7 +166,6 @@ def manifest(
     }  # fmt: skip
 
 
-
 def _info(row: Any, previous: str | None) -> ReleaseInfo:
     man = row.manifest or {}
     return ReleaseInfo(row.version, aware(row.created), previous, row.notes, man.get("counts", {}),  # type: ignore[arg-type]
