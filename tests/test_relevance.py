@@ -388,3 +388,26 @@ def test_score_run_checks_measures() -> None:
     # graded: only DR counts as relevant with rel=2 (topic 1: p1 at rank 4 -> AP 1/4; topic 2: p7 at 1)
     s = score_run(q, r, ["AP(rel=2)"])
     assert s.per_topic == {"1": {"AP(rel=2)": 0.25}, "2": {"AP(rel=2)": 1.0}}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_migration_0005_down_and_up(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """The topic and run tables go away on downgrade (the rest of the project stays) and come back."""
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from corpusdb import db, migrate
+
+    url = f"sqlite:///{tmp_path / 'm.sqlite'}" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    c = project(url)
+    engine = c.engine
+    cfg = migrate._config()
+    with db.write(engine) as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003")
+    assert not {"topic", "run", "run_entry"} & set(inspect(engine).get_table_names())
+    assert migrate.upgrade(engine) == ("0003", migrate.head())
+    c = Corpus.open("trec", engine=engine)
+    assert c.topics() == [] and c.count_documents() == 8
+    c.add_topics(read_topics(TREC / "topics.tsv"))
+    assert [t.id for t in c.topics()] == ["1", "2"]

@@ -335,19 +335,27 @@ class RelevanceMixin(ServiceBase):
 
     def _my_unit(self, topic: str, doc: str) -> Judgment:
         u = unit_id(topic, doc)
-        found = [j for j in self.judgments() if j.unit == u]
+        found = self._judgments(u)
         if not found:
             raise NotFound(f"{self.actor.label} has no unit {u} to judge")
         return found[0]
 
     def judgments(self) -> list[Judgment]:
         """The acting user's own units and their grades so far (a judge's to-do list), pool order."""
+        return self._judgments()
+
+    def _judgments(self, unit: str | None = None) -> list[Judgment]:
         if self.actor.id is None:
             return []
         name, _ = self._label()
         with self._read() as conn:
-            mine = [h for h in access.visible_sets(conn, self.project_id, self.actor, kind="annotation",
-                                                   annotator=self.actor.name)]  # fmt: skip
+            docs = None
+            if unit is not None:  # one unit: found by its id, not by reading every unit
+                q = select(D.c.id).where(D.c.project_id == self.project_id, D.c.external_id == unit,
+                                         D.c.source == UNIT_SOURCE)  # fmt: skip
+                docs = list(conn.execute(q).scalars())
+            mine = access.visible_sets(conn, self.project_id, self.actor, document_ids=docs, kind="annotation",
+                                       annotator=self.actor.name)  # fmt: skip
             meta = self._unit_meta(conn, [h.document_id for h in mine])
             mine = sorted((h for h in mine if h.document_id in meta), key=lambda h: h.id)
             body = {s.info.id: s.annotations for s in read_contents(conn, mine)}
