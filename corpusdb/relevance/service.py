@@ -38,7 +38,7 @@ from corpusdb.relevance.records import (
     Topic,
 )
 from corpusdb.service import ServiceBase, utcnow_aware
-from corpusdb.sets import current_guideline_version, insert_set, read_contents
+from corpusdb.sets import current_guideline_version, read_contents
 from corpusdb.workflow.assignment import draw
 
 if TYPE_CHECKING:
@@ -53,6 +53,17 @@ A = AnnotatorRow.__table__
 UNIT_SOURCE = "relevance"
 """``Document.source`` of a judged (topic, document) unit."""
 Disagree = Literal["first", "max", "min", "skip"]
+SET_COLS = (
+    "id",
+    "document_id",
+    "annotator_id",
+    "kind",
+    "status",
+    "guideline_version",
+    "version",
+    "created",
+    "updated",
+)
 
 
 def unit_id(topic: str, doc: str) -> str:
@@ -295,17 +306,20 @@ class RelevanceMixin(ServiceBase):
     def _create_sets(
         self, conn: Connection, order: Sequence[str], by_unit: Mapping[str, Sequence[str]]
     ) -> None:
-        """Annotation sets in the pool's shuffled order (their ids follow it, not a rank)."""
+        """Annotation sets in the pool's shuffled order (their ids follow it, not a rank). The units are
+        new documents, so no set exists yet: one bulk insert (as gold sets are written in bulk)."""
         version = current_guideline_version(conn, self.project_id)
         docs: dict[str, int] = {}
         for chunk in _chunks(list(order)):
             docs.update(conn.execute(select(D.c.external_id, D.c.id).where(D.c.project_id == self.project_id,
                                                                            D.c.external_id.in_(chunk))).all())  # fmt: skip
         aids = dict(conn.execute(select(A.c.name, A.c.id).where(A.c.project_id == self.project_id)).all())
-        for u in order:
-            for name in sorted(by_unit[u]):
-                insert_set(conn, document_id=docs[u], annotator_id=aids[name], kind="annotation", status="assigned",
-                           guideline_version=version)  # fmt: skip
+        pairs = [(docs[u], aids[name]) for u in order for name in sorted(by_unit[u])]
+        ts = db.timestamp_param(conn, utcnow_aware())
+        ids = db.allocate_ids(conn, "annotation_set", len(pairs))
+        db.executemany(conn, "annotation_set", SET_COLS, [
+            (pk, doc, who, "annotation", "assigned", version, 1, ts, ts) for pk, (doc, who) in zip(ids, pairs, strict=True)
+        ])  # fmt: skip
 
     # -- judging (a judge's own units) ----------------------------------------------------------
     def _label(self) -> tuple[str, list[tuple[str, str, str | None]]]:
