@@ -140,6 +140,14 @@ def hand_kappa(table: list[list[int]]) -> float:
     return (po - pe) / (1 - pe)
 
 
+def merged_table(pairs: list[tuple[str, str]]) -> list[list[int]]:
+    """DR and PR merged into relevant (rows: first judgment R, NR; columns: second)."""
+    return [
+        [sum(1 for a, b in pairs if (a != "NR", b != "NR") == (x, y)) for y in (True, False)]
+        for x in (True, False)
+    ]
+
+
 def test_topics_runs_pool_two_judges_kappa_qrels_scores(any_url: str) -> None:
     c = project(any_url)
     res = c.pool(depth=2, per_unit=1, double=0.5, seed=7)
@@ -169,9 +177,10 @@ def test_topics_runs_pool_two_judges_kappa_qrels_scores(any_url: str) -> None:
     assert ag["three_way"]["table"] == table
     from statsmodels.stats.inter_rater import cohens_kappa
 
-    if len({a for a, _ in pairs} | {b for _, b in pairs}) > 1:
-        assert ag["three_way"]["kappa"] == pytest.approx(hand_kappa(table))
-        assert ag["three_way"]["kappa"] == pytest.approx(cohens_kappa(table).kappa)
+    assert len({a for a, _ in pairs} | {b for _, b in pairs}) > 1  # seed 7 doubles units of several grades
+    assert ag["three_way"]["kappa"] == pytest.approx(hand_kappa(table))
+    assert ag["three_way"]["kappa"] == pytest.approx(cohens_kappa(table).kappa)
+    assert ag["merged"]["kappa"] == pytest.approx(hand_kappa(merged_table(pairs)))
     merged = [
         [sum(1 for a, b in pairs if (a != "NR", b != "NR") == (x, y)) for y in (True, False)]
         for x in (True, False)
