@@ -420,3 +420,14 @@ def test_migration_0005_down_and_up(backend: str, tmp_path: Path, request: pytes
     assert c.topics() == [] and c.count_documents() == 8
     c.add_topics(read_topics(TREC / "topics.tsv"))
     assert [t.id for t in c.topics()] == ["1", "2"]
+
+
+def test_pooling_in_the_database_takes_what_the_pure_pool_takes(any_url: str) -> None:
+    """Odd ranks (ties, gaps, not in file order): the stored pool equals ``pool_pairs`` on the lines."""
+    c = project(any_url)
+    odd = [RunLine("1", "p4", 9, 0.1, "odd"), RunLine("1", "p8", 1, 0.5, "odd"), RunLine("1", "p6", 1, 0.7, "odd"),
+           RunLine("1", "p7", 5, 0.9, "odd"), RunLine("2", "p1", 3, 1.0, "odd")]  # fmt: skip
+    c.add_run(odd)
+    res = c.pool(depth=2, runs=["odd"], seed=4)
+    assert [(u.topic, u.doc) for u in res.units] == pool_pairs({"odd": odd}, ["1", "2"], depth=2, seed=4)
+    assert {(u.topic, u.doc) for u in res.units} == {("1", "p6"), ("1", "p8"), ("2", "p1")}

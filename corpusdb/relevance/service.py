@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, select, update
 
 from corpusdb import access, db
 from corpusdb.documents import upsert_documents
@@ -187,6 +187,26 @@ class RelevanceMixin(ServiceBase):
         return sorted((RunLine(t, d, int(k), float(s), tag) for t, d, k, s in rows),
                       key=lambda r: (len(r.topic), r.topic, r.rank, r.doc))  # fmt: skip
 
+    def _top_lines(self, conn: Connection, tag: str, depth: int | None) -> list[RunLine]:
+        """A run's lines that pooling to ``depth`` may take: the first ``depth`` per topic in the order
+        ``pool_pairs`` uses (rank, then the higher score, then the id), selected in SQL (a window
+        function, on SQLite and PostgreSQL alike) so that a deep run is not read whole."""
+        if depth is None:
+            return self._run_lines(conn, tag)
+        rid = conn.execute(select(R.c.id).where(R.c.project_id == self.project_id, R.c.tag == tag)).scalar()
+        if rid is None:
+            raise NotFound(f"no run {tag!r} in this project")
+        order = func.row_number().over(
+            partition_by=RE.c.topic, order_by=(RE.c.rank, RE.c.score.desc(), RE.c.doc)
+        )
+        sub = (
+            select(RE.c.topic, RE.c.doc, RE.c.rank, RE.c.score, order.label("n"))
+            .where(RE.c.run_id == rid)
+            .subquery()
+        )
+        rows = conn.execute(select(sub.c.topic, sub.c.doc, sub.c.rank, sub.c.score).where(sub.c.n <= depth))
+        return [RunLine(t, d, int(k), float(s), tag) for t, d, k, s in rows]
+
     def _run_tags(self, conn: Connection) -> list[str]:
         return list(
             conn.execute(select(R.c.tag).where(R.c.project_id == self.project_id).order_by(R.c.tag)).scalars()
@@ -231,7 +251,7 @@ class RelevanceMixin(ServiceBase):
             tags = list(dict.fromkeys(runs)) if runs is not None else self._run_tags(conn)
             if not tags:
                 raise UsageError("no runs to pool (import some with `corpusdb runs import`)")
-            lines = {tag: self._run_lines(conn, tag) for tag in tags}
+            lines = {tag: self._top_lines(conn, tag, depth) for tag in tags}
             pairs = pool_pairs(lines, chosen, depth=depth, budget=budget, seed=seed)
             names = self._judges(conn, judges)
             if per_unit + (1 if double > 0 else 0) > len(names):
