@@ -8,6 +8,7 @@ run retrieved a document or at which rank: that stays in the ``run`` tables, whi
 
 Modules: ``topics`` (TREC XML / SGML text / TSV topic files), ``runs`` (TREC run files), ``qrels``
 (qrels files and grade mappings), ``pooling`` (the seeded pool and the doubled subset, pure),
-``scoring`` (trec_eval measures through ``ir-measures``), ``kappa`` (agreement on the doubled subset),
-``service`` (the ``Corpus`` mixin).
+``scoring`` (trec_eval measures through ``ir-measures``), ``kappa`` (agreement on the doubled subset);
+the ``Corpus`` mixin in three layers: ``catalog`` (topics, runs), ``judging`` (pool, judge) and
+``service`` (agreement, qrels, scores; ``RelevanceMixin``, the one ``corpusdb.api`` mixes in).
 """
