@@ -143,6 +143,7 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "topics": lambda s: s.alice.topics(),  # a judge's instructions: no annotation content
     "topic": lambda s: s.alice.topic("1"),
     "add_run": lambda s: s.alice.add_run([RunLine("1", "open", 1, 1.0, "peek")]),
+    "add_runs": lambda s: s.alice.add_runs([([RunLine("1", "open", 1, 1.0, "peek")], "x.run")]),
     "runs": lambda s: s.alice.runs(),
     "run": lambda s: s.alice.run("peek"),
     "pool": lambda s: s.alice.pool(depth=1),

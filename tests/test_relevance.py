@@ -314,6 +314,10 @@ def test_pool_refuses_documents_without_text(sqlite_url: str, tmp_path: Path) ->
     assert c.run("runC") == [RunLine("1", "p1", 1, 5.0, "runC")]
     with pytest.raises(Conflict, match="name of a annotator"):
         c.add_run([RunLine("1", "p1", 1, 5.0, "alice")])
+    # several runs are stored together or not at all
+    with pytest.raises(Conflict, match="run 'runA' exists already"):
+        c.add_runs([([RunLine("1", "p1", 1, 5.0, "runD")], "d.run"), (read_run(TREC / "runA.run"), "a.run")])
+    assert "runD" not in {r.tag for r in c.runs()}
 
 
 # -- the command line -------------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def runs_import(
     tag: Annotated[str | None, typer.Option(help="Store under this tag (one file only).")] = None,
     replace: Annotated[bool, typer.Option(help="Replace a stored run of the same tag.")] = False,
 ) -> None:
-    """Store runs as the output of system annotators named by their tags (each file one run)."""
+    """Store runs as the output of system annotators named by their tags (each file one run; all or none)."""
     from corpusdb.errors import UsageError
     from corpusdb.relevance.runs import read_run
 
@@ -97,7 +97,7 @@ def runs_import(
     if tag and len(paths) > 1:
         raise UsageError("--tag names one run: give one file with it")
     runs = [(p, read_run(p, tag=tag)) for p in paths]  # every file is read and checked before any is stored
-    infos = [st.corpus().add_run(lines, source=p.name, replace=replace) for p, lines in runs]
+    infos = st.corpus().add_runs([(lines, p.name) for p, lines in runs], replace=replace)  # one transaction
     emit(st, [i.to_dict() for i in infos], lambda: [
         out.print(f"run {i.tag}: {i.documents} line(s), {i.topics} topic(s)", markup=False) for i in infos
     ])  # fmt: skip

@@ -70,41 +70,57 @@ class CatalogMixin(ServiceBase):
     def add_run(self, lines: Sequence[RunLine], *, tag: str | None = None, source: str = "",
                 replace: bool = False) -> RunInfo:  # fmt: skip
         """Store a run as the output of a system annotator named by its tag (created if missing)."""
+        return self.add_runs([(lines, source)], tag=tag, replace=replace)[0]
+
+    def add_runs(self, runs: Sequence[tuple[Sequence[RunLine], str]], *, tag: str | None = None,
+                 replace: bool = False) -> list[RunInfo]:  # fmt: skip
+        """Store several runs ((lines, source) each) in one transaction: all or none."""
         self._require("lead", doing="import runs")
-        tags = {tag} if tag else {r.tag for r in lines}
-        if len(tags) != 1 or not lines:
-            raise InvalidInput(f"a run has one tag and at least one line; got tags {sorted(tags)}")
-        name = tags.pop()
-        if len({(r.topic, r.doc) for r in lines}) != len(lines):
-            raise InvalidInput(f"run {name}: a document is retrieved twice for one topic")
-        with self._write() as conn:
-            role = conn.execute(
-                select(A.c.id, A.c.role).where(A.c.project_id == self.project_id, A.c.name == name)
-            ).first()
-            if role is not None and role[1] != "system":
-                raise Conflict(
-                    f"run tag {name!r} is the name of a {role[1]}; runs belong to system annotators"
+        named: list[tuple[str, Sequence[RunLine], str]] = []
+        for lines, source in runs:
+            tags = {tag} if tag else {r.tag for r in lines}
+            if len(tags) != 1 or not lines:
+                raise InvalidInput(
+                    f"{source or 'a run'}: a run has one tag and at least one line; got tags {sorted(tags)}"
                 )
-            if role is None:
-                aid = conn.execute(insert(A).values(project_id=self.project_id, name=name, role="system",
-                                                    created=utcnow_aware()).returning(A.c.id)).scalar_one()  # fmt: skip
-            else:
-                aid = role[0]
-            old = conn.execute(
-                select(R.c.id).where(R.c.project_id == self.project_id, R.c.tag == name)
-            ).first()
-            if old is not None:
-                if not replace:
-                    raise Conflict(f"run {name!r} exists already (replace it with --replace)")
-                conn.execute(delete(RE).where(RE.c.run_id == old[0]))
-                conn.execute(delete(R).where(R.c.id == old[0]))
-            rid = conn.execute(insert(R).values(project_id=self.project_id, annotator_id=aid, tag=name,
-                                                source=source, created=utcnow_aware()).returning(R.c.id)).scalar_one()  # fmt: skip
-            ids = db.allocate_ids(conn, "run_entry", len(lines))
-            db.executemany(conn, "run_entry", ("id", "run_id", "topic", "doc", "rank", "score"),
-                           [(pk, rid, r.topic, r.doc, r.rank, r.score) for pk, r in zip(ids, lines, strict=True)])  # fmt: skip
-            self._audit(conn, "add_run", name, lines=len(lines), replace=replace)
-        return RunInfo(name, len({r.topic for r in lines}), len(lines), source)
+            name = tags.pop()
+            if len({(r.topic, r.doc) for r in lines}) != len(lines):
+                raise InvalidInput(f"run {name}: a document is retrieved twice for one topic")
+            if any(n == name for n, _, _ in named):
+                raise InvalidInput(f"run {name} is given twice")
+            named.append((name, lines, source))
+        with self._write() as conn:
+            for name, lines, source in named:
+                self._store_run(conn, name, lines, source, replace)
+        return [
+            RunInfo(name, len({r.topic for r in lines}), len(lines), source) for name, lines, source in named
+        ]
+
+    def _store_run(
+        self, conn: Connection, name: str, lines: Sequence[RunLine], source: str, replace: bool
+    ) -> None:
+        role = conn.execute(
+            select(A.c.id, A.c.role).where(A.c.project_id == self.project_id, A.c.name == name)
+        ).first()
+        if role is not None and role[1] != "system":
+            raise Conflict(f"run tag {name!r} is the name of a {role[1]}; runs belong to system annotators")
+        if role is None:
+            aid = conn.execute(insert(A).values(project_id=self.project_id, name=name, role="system",
+                                                created=utcnow_aware()).returning(A.c.id)).scalar_one()  # fmt: skip
+        else:
+            aid = role[0]
+        old = conn.execute(select(R.c.id).where(R.c.project_id == self.project_id, R.c.tag == name)).first()
+        if old is not None:
+            if not replace:
+                raise Conflict(f"run {name!r} exists already (replace it with --replace)")
+            conn.execute(delete(RE).where(RE.c.run_id == old[0]))
+            conn.execute(delete(R).where(R.c.id == old[0]))
+        rid = conn.execute(insert(R).values(project_id=self.project_id, annotator_id=aid, tag=name,
+                                            source=source, created=utcnow_aware()).returning(R.c.id)).scalar_one()  # fmt: skip
+        ids = db.allocate_ids(conn, "run_entry", len(lines))
+        db.executemany(conn, "run_entry", ("id", "run_id", "topic", "doc", "rank", "score"),
+                       [(pk, rid, r.topic, r.doc, r.rank, r.score) for pk, r in zip(ids, lines, strict=True)])  # fmt: skip
+        self._audit(conn, "add_run", name, lines=len(lines), replace=replace)
 
     def runs(self) -> list[RunInfo]:
         self._require("lead", doing="list runs (judges never see where a document came from)")
