@@ -214,7 +214,8 @@ def judgments_agree(ctx: typer.Context) -> None:
         for key, title in (("three_way", "DR / PR / NR"), ("merged", "DR+PR / NR")):
             r = res[key]
             ci = f" [{fmt_float(r['ci'][0])}, {fmt_float(r['ci'][1])}]" if r["ci"] else ""
-            out.print(f"  {title}: kappa {fmt_float(r['kappa'])}{ci}, observed {fmt_float(r['observed'])}",
+            note = f" ({r['note']})" if r["kappa"] is None and r["note"] else ""
+            out.print(f"  {title}: kappa {fmt_float(r['kappa'])}{ci}, observed {fmt_float(r['observed'])}{note}",
                       markup=False)  # fmt: skip
 
     emit(st, res, render)
