@@ -23,6 +23,7 @@ from corpusdb.history import HistoryMixin
 from corpusdb.interchange import InterchangeMixin
 from corpusdb.models import ProjectRow
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
+from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.service import AgreementMixin
 from corpusdb.service import OWNER, Actor
 from corpusdb.sets import SetsMixin
@@ -32,6 +33,7 @@ from guidelines.schema import Schema
 
 
 class Corpus(
+    RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,
     WorkflowMixin,

@@ -313,6 +313,47 @@ class AuditEventRow(SQLModel, table=True):
     created: datetime = _ts()
 
 
+class TopicRow(SQLModel, table=True):
+    """A retrieval topic (TREC): the information need documents are judged against."""
+
+    __tablename__ = "topic"
+    __table_args__ = (UniqueConstraint("project_id", "topic_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = _fk("project.id", ondelete="CASCADE", index=False)
+    topic_id: str
+    title: str = Field(default="", sa_column=Column(Text, nullable=False))
+    need: str = Field(default="", sa_column=Column(Text, nullable=False))
+    context: str = Field(default="", sa_column=Column(Text, nullable=False))
+    extra: dict[str, Any] | None = _json()
+    created: datetime = _ts()
+
+
+class RunRow(SQLModel, table=True):
+    """A submitted retrieval run (TREC run file), owned by a system annotator named by its tag."""
+
+    __tablename__ = "run"
+    __table_args__ = (UniqueConstraint("project_id", "tag"),)
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = _fk("project.id", ondelete="CASCADE", index=False)
+    annotator_id: int = _fk("annotator.id", ondelete="CASCADE")
+    tag: str
+    source: str = ""
+    created: datetime = _ts()
+
+
+class RunEntryRow(SQLModel, table=True):
+    """One retrieved document of a run: (topic, document, rank, score)."""
+
+    __tablename__ = "run_entry"
+    __table_args__ = (UniqueConstraint("run_id", "topic", "doc"),)
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = _fk("run.id", ondelete="CASCADE", index=False)
+    topic: str
+    doc: str
+    rank: int
+    score: float
+
+
 ALL_TABLES = [
     ProjectRow,
     GuidelineRow,
@@ -329,5 +370,8 @@ ALL_TABLES = [
     ReleaseRow,
     CorrectionRow,
     AuditEventRow,
+    TopicRow,
+    RunRow,
+    RunEntryRow,
 ]
 metadata = SQLModel.metadata

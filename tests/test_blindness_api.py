@@ -25,6 +25,7 @@ from corpusdb.api import Corpus
 from corpusdb.edits import Put
 from corpusdb.errors import CorpusError, PermissionDenied
 from corpusdb.records import Annotations, Document, Grounding, Span
+from corpusdb.relevance.records import QrelLine, RunLine, Topic
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
 SECRET_OPEN = "uniprot:SECRET-OPEN-42"
@@ -138,6 +139,21 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "schema": lambda s: s.alice.schema(),
     "as_user": lambda s: s.alice.as_user("bob"),
     "history": lambda s: s.alice.history(),
+    # relevance judging (tests/test_relevance.py also probes these on a judging project)
+    "add_topics": lambda s: s.alice.add_topics([Topic("1", "peek")]),
+    "topics": lambda s: s.alice.topics(),  # a judge's instructions: no annotation content
+    "topic": lambda s: s.alice.topic("1"),
+    "add_run": lambda s: s.alice.add_run([RunLine("1", "open", 1, 1.0, "peek")]),
+    "add_runs": lambda s: s.alice.add_runs([([RunLine("1", "open", 1, 1.0, "peek")], "x.run")]),
+    "runs": lambda s: s.alice.runs(),
+    "run": lambda s: s.alice.run("peek"),
+    "pool": lambda s: s.alice.pool(depth=1),
+    "judge": lambda s: s.alice.judge("1", "open", "DR"),
+    "judgments": lambda s: s.alice.judgments(),
+    "relevance_agreement": lambda s: s.alice.relevance_agreement(),
+    "qrels": lambda s: s.alice.qrels(),
+    "import_qrels": lambda s: s.alice.import_qrels([QrelLine("1", "done", 2)]),
+    "score_runs": lambda s: s.alice.score_runs(),
     "user": "the acting user's own name and role",
     "create": "creates a new project as its owner",
     "open": "opens a project; the user's rights then apply to every call above",

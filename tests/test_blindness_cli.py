@@ -107,6 +107,20 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "guidelines history": ["guidelines", "history"],
         "guidelines amend": ["guidelines", "amend", "-m", "x", "--schema", "bb-2011"],
         "schema show": ["schema", "show"],
+        "topics import": ["topics", "import", str(out / "topics.tsv")],
+        "topics list": ["topics", "list"],
+        "topics show": ["topics", "show", "1"],
+        "runs import": ["runs", "import", str(out / "x.run")],
+        "runs list": ["runs", "list"],
+        "runs export": ["runs", "export", "r", str(out / "r.run")],
+        "runs score": ["runs", "score"],
+        "pool": ["pool", "-k", "1"],
+        "judge": ["judge", "1", "open", "DR"],
+        "judgments list": ["judgments", "list"],
+        "judgments agree": ["judgments", "agree"],
+        "qrels export": ["qrels", "export", str(out / "q.txt")],
+        "qrels import": ["qrels", "import", str(out / "q.txt")],
+        "evaluate trec": None,  # files in, figures out: no project
         "schema list": None,  # shipped files, no project
         "schema check": None,
         "init": None,  # creates a project

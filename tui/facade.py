@@ -149,7 +149,19 @@ class TuiFacade:
         """My set on ``document``, ready to edit."""
         doc = self.corpus.document(document)
         aset = self.corpus.my_set(document)
-        return DocumentSession(self.corpus, doc, aset, self.schema)
+        session = DocumentSession(self.corpus, doc, aset, self.schema)
+        session.topic = self.topic_of(doc.metadata)
+        return session
+
+    def topic_of(self, metadata: Any) -> Any:
+        """The topic a relevance unit is judged against (None for other documents): judges read it."""
+        topic = metadata.get("topic") if metadata else None
+        if topic is None or not self.has("topic"):
+            return None
+        try:
+            return self.corpus.topic(str(topic))
+        except CorpusError:
+            return None
 
     def violations(self, session: DocumentSession) -> list[Violation]:
         """Schema violations of what the screen shows now (saved or not)."""

@@ -67,6 +67,8 @@ class DocumentSession:
         self.document = document
         self.schema = schema
         self.text = document.text
+        self.topic: Any = None
+        """A relevance unit's topic (``corpusdb.relevance.records.Topic``), set by the facade."""
         self._lock = threading.Lock()
         self._pending: deque[_Pending] = deque()
         self.undo_stack: list[Entry] = []

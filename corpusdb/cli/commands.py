@@ -12,6 +12,7 @@ from corpusdb.cli import (
     history,
     interchange,
     project,
+    relevance,
     workflow_adjudicate,
     workflow_assign,
     workflow_gold,
@@ -30,5 +31,6 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     workflow_adjudicate.register,
     workflow_gold.register,
     workflow_release.register,
+    relevance.register,  # topics, runs, pool, judge, judgments, qrels; `evaluate trec` (after any evaluate group)
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
 ]

@@ -59,6 +59,7 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         Binding("escape", "focus_text", "Back to the text", show=False),
         Binding("l", "next_list", "Next list", show=False),
         Binding("q", "close", "Close", show=False),
+        Binding("T", "topic", "Topic", show=False),
         *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
     ]
 
@@ -118,6 +119,8 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
 
     def _show(self, session: DocumentSession) -> None:
         self.session = session
+        if session.topic is not None:  # a relevance unit: what to judge against, always in sight
+            self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
         self.view.load(session.text, session.annotations.spans, session.schema.colors())
         self._save_state = f"v{session.version}"
         self._update_status()
@@ -385,6 +388,15 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
             self.active = key
         self.view.set_marks(it.item_ranges(ann, kind, key))
         self._update_status()
+
+    def action_topic(self) -> None:
+        """A relevance unit's topic in full: title, need, context (judges never see runs or ranks)."""
+        t = self.session.topic if self.session is not None else None
+        if t is None:
+            self.notify("this document is not judged against a topic", severity="warning")
+            return
+        body = f"{t.need}\n\n{t.context}".strip()
+        self.app.push_screen(MessageScreen(f"Topic {t.id}: {t.title}", body, {"enter": ("close", "close")}))
 
     @work(exclusive=True, group="dialog")
     async def action_submit(self) -> None:

@@ -1,0 +1,94 @@
+"""TREC qrels files (``topic iteration doc grade``) and the mapping between grades and label values.
+
+TREC 2004 Genomics judged definitely / possibly / not relevant and scored with both DR and PR
+relevant; a mapping such as ``DR=2,PR=1,NR=0`` keeps the grades apart (trec_eval then counts grade
+>= 1 as relevant, and graded measures such as nDCG use the grades).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from corpusdb.errors import FormatError, InvalidInput, Problem
+from corpusdb.relevance.records import QrelLine
+
+DEFAULT_MAPPING = {"DR": 2, "PR": 1, "NR": 0}
+
+
+def parse_mapping(spec: str | Mapping[str, int] | None) -> dict[str, int]:
+    """``"DR=2,PR=1,NR=0"`` (or a mapping) as label value -> integer grade."""
+    if spec is None:
+        return dict(DEFAULT_MAPPING)
+    if isinstance(spec, Mapping):
+        return {str(k): int(v) for k, v in spec.items()}
+    out: dict[str, int] = {}
+    for part in spec.split(","):
+        if not part.strip():
+            continue
+        value, eq, grade = part.partition("=")
+        try:
+            if not eq or not value.strip():
+                raise ValueError
+            out[value.strip()] = int(grade)
+        except ValueError:
+            raise InvalidInput(
+                f"a grade mapping is VALUE=INT,..., e.g. DR=2,PR=1,NR=0; got {spec!r}"
+            ) from None
+    if not out:
+        raise InvalidInput(f"empty grade mapping {spec!r}")
+    return out
+
+
+def inverse(mapping: Mapping[str, int]) -> dict[int, str]:
+    """Grade -> label value, for importing qrels; refuses a mapping that merges values (not invertible)."""
+    inv: dict[int, str] = {}
+    for value, grade in mapping.items():
+        if grade in inv:
+            raise InvalidInput(
+                f"the grade mapping gives {grade} to both {inv[grade]} and {value}: qrels cannot be read back"
+            )
+        inv[grade] = value
+    return inv
+
+
+def read_qrels(path: str | Path) -> list[QrelLine]:
+    """Every line of a qrels file, checked, all or nothing."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError.single(p, None, f"cannot read the qrels file: {exc}") from exc
+    out: list[QrelLine] = []
+    problems: list[Problem] = []
+    seen: set[tuple[str, str]] = set()
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        cols = line.split()
+        if len(cols) != 4:
+            problems.append(
+                Problem(str(p), n, f"expected 4 columns 'topic iteration doc grade', got {len(cols)}")
+            )
+            continue  # fmt: skip
+        topic, _it, doc, grade_s = cols
+        try:
+            grade = int(grade_s)
+        except ValueError:
+            problems.append(Problem(str(p), n, f"grade {grade_s!r} is not an integer"))
+            continue
+        if (topic, doc) in seen:
+            problems.append(Problem(str(p), n, f"document {doc} is judged twice for topic {topic}"))
+            continue
+        seen.add((topic, doc))
+        out.append(QrelLine(topic, doc, grade))
+    if not problems and not out:
+        problems.append(Problem(str(p), None, "the qrels file holds no line"))
+    if problems:
+        raise FormatError(problems)
+    return out
+
+
+def format_qrels(lines: Iterable[QrelLine]) -> str:
+    rows = sorted(lines, key=lambda q: (q.topic, q.doc))
+    return "".join(f"{q.topic} 0 {q.doc} {q.grade}\n" for q in rows)
