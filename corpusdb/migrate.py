@@ -12,9 +12,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, inspect
+from sqlalchemy import Connection, Engine, inspect
 
-from corpusdb import db
+from corpusdb import db, rls
 from corpusdb.errors import DatabaseError
 
 
@@ -44,7 +44,15 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
     with db.write(engine) as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
+        if current_in(conn) != before and "team_login" in inspect(conn).get_table_names():
+            # Team mode: tables added by migrations after 0007 get their row-level security here,
+            # from their line in corpusdb.rls (a no-op on SQLite).
+            rls.install(conn)
     return before, current(engine) or ""
+
+
+def current_in(conn: Connection) -> str | None:
+    return MigrationContext.configure(conn).get_current_revision()
 
 
 def ensure_current(engine: Engine) -> None:
