@@ -251,6 +251,12 @@ class SetsMixin(ServiceBase):
     # -- writing ---------------------------------------------------------------------------------
     def _writable(self, conn: Connection, set_id: int, *, replacing: bool) -> SetInfo:
         """The set header if this user may change it now, else a precise refusal."""
+        if conn.dialect.name != "sqlite":
+            # Why: SQLite's BEGIN IMMEDIATE already serialises writers. PostgreSQL's READ COMMITTED
+            # would let two writers of one set rewrite its content at once (the second failing on a
+            # unique index, not with StaleVersion): the row lock makes the second wait, then see the
+            # first one's version. Under row-level security an unwritable row is simply not locked.
+            conn.execute(select(S.c.id).where(S.c.id == set_id).with_for_update())
         row = conn.execute(
             select(S.c.id, S.c.kind, S.c.status, S.c.annotator_id)
             .join(D, D.c.id == S.c.document_id)

@@ -57,7 +57,8 @@ class TeamMixin(ServiceBase):
     bound_role: str | None = None
     """The PostgreSQL role this handle is bound to (a team login), else None."""
 
-    def _require_team_admin(self, doing: str) -> None:
+    def require_team_admin(self, doing: str = "managing team logins") -> None:
+        """Refuse unless this handle may manage logins: a lead, not itself a team login, on PostgreSQL."""
         self._require("lead", doing=doing)
         if self.bound_role is not None:
             raise PermissionDenied(
@@ -74,7 +75,7 @@ class TeamMixin(ServiceBase):
     ) -> TeamLogin:
         """Give ``annotator`` a PostgreSQL login role (``login``, default their name): created when
         absent, with ``password`` if given (else authentication is the server's: peer, cert, LDAP...)."""
-        self._require_team_admin("giving team logins")
+        self.require_team_admin("giving team logins")
         role = login or annotator
         if not rls.ROLE_NAME.match(role):
             raise InvalidInput(
@@ -118,7 +119,7 @@ class TeamMixin(ServiceBase):
     def team_revoke(self, annotator: str, *, drop_role: bool = True) -> TeamLogin:
         """Take ``annotator``'s login away: the mapping and the role's rights in this database go; the
         role itself is dropped when it has no rights elsewhere (else it is kept, NOLOGIN)."""
-        self._require_team_admin("revoking team logins")
+        self.require_team_admin("revoking team logins")
         before = [x for x in self.team_logins() if x.annotator == annotator]
         if not before:
             raise NotFound(f"{annotator} has no team login in this project")

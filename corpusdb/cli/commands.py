@@ -12,6 +12,7 @@ from corpusdb.cli import (
     history,
     interchange,
     project,
+    team,
     workflow_adjudicate,
     workflow_assign,
     workflow_gold,
@@ -29,5 +30,6 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     workflow_adjudicate.register,
     workflow_gold.register,
     workflow_release.register,
+    team.register,
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
 ]
