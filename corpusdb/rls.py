@@ -127,6 +127,11 @@ def _functions(schema: str) -> list[str]:
           SELECT coalesce((SELECT corpusdb_may_set(s.document_id, s.annotator_id, s.kind, who, what)
                            FROM annotation_set s WHERE s.id = sid), false)
         $$""",
+        # existence only (ids are sequential anyway): lets the API refuse "not yours" as it always did
+        f"""CREATE OR REPLACE FUNCTION corpusdb_set_project(sid integer) RETURNS integer
+        LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
+          SELECT d.project_id FROM annotation_set s JOIN document d ON d.id = s.document_id WHERE s.id = sid
+        $$""",
         f"""CREATE OR REPLACE FUNCTION corpusdb_relation_set(rid integer) RETURNS integer
         LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
           SELECT set_id FROM relation WHERE id = rid
@@ -139,6 +144,7 @@ FUNCTION_SIGNATURES = (
     "corpusdb_name_in(integer, name)",
     "corpusdb_may_set(integer, integer, text, name, text)",
     "corpusdb_may(integer, name, text)",
+    "corpusdb_set_project(integer)",
     "corpusdb_relation_set(integer)",
 )
 

@@ -25,7 +25,7 @@ from corpusdb.api import Corpus
 from corpusdb.cli.main import main
 from corpusdb.db import make_engine
 from corpusdb.edits import Put
-from corpusdb.errors import NotFound, PermissionDenied, StaleVersion
+from corpusdb.errors import PermissionDenied, StaleVersion
 from corpusdb.models import metadata
 from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Note, Relation, Span
 from tests.conftest import TeamRoles, role_url
@@ -234,7 +234,7 @@ def test_the_role_not_as_decides_who_acts(team: Team, capsys: pytest.CaptureFixt
     # even an API handle forced to claim bob's name sees only what the role may see
     forced = Corpus(alice.engine, alice.project_id, team.owner.as_user("bob").user)  # type: ignore[attr-defined]
     assert forced.sets() == []  # bob's sets are invisible to alice's connection
-    with pytest.raises(NotFound):  # bob's set exists but the server hides it, even its header
+    with pytest.raises(PermissionDenied):  # bob's set exists but the server hides it, even its header
         forced.read_set(team.ids["bob-open"])
 
 
