@@ -84,6 +84,20 @@ def current_schema(conn: Connection) -> str:
     return str(conn.execute(text("SELECT current_schema()")).scalar_one())
 
 
+def _rule(doc: str, owner: str, kind: str) -> str:
+    """The rules of corpusdb.access for one set (its document, owner and kind) and annotator ``a``
+    of the asking role; ``what`` is 'header' (who/status), 'content' (the annotations) or 'write'."""
+    return f"""(
+        {owner} = a.id
+        OR (a.role = 'lead' AND what IN ('header', 'write'))
+        OR (a.role = 'adjudicator' AND (what = 'header' OR (what = 'write' AND {kind} = 'gold')))
+        OR (a.role IN ('adjudicator', 'lead') AND what = 'content' AND (
+              {kind} IN ('gold', 'prediction')
+              OR NOT EXISTS (SELECT 1 FROM annotation_set o WHERE o.document_id = {doc}
+                             AND o.kind = 'annotation' AND o.status <> 'submitted')))
+    )"""
+
+
 def _functions(schema: str) -> list[str]:
     path = f"SET search_path = {quote_ident(schema)}, pg_temp"
     # The session guard: a session that logged in as a team role may only ask about itself.
@@ -110,17 +124,18 @@ def _functions(schema: str) -> list[str]:
             SELECT 1 FROM document d
             JOIN team_login t ON t.project_id = d.project_id AND t.role_name = who::text
             JOIN annotator a ON a.id = t.annotator_id
-            WHERE d.id = doc AND {guard}
-              AND (
-                owner = a.id
-                OR (a.role = 'lead' AND what IN ('header', 'write'))
-                OR (a.role = 'adjudicator' AND (what = 'header' OR (what = 'write' AND set_kind = 'gold')))
-                OR (a.role IN ('adjudicator', 'lead') AND what = 'content' AND (
-                      set_kind IN ('gold', 'prediction')
-                      OR NOT EXISTS (SELECT 1 FROM annotation_set o WHERE o.document_id = doc
-                                     AND o.kind = 'annotation' AND o.status <> 'submitted')))
-              )
+            WHERE d.id = doc AND {guard} AND {_rule("doc", "owner", "set_kind")}
           )
+        $$""",
+        # Every set the role may touch, computed once per statement: the content tables' policies
+        # test ``set_id IN (SELECT corpusdb_sets(...))``, a hashed lookup rather than a call per row.
+        f"""CREATE OR REPLACE FUNCTION corpusdb_sets(who name, what text) RETURNS SETOF integer
+        LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
+          SELECT s.id FROM team_login t
+          JOIN annotator a ON a.id = t.annotator_id
+          JOIN document d ON d.project_id = t.project_id
+          JOIN annotation_set s ON s.document_id = d.id
+          WHERE t.role_name = who::text AND {guard} AND {_rule("s.document_id", "s.annotator_id", "s.kind")}
         $$""",
         f"""CREATE OR REPLACE FUNCTION corpusdb_may(sid integer, who name, what text) RETURNS boolean
         LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
@@ -143,6 +158,7 @@ FUNCTION_SIGNATURES = (
     "corpusdb_role_in(integer, name)",
     "corpusdb_name_in(integer, name)",
     "corpusdb_may_set(integer, integer, text, name, text)",
+    "corpusdb_sets(name, text)",
     "corpusdb_may(integer, name, text)",
     "corpusdb_set_project(integer)",
     "corpusdb_relation_set(integer)",
@@ -153,14 +169,19 @@ def _roles(roles: tuple[str, ...]) -> str:
     return ", ".join(f"'{r}'" for r in roles)
 
 
-def _policies(table: str, read: str, insert: str, update: str | None, delete: str | None) -> list[str]:
+def _policies(
+    table: str, read: str, insert: str, update: str | None, delete: str | None, check: str | None = None
+) -> list[str]:
+    """``check``: what a row must satisfy after an UPDATE (default ``update``)."""
     t = quote_ident(table)
     out = [f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY"]
     out += [f"DROP POLICY IF EXISTS {p} ON {t}" for p in _POLICY_NAMES]
     out.append(f"CREATE POLICY corpusdb_read ON {t} FOR SELECT USING ({read})")
     out.append(f"CREATE POLICY corpusdb_insert ON {t} FOR INSERT WITH CHECK ({insert})")
     if update is not None:
-        out.append(f"CREATE POLICY corpusdb_update ON {t} FOR UPDATE USING ({update}) WITH CHECK ({update})")
+        out.append(
+            f"CREATE POLICY corpusdb_update ON {t} FOR UPDATE USING ({update}) WITH CHECK ({check or update})"
+        )
     if delete is not None:
         out.append(f"CREATE POLICY corpusdb_delete ON {t} FOR DELETE USING ({delete})")
     return out
@@ -171,15 +192,25 @@ def policy_statements(tables: set[str]) -> list[str]:
     out: list[str] = []
     if "annotation_set" in tables:
 
-        def on_set(what: str) -> str:
+        def on_set(what: str) -> str:  # a new row is not in the table yet: its columns decide
             return f"corpusdb_may_set(document_id, annotator_id, kind, current_user, '{what}')"
 
+        def in_sets(what: str) -> str:
+            return f"id IN (SELECT corpusdb_sets(current_user, '{what}'))"
+
         out += _policies(
-            "annotation_set", on_set("header"), on_set("write"), on_set("write"), on_set("write")
+            "annotation_set",
+            in_sets("header"),
+            on_set("write"),
+            in_sets("write"),
+            in_sets("write"),
+            on_set("write"),
         )
     for table, set_id in SET_OWNED.items():
         if table in tables:
-            read, write = (f"corpusdb_may({set_id}, current_user, '{w}')" for w in ("content", "write"))
+            read, write = (
+                f"{set_id} IN (SELECT corpusdb_sets(current_user, '{w}'))" for w in ("content", "write")
+            )
             out += _policies(table, read, write, write, write)
     for table, (pid, readers, writers) in PROJECT_SCOPED.items():
         if table not in tables:
