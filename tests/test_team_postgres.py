@@ -369,3 +369,27 @@ def test_32_concurrent_role_connections_lose_nothing(team: Team) -> None:
     for p in people:
         stored = {s.id for s in team.owner.as_user(p).my_set("busy").annotations.spans}
         assert stored == set(acked[p]) and len(acked[p]) >= 4, p
+
+
+def test_the_tui_opens_as_the_connections_role(team: Team) -> None:
+    from tui.facade import open_facade
+
+    alice_url = role_url(team.url, team.roles.name("alice"))
+    with pytest.raises(PermissionDenied, match="refused"):
+        open_facade(alice_url, None, "bob")  # `corpusdb tui --as bob` on alice's login
+    alice = open_facade(alice_url, None, None)
+    try:
+        assert (alice.user, alice.role) == ("alice", "annotator")
+        docs = alice.my_documents()
+        assert sorted(d.document for d in docs) == ["done", "open"]
+        session = alice.open_document("open")
+        assert SECRET not in repr(session.__dict__) and SECRET not in repr(docs)
+    finally:
+        alice.corpus.engine.dispose()
+    judy = open_facade(role_url(team.url, team.roles.name("judy")), None, "judy")
+    try:
+        assert judy.can_adjudicate
+        progress = judy.progress()
+        assert SECRET not in repr(progress)
+    finally:
+        judy.corpus.engine.dispose()
