@@ -137,6 +137,18 @@ def _functions(schema: str) -> list[str]:
           JOIN annotation_set s ON s.document_id = d.id
           WHERE t.role_name = who::text AND {guard} AND {_rule("s.document_id", "s.annotator_id", "s.kind")}
         $$""",
+        # For set headers, by columns (a row being inserted with RETURNING is not in the table yet):
+        # the role's own annotators, and the documents of projects it adjudicates or leads.
+        f"""CREATE OR REPLACE FUNCTION corpusdb_my_annotators(who name) RETURNS SETOF integer
+        LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
+          SELECT t.annotator_id FROM team_login t WHERE t.role_name = who::text AND {guard}
+        $$""",
+        f"""CREATE OR REPLACE FUNCTION corpusdb_overseen_documents(who name) RETURNS SETOF integer
+        LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
+          SELECT d.id FROM team_login t JOIN annotator a ON a.id = t.annotator_id
+          JOIN document d ON d.project_id = t.project_id
+          WHERE t.role_name = who::text AND a.role IN ('adjudicator', 'lead') AND {guard}
+        $$""",
         f"""CREATE OR REPLACE FUNCTION corpusdb_may(sid integer, who name, what text) RETURNS boolean
         LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
           SELECT coalesce((SELECT corpusdb_may_set(s.document_id, s.annotator_id, s.kind, who, what)
@@ -159,6 +171,8 @@ FUNCTION_SIGNATURES = (
     "corpusdb_name_in(integer, name)",
     "corpusdb_may_set(integer, integer, text, name, text)",
     "corpusdb_sets(name, text)",
+    "corpusdb_my_annotators(name)",
+    "corpusdb_overseen_documents(name)",
     "corpusdb_may(integer, name, text)",
     "corpusdb_set_project(integer)",
     "corpusdb_relation_set(integer)",
@@ -198,9 +212,13 @@ def policy_statements(tables: set[str]) -> list[str]:
         def in_sets(what: str) -> str:
             return f"id IN (SELECT corpusdb_sets(current_user, '{what}'))"
 
+        header = (
+            "annotator_id IN (SELECT corpusdb_my_annotators(current_user)) "
+            "OR document_id IN (SELECT corpusdb_overseen_documents(current_user))"
+        )
         out += _policies(
             "annotation_set",
-            in_sets("header"),
+            header,
             on_set("write"),
             in_sets("write"),
             in_sets("write"),

@@ -198,6 +198,9 @@ def test_alice_cannot_write_bobs_rows(team: Team) -> None:
         )
         assert alice.execute("UPDATE annotator SET role = 'lead' WHERE name = 'alice'").rowcount == 0
         assert alice.execute("UPDATE note SET text = 'x'").rowcount == 0
+        assert alice.execute("SELECT count(*) FROM audit_event").fetchone()[0] > 0  # her own events
+        assert alice.execute("UPDATE audit_event SET action = 'x'").rowcount == 0  # never changed
+        assert alice.execute("DELETE FROM audit_event").rowcount == 0
         refused = [
             ("INSERT INTO span (set_id, local_id, type, start, stop, text) VALUES (%s, 'T9', 'protein', 0, 4, 'IL-2')", (bob_open,)),
             ("UPDATE annotation_set SET annotator_id = (SELECT id FROM annotator WHERE name = 'bob') WHERE id = %s", (alice_open,)),
@@ -206,6 +209,8 @@ def test_alice_cannot_write_bobs_rows(team: Team) -> None:
             ("INSERT INTO annotator (project_id, name, role, created) VALUES (1, 'mallory', 'lead', now())", ()),
             ("INSERT INTO annotation_set (document_id, annotator_id, kind, status, guideline_version, version, created, updated) "
              "VALUES (1, (SELECT id FROM annotator WHERE name = 'bob'), 'annotation', 'assigned', 1, 1, now(), now())", ()),
+            ("UPDATE span SET set_id = %s WHERE set_id = %s", (bob_open, alice_open)),
+            ("CREATE TABLE mine (id integer)", ()),
             (f"SET ROLE {team.roles.name('bob')}", ()),
             ("DELETE FROM alembic_version", ()),
         ]  # fmt: skip
@@ -393,3 +398,21 @@ def test_the_tui_opens_as_the_connections_role(team: Team) -> None:
         assert SECRET not in repr(progress)
     finally:
         judy.corpus.engine.dispose()
+
+
+def test_a_lead_with_a_login_runs_the_workflow(team: Team, tmp_path: Any) -> None:
+    """A lead's role writes what leads write (documents, assignments, splits, releases), yet reads
+    stay blind: the in-progress document's secret is in no result."""
+    team.owner.add_annotator("lena", "lead")
+    team.owner.team_login("lena", login=team.roles.name("lena"))
+    lena: Any = team.roles.open(team.url, "lena")
+    lena.add_documents([Document("new", TEXT)])
+    lena.assign(["new"], ["alice", "bob"])
+    assert {h.annotator for h in lena.set_headers(document="new")} == {"alice", "bob"}
+    with pytest.raises(PermissionDenied):
+        lena.read_set(team.ids["bob-open"])
+    got = [lena.status(), lena.agreement("spans"), lena.history(), lena.conflicts(), lena.split()]
+    lena.release("v2", outdir=tmp_path / "v2", allow_open=True)
+    written = "".join(f.read_text() for f in (tmp_path / "v2").rglob("*") if f.is_file())
+    assert [i for i, g in enumerate(got) if SECRET in repr(g)] == []
+    assert SECRET not in written and "T2\tprotein 44 53\tzebrafish" in written  # gold with its correction
