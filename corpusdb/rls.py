@@ -36,12 +36,14 @@ import re
 
 from sqlalchemy import Connection, text
 
-# table -> SQL (on the table's row) giving the id of the annotation set the row belongs to.
+# table -> SQL (on the table's row) giving the id of the annotation set the row belongs to:
+# ``"set_id"`` for a table with that column, ``"corpusdb_set_of('parent', parent_id)"`` for a table
+# whose rows hang off such a table's rows (e.g. a cluster's members off ``entity_cluster``).
 # ``annotation_set`` itself is special-cased (its policies look at its own columns).
 SET_OWNED: dict[str, str] = {
     "span": "set_id",
     "relation": "set_id",
-    "relation_arg": "corpusdb_relation_set(relation_id)",
+    "relation_arg": "corpusdb_set_of('relation', relation_id)",  # through its parent row
     "link": "set_id",
     "note": "set_id",
     "document_label": "set_id",
@@ -82,6 +84,10 @@ def is_postgres(conn: Connection) -> bool:
 
 def current_schema(conn: Connection) -> str:
     return str(conn.execute(text("SELECT current_schema()")).scalar_one())
+
+
+def _set_id_tables() -> str:
+    return ", ".join(f"'{t}'" for t, expr in SET_OWNED.items() if expr == "set_id")
 
 
 def _rule(doc: str, owner: str, kind: str) -> str:
@@ -159,9 +165,20 @@ def _functions(schema: str) -> list[str]:
         LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
           SELECT d.project_id FROM annotation_set s JOIN document d ON d.id = s.document_id WHERE s.id = sid
         $$""",
-        f"""CREATE OR REPLACE FUNCTION corpusdb_relation_set(rid integer) RETURNS integer
-        LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
-          SELECT set_id FROM relation WHERE id = rid
+        # The set of a parent row (a relation's, for its arguments), read past the caller's RLS: a
+        # lead pre-annotating another's set may write there without reading it. Only tables with a
+        # ``set_id`` column listed in SET_OWNED are accepted. (No '%' here: the driver would read a
+        # placeholder.)
+        f"""CREATE OR REPLACE FUNCTION corpusdb_set_of(parent text, pid integer) RETURNS integer
+        LANGUAGE plpgsql STABLE SECURITY DEFINER {path} AS $$
+          DECLARE sid integer;
+          BEGIN
+            IF parent <> ALL (ARRAY[{_set_id_tables()}]) THEN
+              RAISE EXCEPTION USING MESSAGE = 'corpusdb_set_of: ' || parent || ' is not a table of set items';
+            END IF;
+            EXECUTE 'SELECT set_id FROM ' || quote_ident(parent) || ' WHERE id = $1' INTO sid USING pid;
+            RETURN sid;
+          END
         $$""",
     ]
 
@@ -175,7 +192,7 @@ FUNCTION_SIGNATURES = (
     "corpusdb_overseen_documents(name)",
     "corpusdb_may(integer, name, text)",
     "corpusdb_set_project(integer)",
-    "corpusdb_relation_set(integer)",
+    "corpusdb_set_of(text, integer)",
 )
 
 

@@ -30,8 +30,6 @@ from corpusdb.models import metadata
 from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Note, Relation, Span
 from tests.conftest import TeamRoles, role_url
 
-pytestmark = pytest.mark.postgres
-
 TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
 SECRET = "SECRET-OPEN-42"
 SECRET_DONE = "SECRET-DONE-77"
@@ -153,6 +151,8 @@ def test_plain_sql_as_alice_returns_only_what_she_may_see(team: Team) -> None:
             is False
         )
         assert alice.execute("SELECT corpusdb_role_in(1, %s)", (bob_role,)).fetchone()[0] is None
+        with pytest.raises(psycopg.errors.RaiseException, match="not a table of set items"):
+            alice.execute("SELECT corpusdb_set_of('team_login', 1)")
     assert seen == expected
     with team.owner_sql() as o:  # the same call by the owner (not a team session) answers
         assert o.execute(
@@ -416,3 +416,13 @@ def test_a_lead_with_a_login_runs_the_workflow(team: Team, tmp_path: Any) -> Non
     written = "".join(f.read_text() for f in (tmp_path / "v2").rglob("*") if f.is_file())
     assert [i for i, g in enumerate(got) if SECRET in repr(g)] == []
     assert SECRET not in written and "T2\tprotein 44 53\tzebrafish" in written  # gold with its correction
+
+
+def test_on_sqlite_the_migration_only_adds_the_table(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    assert "team_login" in inspect(engine).get_table_names()
+    migrate_down(engine, "0003")
+    assert "team_login" not in inspect(engine).get_table_names()
+    migrate.upgrade(engine)
+    assert migrate.current(engine) == migrate.head() and "team_login" in inspect(engine).get_table_names()
+    engine.dispose()
