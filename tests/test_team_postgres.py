@@ -243,6 +243,7 @@ def test_the_role_not_as_decides_who_acts(team: Team, capsys: pytest.CaptureFixt
         forced.read_set(team.ids["bob-open"])
 
 
+@pytest.mark.filterwarnings("ignore::getpass.GetPassWarning")  # the test runner has no terminal
 def test_team_commands(team: Team, capsys: pytest.CaptureFixture[str]) -> None:
     url = team.url
     assert main(["--db", url, "-f", "json", "team", "list"]) == 0
@@ -267,13 +268,19 @@ def test_team_commands(team: Team, capsys: pytest.CaptureFixture[str]) -> None:
         assert o.execute("SELECT count(*) FROM pg_roles WHERE rolname = %s", (carol,)).fetchone()[0] == 0
     with pytest.raises(psycopg.OperationalError):
         psycopg.connect(team.sql_url("carol")).close()
-    # a password is stored hashed (SCRAM), never in clear
+    # the password is prompted for twice, and stored hashed (SCRAM), never in clear
+    from click.testing import CliRunner
+    from typer.main import get_command
+
+    from corpusdb.cli.main import app
+
     team.owner.add_annotator("dan")
-    team.owner.team_login("dan", login=team.roles.name("dan"), password="s3cret pass")
+    dan = team.roles.name("dan")
+    res = CliRunner().invoke(get_command(app), ["--db", url, "team", "login", "dan", "--login", dan],
+                             input="s3cret pass\ns3cret pass\n")  # fmt: skip
+    assert res.exit_code == 0, res.output
     with team.owner_sql() as o:
-        stored = o.execute(
-            "SELECT rolpassword FROM pg_authid WHERE rolname = %s", (team.roles.name("dan"),)
-        ).fetchone()[0]
+        stored = o.execute("SELECT rolpassword FROM pg_authid WHERE rolname = %s", (dan,)).fetchone()[0]
     assert stored.startswith("SCRAM-SHA-256$") and "s3cret" not in stored
 
 
