@@ -7,10 +7,11 @@ write, so plain SQL as alice shows alice exactly what the API shows her — and 
 The rules, per role of the connection's annotator (``team_login`` maps a role to one annotator of
 a project), mirror ``corpusdb.access``:
 
-* set **content** (spans, relations, arguments, links, notes, labels, decisions, set extras): an
-  annotator or system sees its own sets; an adjudicator or lead also sees gold and prediction sets
-  and every set of a document whose annotation sets are all submitted;
-* set **headers** (who has which set in which status): own sets; adjudicators and leads all;
+* set **content** (spans, relations, arguments, links, notes, labels, decisions): an annotator or
+  system sees its own sets; an adjudicator or lead also sees gold and prediction sets and every set
+  of a document whose annotation sets are all submitted;
+* set **headers** (the ``annotation_set`` row: who, status, version, and its ``extra`` column, which
+  RLS cannot hide column by column): own sets; adjudicators and leads all;
 * **writes** to a set: its owner; an adjudicator also gold sets; a lead any set of the project;
 * project tables: documents, annotators, guidelines readable by members, written by leads;
   releases, corrections and the audit trail readable by adjudicators and leads; corrections
