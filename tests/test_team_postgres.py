@@ -433,3 +433,40 @@ def test_on_sqlite_the_migration_only_adds_the_table(sqlite_url: str) -> None:
     migrate.upgrade(engine)
     assert migrate.current(engine) == migrate.head() and "team_login" in inspect(engine).get_table_names()
     engine.dispose()
+
+
+def test_one_line_covers_a_new_table_of_set_items(team: Team, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a later migration does for its new table (say, entity clusters and their members): one
+    line each in corpusdb.rls, then ``install`` (run after every upgrade) protects and grants them."""
+    with team.owner_sql() as o:
+        o.execute(
+            "CREATE TABLE entity_cluster (id serial PRIMARY KEY, set_id integer REFERENCES annotation_set(id), name text)"
+        )
+        o.execute(
+            "CREATE TABLE cluster_member (id serial PRIMARY KEY, cluster_id integer REFERENCES entity_cluster(id), name text)"
+        )
+        for who in ("alice", "bob"):
+            sid = team.ids[f"{who}-open"]
+            cid = o.execute(
+                "INSERT INTO entity_cluster (set_id, name) VALUES (%s, %s) RETURNING id",
+                (sid, f"{who}'s cluster"),
+            ).fetchone()[0]
+            o.execute(
+                "INSERT INTO cluster_member (cluster_id, name) VALUES (%s, %s)", (cid, f"{who}'s member")
+            )
+    with team.sql("alice") as alice, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        alice.execute("SELECT * FROM entity_cluster")  # no line yet: closed
+    monkeypatch.setitem(rls.SET_OWNED, "entity_cluster", "set_id")
+    monkeypatch.setitem(rls.SET_OWNED, "cluster_member", "corpusdb_set_of('entity_cluster', cluster_id)")
+    engine = make_engine(team.url)
+    with engine.begin() as conn:
+        rls.install(conn)
+    engine.dispose()
+    with team.sql("alice") as alice:
+        assert [r[0] for r in alice.execute("SELECT name FROM entity_cluster")] == ["alice's cluster"]
+        assert [r[0] for r in alice.execute("SELECT name FROM cluster_member")] == ["alice's member"]
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            alice.execute(f"INSERT INTO entity_cluster (set_id, name) VALUES ({team.ids['bob-open']}, 'x')")
+        assert alice.execute("DELETE FROM cluster_member").rowcount == 1  # hers
+    with team.owner_sql() as o:
+        assert o.execute("SELECT count(*) FROM cluster_member").fetchone()[0] == 1  # bob's is still there
