@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, Select, and_, exists, false, or_, select, true
+from sqlalchemy import Connection, Select, and_, exists, false, or_, select, text, true
 from sqlalchemy.orm import aliased
 
 from corpusdb.errors import NotFound, PermissionDenied
@@ -147,15 +147,24 @@ def readable_set(conn: Connection, project_id: int, actor: Actor, set_id: int) -
     if found:
         return found[0]
     exists_row = conn.execute(_header_query(project_id).where(S.c.id == set_id)).first()
-    if exists_row is None:
+    if exists_row is None and not _hidden_by_the_server(conn, project_id, set_id):
         raise NotFound(f"no annotation set {set_id} in this project")
-    info = _info(exists_row)
-    if actor.role in ("annotator", "system"):
+    if actor.role in ("annotator", "system") or exists_row is None:
         raise PermissionDenied(
             f"annotation set {set_id} is not yours: {actor.label} can read only their own sets "
             "(annotation is double-blind until adjudication)"
         )
+    info = _info(exists_row)
     raise PermissionDenied(
         f"annotation set {set_id} ({info.document_external_id}) is hidden until every annotator of that "
         "document has submitted (double-blind annotation)"
     )
+
+
+def _hidden_by_the_server(conn: Connection, project_id: int, set_id: int) -> bool:
+    """True when the set exists in this project but row-level security hides even its header (team
+    mode on PostgreSQL): the refusal is then the same as the API's own, not "no such set"."""
+    if conn.dialect.name != "postgresql":
+        return False
+    found = conn.execute(text("SELECT corpusdb_set_project(:s)"), {"s": set_id}).scalar()
+    return found == project_id

@@ -28,6 +28,7 @@ from corpusdb.reports.service import AgreementMixin
 from corpusdb.service import OWNER, Actor
 from corpusdb.sets import SetsMixin
 from corpusdb.status import StatusMixin
+from corpusdb.team import TeamMixin, connection_annotator
 from corpusdb.workflow import WorkflowMixin
 from guidelines.schema import Schema
 
@@ -40,6 +41,7 @@ class Corpus(
     InterchangeMixin,
     HistoryMixin,
     StatusMixin,
+    TeamMixin,
     SetsMixin,
     DocumentsMixin,
     ProjectMixin,
@@ -82,19 +84,39 @@ class Corpus(
         engine: Engine | None = None,
         user: str | None = None,
     ) -> Corpus:
-        """Open a project (the only one when unnamed) as ``user`` (an annotator name) or as owner."""
+        """Open a project (the only one when unnamed) as ``user`` (an annotator name) or as owner.
+
+        Connected to PostgreSQL as a team login (``corpusdb team login``), the connection's role is
+        the user: ``user`` may only repeat that annotator's name, and the server's row-level security
+        applies the same rules as this API."""
         engine = engine or db.make_engine(url)
         migrate.ensure_current(engine)
         with db.read(engine) as conn:
             pid = project_id_by_name(conn, project)
+            role, bound = connection_annotator(conn, pid)
+            if role is not None:
+                if bound is None:
+                    raise PermissionDenied(f"the login role {role} is no annotator of this project")
+                if user is not None and user != bound:
+                    raise PermissionDenied(
+                        f"connected as the team login {role} (annotator {bound}): acting as {user} is refused; "
+                        "the connection's role is the user"
+                    )
+                user = bound
             actor = resolve_actor(conn, pid, user)
-        return cls(engine, pid, actor)
+        corpus = cls(engine, pid, actor)
+        corpus.bound_role = role
+        return corpus
 
     def as_user(self, user: str | None) -> Corpus:
         """The same project seen by another user (None: the owner). Only the owner and leads may
         switch: a handle opened as an annotator cannot become someone else (blindness)."""
         if not self.actor.is_lead:
             raise PermissionDenied(f"{self.actor.label} ({self.actor.role}) may not act as another user")
+        if self.bound_role is not None and user != self.actor.name:
+            raise PermissionDenied(
+                f"connected as the team login {self.bound_role}: the connection's role is the user ({self.actor.label})"
+            )
         with db.read(self.engine) as conn:
             actor = resolve_actor(conn, self.project_id, user)
         return type(self)(self.engine, self.project_id, actor)

@@ -16,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
-from corpusdb import db
+from corpusdb import db, rls
 from corpusdb.errors import DatabaseError
 
 
@@ -78,6 +78,10 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
     with _migrating(engine) as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
+        if current_in(conn) != before and "team_login" in inspect(conn).get_table_names():
+            # Team mode: tables added by migrations after 0007 get their row-level security here,
+            # from their line in corpusdb.rls (a no-op on SQLite).
+            rls.install(conn)
     return before, current(engine) or ""
 
 
@@ -89,6 +93,10 @@ def downgrade(engine: Engine, revision: str) -> tuple[str | None, str | None]:
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, revision)
     return before, current(engine)
+
+
+def current_in(conn: Connection) -> str | None:
+    return MigrationContext.configure(conn).get_current_revision()
 
 
 def ensure_current(engine: Engine) -> None:

@@ -354,6 +354,22 @@ class RunEntryRow(SQLModel, table=True):
     score: float
 
 
+class TeamLoginRow(SQLModel, table=True):
+    """A PostgreSQL login role that *is* an annotator (team mode): the server, not ``--as``, decides
+    who is acting, and the row-level security policies (``corpusdb.rls``) look the role up here."""
+
+    __tablename__ = "team_login"
+    __table_args__ = (UniqueConstraint("project_id", "role_name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = _fk("project.id", ondelete="CASCADE", index=False)
+    annotator_id: int = Field(
+        default=None,
+        sa_column=Column(ForeignKey("annotator.id", ondelete="CASCADE"), nullable=False, unique=True),
+    )
+    role_name: str = Field(index=True)
+    created: datetime = _ts()
+
+
 ALL_TABLES = [
     ProjectRow,
     GuidelineRow,
@@ -373,5 +389,6 @@ ALL_TABLES = [
     TopicRow,
     RunRow,
     RunEntryRow,
+    TeamLoginRow,
 ]
 metadata = SQLModel.metadata

@@ -6,6 +6,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -79,9 +80,9 @@ def sqlite_url(tmp_path: Path, _sqlite_template: Path) -> str:
     return f"sqlite:///{path}"
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A real PostgreSQL schema private to this test (dropped afterwards); skips without a server."""
+@contextmanager
+def pg_schema() -> Iterator[str]:
+    """A URL to a fresh PostgreSQL schema, dropped afterwards; skips without a server."""
     reason = pg_available()
     if reason:
         pytest.skip(reason)
@@ -97,6 +98,68 @@ def pg_url() -> Iterator[str]:
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A real PostgreSQL schema private to this test (dropped afterwards); skips without a server."""
+    with pg_schema() as url:
+        yield url
+
+
+def role_url(url: str, role: str) -> str:
+    """The same database and schema, logged in as ``role`` (the test server trusts any role)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(username=role).render_as_string(hide_password=False)
+
+
+class TeamRoles:
+    """Login roles made by a test: unique names (roles are cluster-wide), dropped afterwards."""
+
+    def __init__(self) -> None:
+        self.suffix = uuid.uuid4().hex[:8]
+        self.engines: list[object] = []
+
+    def name(self, person: str) -> str:
+        return f"{person}_{self.suffix}"
+
+    def open(self, url: str, person: str, **kw: object) -> object:
+        """``Corpus.open`` through ``person``'s login role (their own engine, disposed afterwards)."""
+        from corpusdb.api import Corpus
+        from corpusdb.db import make_engine
+
+        engine = make_engine(role_url(url, self.name(person)))
+        self.engines.append(engine)
+        return Corpus.open(engine=engine, **kw)  # type: ignore[arg-type]
+
+    def drop(self) -> None:
+        import psycopg
+
+        for e in self.engines:
+            e.dispose()  # type: ignore[attr-defined]
+        base = PG_URL.replace("postgresql+psycopg", "postgresql")
+        with psycopg.connect(base, autocommit=True) as conn:
+            roles = [r[0] for r in conn.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE %s",
+                                                (f"%\\_{self.suffix}",))]  # fmt: skip
+            for r in roles:
+                conn.execute(f'DROP OWNED BY "{r}"')
+                conn.execute(f'DROP ROLE "{r}"')
+
+
+@contextmanager
+def team_roles_ctx() -> Iterator[TeamRoles]:
+    roles = TeamRoles()
+    try:
+        yield roles
+    finally:
+        roles.drop()
+
+
+@pytest.fixture
+def team_roles() -> Iterator[TeamRoles]:
+    with team_roles_ctx() as roles:
+        yield roles
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

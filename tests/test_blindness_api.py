@@ -48,8 +48,17 @@ class Scene:
     tmp: Path
 
 
-@pytest.fixture
-def scene(any_url: str, tmp_path: Path) -> Scene:
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("postgres", marks=pytest.mark.postgres),
+        pytest.param("postgres-login-roles", marks=pytest.mark.postgres),
+    ]
+)
+def scene(request: pytest.FixtureRequest, tmp_path: Path) -> Scene:
+    """The scene on SQLite, on PostgreSQL (``as_user``), and on PostgreSQL through each person's own
+    login role (team mode: the server's row-level security applies under the API's rules)."""
+    any_url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
     c = Corpus.create("p", "biorelex-1.0", url=any_url)
     for n in ("alice", "bob"):
         c.add_annotator(n)
@@ -68,6 +77,12 @@ def scene(any_url: str, tmp_path: Path) -> Scene:
             if not (who == "bob" and doc == "open"):
                 me.submit(s.id)
     judy.merge("done")
+    if request.param == "postgres-login-roles":
+        roles = request.getfixturevalue("team_roles")
+        for n in ("alice", "bob", "judy"):
+            c.team_login(n, login=roles.name(n))
+        alice, bob, judy = (roles.open(any_url, n) for n in ("alice", "bob", "judy"))
+        assert alice.bound_role == roles.name("alice")
     out = tmp_path / "out"  # not tmp_path itself: the SQLite file lives there
     out.mkdir()
     return Scene(c, alice, bob, judy, ids[("bob", "open")], ids[("bob", "done")], ids[("alice", "open")], out)
@@ -154,6 +169,11 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "qrels": lambda s: s.alice.qrels(),
     "import_qrels": lambda s: s.alice.import_qrels([QrelLine("1", "done", 2)]),
     "score_runs": lambda s: s.alice.score_runs(),
+    "team_login": lambda s: s.alice.team_login("alice", login="alice_peek"),
+    "team_revoke": lambda s: s.alice.team_revoke("bob"),
+    "team_logins": lambda s: s.alice.team_logins(),
+    "require_team_admin": lambda s: s.alice.require_team_admin(),
+    "bound_role": "the login role of this handle's connection (its own, in team mode)",
     "user": "the acting user's own name and role",
     "create": "creates a new project as its owner",
     "open": "opens a project; the user's rights then apply to every call above",

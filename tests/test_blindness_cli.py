@@ -7,6 +7,8 @@ added without a line here.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
@@ -17,6 +19,7 @@ from corpusdb.api import Corpus
 from corpusdb.cli.main import app, main
 from corpusdb.edits import Put
 from corpusdb.records import Document, Grounding, Span
+from tests.conftest import pg_schema, role_url, team_roles_ctx
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
 SECRETS = ("SECRET-OPEN-42", "SECRET-DONE-77")
@@ -38,35 +41,58 @@ def command_paths() -> set[str]:
     return out
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, int], Path]:
-    """One database for the module: alice's attempts are refused or read-only."""
+Who = Callable[[str], list[str]]
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgres-login-roles", marks=pytest.mark.postgres)]
+)
+def db(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Who, dict[str, int], Path]]:
+    """One database for the module: alice's attempts are refused or read-only. On SQLite a person is
+    ``--as NAME``; on PostgreSQL in team mode, their own login role (``--db`` with their role, no ``--as``)."""
     tmp_path = tmp_path_factory.mktemp("blind-cli")
-    path = tmp_path / "c.sqlite"
-    c = Corpus.create("p", "biorelex-1.0", url=f"sqlite:///{path}")
-    for n in ("alice", "bob"):
-        c.add_annotator(n)
-    c.add_annotator("judy", "adjudicator")
-    c.add_documents([Document("open", TEXT), Document("done", TEXT)])
-    c.assign(["open", "done"], ["alice", "bob"])
-    ids = {}
-    for who in ("alice", "bob"):
-        me = c.as_user(who)
-        for doc, secret in (("open", SECRETS[0]), ("done", SECRETS[1])):
-            s = me.my_set(doc).info
-            ids[f"{who}-{doc}"] = s.id
-            span = Span(
-                "T1", "protein", ((15, 28),), "IL-2 receptor", groundings=(Grounding(f"uniprot:{secret}"),)
-            )
-            me.edit_set(s.id, [Put(span if who == "bob" else Span("T1", "protein", ((0, 4),), "IL-2"))],
-                        expected_version=s.version)  # fmt: skip
-            if not (who == "bob" and doc == "open"):
-                me.submit(s.id)
-    c.merge("done")
-    c.release("v1", allow_open=True)
-    out = tmp_path / "out"
-    out.mkdir()
-    return str(path), ids, out
+    with contextlib.ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path / 'c.sqlite'}"
+        else:
+            url = stack.enter_context(pg_schema())
+            roles = stack.enter_context(team_roles_ctx())
+        c = Corpus.create("p", "biorelex-1.0", url=url)
+        for n in ("alice", "bob"):
+            c.add_annotator(n)
+        c.add_annotator("judy", "adjudicator")
+        c.add_documents([Document("open", TEXT), Document("done", TEXT)])
+        c.assign(["open", "done"], ["alice", "bob"])
+        ids = {}
+        for who in ("alice", "bob"):
+            me = c.as_user(who)
+            for doc, secret in (("open", SECRETS[0]), ("done", SECRETS[1])):
+                s = me.my_set(doc).info
+                ids[f"{who}-{doc}"] = s.id
+                span = Span(
+                    "T1",
+                    "protein",
+                    ((15, 28),),
+                    "IL-2 receptor",
+                    groundings=(Grounding(f"uniprot:{secret}"),),
+                )
+                me.edit_set(s.id, [Put(span if who == "bob" else Span("T1", "protein", ((0, 4),), "IL-2"))],
+                            expected_version=s.version)  # fmt: skip
+                if not (who == "bob" and doc == "open"):
+                    me.submit(s.id)
+        c.merge("done")
+        c.release("v1", allow_open=True)
+        c.engine.dispose()
+        out = tmp_path / "out"
+        out.mkdir()
+        if request.param == "sqlite":
+            yield (lambda person: ["--db", url, "--as", person]), ids, out
+        else:
+            for n in ("alice", "bob", "judy"):
+                assert main(["--db", url, "team", "login", n, "--login", roles.name(n), "--no-password"]) == 0
+            yield (lambda person: ["--db", role_url(url, roles.name(person))]), ids, out
 
 
 # alice's attempt with each command (None: the command reads no annotation sets, or needs no user)
@@ -128,6 +154,9 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "db upgrade": None,  # the database file itself
         "db current": None,
         "tui": None,  # the TUI calls the API (test_blindness_api covers its data access)
+        "team login": ["team", "login", "alice", "--login", "alice_peek", "--no-password"],
+        "team revoke": ["team", "revoke", "bob"],
+        "team list": ["team", "list"],
     }
 
 
@@ -137,15 +166,15 @@ def test_every_command_is_covered(tmp_path: Path) -> None:
 
 
 def test_no_command_shows_alice_bobs_work(
-    db: tuple[str, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
+    db: tuple[Who, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, ids, out = db
+    who, ids, out = db
     problems = []
     for name, args in attempts(ids, out).items():
         if args is None:
             continue
         for fmt in ("json", "text"):
-            code = main(["--db", path, "--as", "alice", "-f", fmt, *args])
+            code = main([*who("alice"), "-f", fmt, *args])
             cap = capsys.readouterr()
             written = "".join(f.read_text(errors="replace") for f in out.rglob("*") if f.is_file())
             leaked = [s for s in SECRETS if s in cap.out + cap.err + written]
@@ -161,17 +190,17 @@ def test_no_command_shows_alice_bobs_work(
 
 
 def test_refusals_are_exit_5(
-    db: tuple[str, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
+    db: tuple[Who, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, ids, out = db
+    who, ids, out = db
     for args in (["submit", str(ids["bob-open"])], ["submit", "--check", str(ids["bob-done"])],
                  ["conflicts", "done"], ["adjudicate"], ["decisions"], ["review"], ["releases"], ["releases", "list"],
                  ["releases", "export", "v1", str(out / "r")], ["correct", "done", "--label", "x=y", "-r", "r"]):  # fmt: skip
-        assert main(["--db", path, "--as", "alice", *args]) == 5, args
+        assert main([*who("alice"), *args]) == 5, args
         assert "corpusdb: error:" in capsys.readouterr().err
     # the adjudicator: refused on the open document, served on the complete one
-    assert main(["--db", path, "--as", "judy", "conflicts", "open"]) == 5
+    assert main([*who("judy"), "conflicts", "open"]) == 5
     assert "not ready" in capsys.readouterr().err
-    assert main(["--db", path, "--as", "judy", "-f", "json", "conflicts", "--all"]) == 0
+    assert main([*who("judy"), "-f", "json", "conflicts", "--all"]) == 0
     got = capsys.readouterr().out
     assert SECRETS[1] in got and SECRETS[0] not in got

@@ -13,6 +13,7 @@ from corpusdb.cli import (
     interchange,
     project,
     relevance,
+    team,
     workflow_adjudicate,
     workflow_assign,
     workflow_gold,
@@ -32,5 +33,6 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     workflow_gold.register,
     workflow_release.register,
     relevance.register,  # topics, runs, pool, judge, judgments, qrels; `evaluate trec` (after any evaluate group)
+    team.register,
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
 ]
