@@ -417,9 +417,9 @@ def test_migration_0005_down_and_up(backend: str, tmp_path: Path, request: pytes
     cfg = migrate._config()
     with db.write(engine) as conn:
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0003")
+        command.downgrade(cfg, "0004")
     assert not {"topic", "run", "run_entry"} & set(inspect(engine).get_table_names())
-    assert migrate.upgrade(engine) == ("0003", migrate.head())
+    assert migrate.upgrade(engine) == ("0004", migrate.head())
     c = Corpus.open("trec", engine=engine)
     assert c.topics() == [] and c.count_documents() == 8
     c.add_topics(read_topics(TREC / "topics.tsv"))

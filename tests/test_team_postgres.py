@@ -319,7 +319,7 @@ def test_policies_go_down_and_up_with_the_migration(pg_url: str) -> None:
         return pol, fun
 
     assert state()[0] >= 4 * len(rls.SET_OWNED) and state()[1] == len(rls.FUNCTION_SIGNATURES)
-    migrate_down(engine, "0003")
+    migrate_down(engine, "0005")
     assert state() == (0, 0) and "team_login" not in inspect(engine).get_table_names()
     migrate.upgrade(engine)
     assert state()[1] == len(rls.FUNCTION_SIGNATURES)
@@ -428,7 +428,7 @@ def test_a_lead_with_a_login_runs_the_workflow(team: Team, tmp_path: Any) -> Non
 def test_on_sqlite_the_migration_only_adds_the_table(sqlite_url: str) -> None:
     engine = make_engine(sqlite_url)
     assert "team_login" in inspect(engine).get_table_names()
-    migrate_down(engine, "0003")
+    migrate_down(engine, "0005")
     assert "team_login" not in inspect(engine).get_table_names()
     migrate.upgrade(engine)
     assert migrate.current(engine) == migrate.head() and "team_login" in inspect(engine).get_table_names()

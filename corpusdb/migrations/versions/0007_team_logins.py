@@ -24,7 +24,7 @@ from corpusdb import rls
 
 
 revision = '0007'
-down_revision = '0003'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 
