@@ -45,6 +45,7 @@ SET_OWNED: dict[str, str] = {
     "span": "set_id",
     "relation": "set_id",
     "relation_arg": "corpusdb_set_of('relation', relation_id)",  # through its parent row
+    "entity": "set_id",
     "link": "set_id",
     "note": "set_id",
     "document_label": "set_id",
@@ -65,6 +66,11 @@ PROJECT_SCOPED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | str]] = 
     "release": ("project_id", ADJUDICATORS, LEADS),
     "correction": ("project_id", ADJUDICATORS, ADJUDICATORS),
     "audit_event": ("project_id", ADJUDICATORS, AUDIT),
+    # relevance judging: topics are every judge's instructions; runs (which system retrieved what, at
+    # which rank) are a lead's alone, or judging would not be blind
+    "topic": ("project_id", MEMBERS, LEADS),
+    "run": ("project_id", LEADS, LEADS),
+    "run_entry": ("(SELECT r.project_id FROM run r WHERE r.id = run_id)", LEADS, LEADS),
 }
 
 READ_ONLY = ("team_login", "alembic_version")

@@ -155,7 +155,7 @@ def test_topics_runs_pool_two_judges_kappa_qrels_scores(any_url: str) -> None:
     assert sorted(len(u.judges) for u in res.units) == [1, 1, 1, 2, 2, 2, 2]
     assert sum(res.load.values()) == 11 and set(res.load.values()) <= {5, 6}
     # a unit is the document's text, its topic and nothing else: no run, no rank, no score
-    doc = c.document("1/p3")
+    doc = c.document("1+p3")
     assert doc.text == (TREC / "docs" / "p3.txt").read_text() and dict(doc.metadata) == {
         "topic": "1",
         "doc": "p3",
@@ -254,8 +254,8 @@ def test_qrels_import_as_gold_then_export_and_scores(sqlite_url: str, tmp_path: 
     assert c.import_qrels(lines) == 0  # the same again: nothing changes
     q = c.qrels()
     assert format_qrels(q.lines) == (TREC / "qrels.txt").read_text() and q.from_gold == 7
-    assert c.gold("2/p8").annotations.labels[0].value == "PR"
-    assert [d.method for d in c.decisions("1/p1")] == ["adjudicated"]
+    assert c.gold("2+p8").annotations.labels[0].value == "PR"
+    assert [d.method for d in c.decisions("1+p1")] == ["adjudicated"]
     with pytest.raises(Conflict, match="differ from the qrels"):
         c.import_qrels([QrelLine("1", "p1", 0)])
     assert c.import_qrels([QrelLine("1", "p1", 0)], replace=True) == 1
@@ -265,7 +265,7 @@ def test_qrels_import_as_gold_then_export_and_scores(sqlite_url: str, tmp_path: 
         c.import_qrels([QrelLine("1", "p1", 5)])
     # a document without text in the project is still judged (scores need no text)
     assert c.import_qrels([QrelLine("2", "p99", 2)]) == 1
-    assert c.document("2/p99").metadata["text"] == "missing"
+    assert c.document("2+p99").metadata["text"] == "missing"
 
 
 def test_judges_never_see_runs_ranks_or_each_other(sqlite_url: str) -> None:
@@ -289,25 +289,25 @@ def test_judges_never_see_runs_ranks_or_each_other(sqlite_url: str) -> None:
     with pytest.raises(PermissionDenied):
         alice.read_set(j.set_id)
     # the lead sees no grade of a unit until every judge of it has submitted
-    assert f"{j.topic}/{j.doc}: not every judge has submitted" in c.qrels().skipped
+    assert f"{j.topic}+{j.doc}: not every judge has submitted" in c.qrels().skipped
     with pytest.raises(InvalidInput, match="no unit has two submitted judgments"):
         c.relevance_agreement()
     # a judge judges only their own units, with the schema's grades
     with pytest.raises(InvalidInput, match="not one of DR, PR, NR"):
         alice.judge(j.topic, j.doc, "maybe")
     assert alice.judge(j.topic, j.doc, "definitely relevant").grade == "DR"  # a long name works too
-    with pytest.raises(Exception, match="no unit 9/p1"):
+    with pytest.raises(Exception, match="no unit 9\\+p1"):
         alice.judge("9", "p1", "DR")
 
 
 def test_pool_refuses_documents_without_text(sqlite_url: str, tmp_path: Path) -> None:
     c = project(sqlite_url)
     c.add_run([RunLine("1", "nodoc", 1, 5.0, "runC")])
-    with pytest.raises(InvalidInput, match=r"1 pooled document.*no text.*1/nodoc"):
+    with pytest.raises(InvalidInput, match=r"1 pooled document.*no text.*1\+nodoc"):
         c.pool(depth=1)
     assert c.count_documents() == 8  # all or nothing: no unit was made
     res = c.pool(depth=1, skip_missing=True)
-    assert res.missing == ("1/nodoc",) and len(res.units) == 4
+    assert res.missing == ("1+nodoc",) and len(res.units) == 4
     with pytest.raises(Conflict, match="exists already"):
         c.add_run([RunLine("1", "p1", 1, 5.0, "runC")])
     c.add_run([RunLine("1", "p1", 1, 5.0, "runC")], replace=True)

@@ -111,14 +111,15 @@ def expected_for_alice(team: Team) -> dict[str, int]:
     with team.owner_sql() as o:
         count = lambda q: o.execute(q).fetchone()[0]  # noqa: E731
         out = {t: count(f"SELECT count(*) FROM {t} WHERE set_id IN {mine}")
-               for t in ("span", "relation", "link", "note", "document_label")}  # fmt: skip
+               for t in ("span", "relation", "entity", "link", "note", "document_label")}  # fmt: skip
         out["annotation_set"] = count(f"SELECT count(*) FROM annotation_set WHERE id IN {mine}")
         out["relation_arg"] = count(
             f"SELECT count(*) FROM relation_arg WHERE relation_id IN (SELECT id FROM relation WHERE set_id IN {mine})"
         )
         out["decision"] = out["release"] = out["correction"] = 0  # gold and releases: adjudicators and leads
-        for t in ("project", "guideline", "annotator", "document"):
+        for t in ("project", "guideline", "annotator", "document", "topic"):
             out[t] = count(f"SELECT count(*) FROM {t}")
+        out["run"] = out["run_entry"] = 0  # which system retrieved what: a lead's alone
         out["audit_event"] = count("SELECT count(*) FROM audit_event WHERE actor = 'alice'")
         out["team_login"] = 1
         out["alembic_version"] = 1

@@ -31,7 +31,7 @@ def pooled(url: str) -> str:
 @run_async
 async def test_judge_a_pooled_unit_with_one_key(sqlite_url: str) -> None:
     unit = pooled(sqlite_url)
-    topic = unit.split("/")[0]
+    topic = unit.split("+")[0]
     title = {"1": "Ferroportin-1 in humans", "2": "Generating transgenic mice"}[topic]
     app = build_app(open_facade(sqlite_url, "trec", "alice"), start=unit)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -37,8 +37,10 @@ class CatalogMixin(ServiceBase):
         with self._write() as conn:
             have = {r.topic_id: r for r in conn.execute(select(T).where(T.c.project_id == self.project_id))}
             for t in topics:
-                if not t.id or t.id != t.id.strip() or "/" in t.id:
-                    raise InvalidInput(f"topic id {t.id!r} must be non-empty, without spaces around or '/'")
+                if not t.id or t.id != t.id.strip() or "+" in t.id or "/" in t.id:
+                    raise InvalidInput(
+                        f"topic id {t.id!r} must be non-empty, without spaces around, '+' or '/'"
+                    )
                 old = have.get(t.id)
                 vals = {"title": t.title, "need": t.need, "context": t.context}
                 if old is None:

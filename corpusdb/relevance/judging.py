@@ -1,6 +1,6 @@
 """Pooling runs into judged units and a judge's own judgments (part of ``Corpus``).
 
-A unit is a (topic, document) pair stored as a document ``TOPIC/DOC`` with the document's text and
+A unit is a (topic, document) pair stored as a document ``TOPIC+DOC`` with the document's text and
 metadata ``{"topic", "doc"}`` only; its annotation sets are made in the pool's shuffled order, so
 nothing a judge can read (ids, order, metadata) reflects a run or a rank.
 """
@@ -47,7 +47,7 @@ SET_COLS = (
 
 def unit_id(topic: str, doc: str) -> str:
     """The external id of the unit that judges ``doc`` for ``topic``."""
-    return f"{topic}/{doc}"
+    return f"{topic}+{doc}"  # not "/": document ids become file names (one path component)
 
 
 def chunks(items: Sequence[Any], n: int = 500) -> Iterable[list[Any]]:

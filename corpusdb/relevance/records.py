@@ -68,7 +68,7 @@ class PoolResult(_ToDict):
     doubled: int
     """New units given one judge more than ``-n`` (the agreement subset)."""
     missing: tuple[str, ...]
-    """``TOPIC/DOC`` pooled but with no text in the project (skipped with ``skip_missing``)."""
+    """``TOPIC+DOC`` pooled but with no text in the project (skipped with ``skip_missing``)."""
     load: dict[str, int] = field(default_factory=dict)
     """Units per judge after pooling."""
 
