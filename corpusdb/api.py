@@ -19,7 +19,7 @@ from corpusdb import db, migrate
 from corpusdb.documents import DocumentsMixin
 from corpusdb.errors import PermissionDenied
 from corpusdb.history import HistoryMixin
-from corpusdb.interchange import InterchangeMixin
+from corpusdb.interchange.formats_mixin import FormatsMixin
 from corpusdb.models import ProjectRow
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
 from corpusdb.reports.service import AgreementMixin
@@ -33,7 +33,7 @@ from guidelines.schema import Schema
 class Corpus(
     AgreementMixin,
     WorkflowMixin,
-    InterchangeMixin,
+    FormatsMixin,
     HistoryMixin,
     StatusMixin,
     SetsMixin,
