@@ -68,7 +68,12 @@ def _conll_write(items: Items, opts: Mapping[str, Any]) -> Written:
     from importers.conll import format_conll
 
     text, notes = format_conll(
-        items, tokenizer=opts.get("tokenizer", "words"), scheme=opts.get("scheme", "IOB2")
+        items,
+        tokenizer=opts.get("tokenizer", "words"),
+        scheme=opts.get("scheme", "IOB2"),
+        offsets=bool(opts.get("offsets", False)),
+        nested=opts.get("nested", "outer"),
+        types=opts.get("types"),
     )
     return Written(text.encode("utf-8"), tuple(notes))
 
