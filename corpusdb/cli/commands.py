@@ -9,6 +9,7 @@ import typer
 from corpusdb.cli import (
     database,
     demo,
+    formats,
     history,
     interchange,
     project,
@@ -25,6 +26,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     history.register,
     __import__("corpusdb.cli.agree", fromlist=["register"]).register,  # `corpusdb agree`
     interchange.register,
+    formats.register,  # more import/export formats, into interchange's groups
     workflow_assign.register,
     workflow_adjudicate.register,
     workflow_gold.register,
