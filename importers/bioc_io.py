@@ -246,7 +246,7 @@ def _load(file: str, fmt: str) -> Any:
         raise FormatError.single(file, err.lineno, f"not JSON: {err.msg}") from err
     except UnicodeDecodeError as err:
         raise FormatError.single(file, None, f"not UTF-8: {err.reason}") from err
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
+    except (KeyError, TypeError, ValueError, AttributeError, SyntaxError) as err:  # lxml's XMLSyntaxError
         lineno = getattr(err, "lineno", None)
         what = "BioC XML" if fmt == "xml" else "a BioC JSON collection"
         raise FormatError.single(file, lineno, f"not {what}: {err}") from err

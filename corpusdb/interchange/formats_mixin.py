@@ -35,12 +35,13 @@ def parsed_source(path: str, result: ReadResult, schema: Schema) -> Source:
         chunk = pipeline.sort_documents(
             docs, prep.set_ids, where, stored=prep.stored, held=prep.held, schema=schema, size=len(docs)
         )
-        chunk.problems = list(result.problems)
         names = dict(zip(where, by_id, strict=True))
-        chunk.rejected = [*result.rejected, *(names[w] for w in chunk.rejected)]
+        chunk.rejected = [names[w] for w in chunk.rejected]
         return [chunk]
 
-    return Source(list(by_id), chunks, lambda h: by_id[h.external_id])
+    return Source(
+        list(by_id), chunks, lambda h: by_id[h.external_id], list(result.problems), list(result.rejected)
+    )
 
 
 class FormatsMixin(InterchangeMixin):
@@ -108,9 +109,8 @@ class FormatsMixin(InterchangeMixin):
         """Write every document label of the sets this user may read as TSV (``document``, ``label``,
         ``value``, ``annotator``; ``gold`` for the gold set), documents in order. Blindness applies:
         an annotator gets their own judgments, a lead those of complete documents and gold."""
-        from importers.judgments import format_judgments
-
         from corpusdb import access
+        from importers.judgments import format_judgments
 
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
