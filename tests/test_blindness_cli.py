@@ -93,6 +93,24 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],
         "import brat": ["import", "brat", str(out), "--annotator", "bob"],
         "import texts": ["import", "texts", str(out)],
+        **{
+            f"import {f}": ["import", f, str(out / "x.in"), "--annotator", "bob"]
+            for f in (
+                "bioc",
+                "pubtator",
+                "conll",
+                "doccano",
+                "labelstudio",
+                "prodigy",
+                "webanno",
+                "judgments",
+            )
+        },
+        **{
+            f"export {f}": ["export", f, str(out / f"bob.{f}"), "-a", "bob"]
+            for f in ("bioc", "pubtator", "conll", "spacy", "network")
+        },
+        "export judgments": ["export", "judgments", str(out / "j.tsv")],
         "import biorelex": ["import", "biorelex", str(out / "x.json"), "--annotator", "bob"],
         "annotator add": ["annotator", "add", "mallory", "--role", "lead"],
         "annotator list": ["annotator", "list"],

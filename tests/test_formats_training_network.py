@@ -146,3 +146,26 @@ def test_network_merged_by_grounding(tmp_path: Path, corpus: Corpus) -> None:
     assert (tmp_path / "n.sif").read_text(encoding="utf-8") == (
         "d1:p53\tbind\tuniprot:P60568\nuniprot:P01589\tbind\tuniprot:P60568\n"
     )
+
+
+def test_judgments_export_is_blind(tmp_path: Path, sqlite_url: str) -> None:
+    """Bob's judgment on a document where he has not submitted stays his: alice and the lead never see it."""
+    from corpusdb.edits import Put
+
+    c = Corpus.create("p", "biorelex-1.0", url=sqlite_url)
+    for n in ("alice", "bob"):
+        c.add_annotator(n)
+    c.add_documents([Document("d1", T1)])
+    c.assign(["d1"], ["alice", "bob"])
+    for who, value in (("alice", "DR"), ("bob", "SECRET-NR")):
+        me = c.as_user(who)
+        s = me.my_set("d1").info
+        me.edit_set(s.id, [Put(DocLabel("relevance", value))], expected_version=s.version)
+        if who == "alice":
+            me.submit(s.id, force=True)
+    c.as_user("alice").export_judgments(tmp_path / "a.tsv")
+    assert (tmp_path / "a.tsv").read_text(encoding="utf-8").splitlines()[1:] == [
+        "d1\trelevance\tDR\talice\tannotation"
+    ]
+    rep = c.export_judgments(tmp_path / "lead.tsv")
+    assert "SECRET" not in (tmp_path / "lead.tsv").read_text(encoding="utf-8") and rep.hidden == 2
