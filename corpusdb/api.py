@@ -27,6 +27,7 @@ from corpusdb.service import OWNER, Actor
 from corpusdb.sets import SetsMixin
 from corpusdb.status import StatusMixin
 from corpusdb.workflow import WorkflowMixin
+from corpusdb.workflow.groups import GroupsMixin
 from guidelines.schema import Schema
 
 
@@ -34,6 +35,7 @@ class Corpus(
     AgreementMixin,
     WorkflowMixin,
     FormatsMixin,
+    GroupsMixin,
     HistoryMixin,
     StatusMixin,
     SetsMixin,

@@ -128,6 +128,8 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "import_judgments": lambda s: s.alice.import_judgments(s.tmp / "j.tsv", "bob"),
     "export_file": lambda s: s.alice.export_file(s.tmp / "bob.xml", "bioc", "bob"),
     "export_judgments": lambda s: s.alice.export_judgments(s.tmp / "j-out.tsv"),
+    "set_group_keys": lambda s: s.alice.set_group_keys("re:^(o)"),
+    "keep_source_splits": lambda s: s.alice.keep_source_splits(),
     "export_network": lambda s: s.alice.export_network(s.tmp / "n.graphml", "graphml", "bob"),
     "add_documents": lambda s: s.alice.add_documents([Document("x", "y")]),
     "add_document": lambda s: s.alice.add_document(Document("x", "y")),

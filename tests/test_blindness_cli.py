@@ -110,6 +110,8 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
             f"export {f}": ["export", f, str(out / f"bob.{f}"), "-a", "bob"]
             for f in ("bioc", "pubtator", "conll", "spacy", "network")
         },
+        "group-keys": ["group-keys", "re:^(o)"],
+        "keep-splits": ["keep-splits"],
         "export judgments": ["export", "judgments", str(out / "j.tsv")],
         "import biorelex": ["import", "biorelex", str(out / "x.json"), "--annotator", "bob"],
         "annotator add": ["annotator", "add", "mallory", "--role", "lead"],

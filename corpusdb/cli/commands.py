@@ -10,6 +10,7 @@ from corpusdb.cli import (
     database,
     demo,
     formats,
+    groups,
     history,
     interchange,
     project,
@@ -27,6 +28,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     __import__("corpusdb.cli.agree", fromlist=["register"]).register,  # `corpusdb agree`
     interchange.register,
     formats.register,  # more import/export formats, into interchange's groups
+    groups.register,
     workflow_assign.register,
     workflow_adjudicate.register,
     workflow_gold.register,
