@@ -42,22 +42,30 @@ Progress = Callable[[int, int], None]
 class _Gold:
     """One document's gold content being built in a transaction: fresh ids, pending decisions."""
 
-    def __init__(self, ann: Annotations, used: set[str]) -> None:
+    def __init__(self, ann: Annotations, used: set[str], sources: Sequence[Annotations] = ()) -> None:
         self.spans = list(ann.spans)
         self.relations = list(ann.relations)
         self.links = list(ann.links)
         self.labels = list(ann.labels)
         self.notes = list(ann.notes)
         self.extra = ann.extra
+        layout = _standoff_layout(sources)
+        self.keep_ids = layout is not None  # sources read from a corpus's files: keep their ids
+        if layout and "standoff" not in ann.extra:
+            # gold keeps the corpus's own files (BioNLP .a1/.a2), not brat's .ann
+            self.extra = {**ann.extra, "standoff": layout}
         self.changed = False
         self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
-        taken = used | {x.id for x in (*self.spans, *self.relations, *self.links, *self.notes)}
+        self.taken = used | {x.id for x in (*self.spans, *self.relations, *self.links, *self.notes)}
         self.top: dict[str, int] = {}
-        for t in taken:
-            m = _NUM.match(t)
-            if m:
-                self.top[m.group(1)] = max(self.top.get(m.group(1), 0), int(m.group(2)))
+        for t in self.taken:
+            self._count(t)
+
+    def _count(self, local_id: str) -> None:
+        m = _NUM.match(local_id)
+        if m:
+            self.top[m.group(1)] = max(self.top.get(m.group(1), 0), int(m.group(2)))
 
     def annotations(self) -> Annotations:
         return Annotations(tuple(self.spans), tuple(self.relations), tuple(self.links), tuple(self.notes),
@@ -66,6 +74,8 @@ class _Gold:
     def fresh(self, kind: str) -> str:
         prefix = PREFIX[kind]
         self.top[prefix] = self.top.get(prefix, 0) + 1
+        while f"{prefix}{self.top[prefix]}" in self.taken:
+            self.top[prefix] += 1
         return f"{prefix}{self.top[prefix]}"
 
     def add(self, item: Item) -> str:
@@ -74,12 +84,31 @@ class _Gold:
             self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
             return item.name
         kind = "span" if isinstance(item, Span) else "relation" if isinstance(item, Relation) else "link"
-        new = replace(item, id=self.fresh(kind), extra={})  # type: ignore[type-var]
+        # sources read from a corpus's files: the source's own id (T12, E3) when gold has not used it
+        # yet, so a release of a BioNLP corpus keeps its ids; and an E line stays an E line
+        own = getattr(item, "id", "")
+        keep = (
+            own if self.keep_ids and own and own not in self.taken and _NUM.match(own) else self.fresh(kind)
+        )
+        self.taken.add(keep)
+        self._count(keep)
+        extra = {k: item.extra[k] for k in ("prefix", "file") if item.extra.get(k)}  # type: ignore[union-attr]
+        new = replace(item, id=keep, extra=extra)  # type: ignore[type-var]
         getattr(self, kind + "s").append(new)
         return new.id  # type: ignore[union-attr]
 
 
 _NUM = re.compile(r"^(\D+?)(\d+)$")
+
+
+def _standoff_layout(sources: Sequence[Annotations]) -> dict[str, object] | None:
+    """The annotation files (``a1``/``a2`` or ``ann``) the sources were read from, without their
+    verbatim lines: gold written as brat then uses the corpus's own files."""
+    for ann in sources:
+        files = (ann.extra.get("standoff") or {}).get("files")
+        if files:
+            return {"files": {ext: {} for ext in files}}
+    return None
 
 
 def _used_ids(a: Analysis) -> set[str]:
@@ -108,7 +137,7 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
             trigger = a.unit_gold.get(key) if key else None
             if trigger is None:
                 return f"trigger ({key or item.trigger}) has no gold item yet: resolve it first"
-        return replace(item, args=tuple(args), trigger=trigger, extra={})
+        return replace(item, args=tuple(args), trigger=trigger, extra=_layout_extra(item))
     if isinstance(item, Link):
         ends = []
         for ref in (item.source, item.target):
@@ -119,8 +148,14 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
             ends.append(gold)
         return replace(item, source=ends[0], target=ends[1], group=None, extra={})
     if isinstance(item, Span):
-        return replace(item, extra={})
+        return replace(item, extra=_layout_extra(item))
     return item
+
+
+def _layout_extra(item: Span | Relation) -> dict[str, str]:
+    """What of a source item's standoff extras gold keeps: its file (``a1``/``a2``) and ``E`` prefix;
+    line positions and spacing belong to the source's file, not gold's."""
+    return {k: item.extra[k] for k in ("prefix", "file") if item.extra.get(k)}
 
 
 def _auto(u: Unit, n: int, threshold: int | None) -> tuple[str, list[Member] | None] | None:
@@ -220,7 +255,7 @@ class AdjudicationMixin(ServiceBase):
         return out
 
     def _merge_one(self, a: Analysis, threshold: int | None) -> tuple[MergeResult, store.GoldWrite]:
-        gold = _Gold(a.gold_ann, _used_ids(a))
+        gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
         added, rejected, kept = self._auto_pass(a, gold, threshold)
         open_ = _open_count(a)
         w = _write(a, gold, "submitted" if open_ == 0 else "in_progress")
@@ -295,7 +330,7 @@ class AdjudicationMixin(ServiceBase):
                     f"{key} on {a.document} was already decided ({done.method}, decision {done.id}); "
                     "change gold with `corpusdb correct`"
                 )
-            gold = _Gold(a.gold_ann, _used_ids(a))
+            gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
             if reject:
                 dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason)
             elif item is not None:
