@@ -19,6 +19,7 @@ from corpusdb import db, migrate
 from corpusdb.documents import DocumentsMixin
 from corpusdb.errors import PermissionDenied
 from corpusdb.history import HistoryMixin
+from corpusdb.hygiene import HygieneMixin
 from corpusdb.interchange.formats_mixin import FormatsMixin
 from corpusdb.models import ProjectRow
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
@@ -36,6 +37,7 @@ class Corpus(
     WorkflowMixin,
     FormatsMixin,
     GroupsMixin,
+    HygieneMixin,
     HistoryMixin,
     StatusMixin,
     SetsMixin,

@@ -110,6 +110,9 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
             f"export {f}": ["export", f, str(out / f"bob.{f}"), "-a", "bob"]
             for f in ("bioc", "pubtator", "conll", "spacy", "network")
         },
+        "delete document": ["delete", "document", "open", "-r", "peek"],
+        "delete set": ["delete", "set", bob_open, "-r", "peek"],
+        "delete annotator": ["delete", "annotator", "bob", "-r", "peek", "--with-sets"],
         "group-keys": ["group-keys", "re:^(o)"],
         "keep-splits": ["keep-splits"],
         "export judgments": ["export", "judgments", str(out / "j.tsv")],

@@ -12,6 +12,7 @@ from corpusdb.cli import (
     formats,
     groups,
     history,
+    hygiene,
     interchange,
     project,
     workflow_adjudicate,
@@ -29,6 +30,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     interchange.register,
     formats.register,  # more import/export formats, into interchange's groups
     groups.register,
+    hygiene.register,
     workflow_assign.register,
     workflow_adjudicate.register,
     workflow_gold.register,
