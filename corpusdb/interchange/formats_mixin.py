@@ -20,7 +20,7 @@ from corpusdb.interchange.importing import Prepared, Progress
 from corpusdb.interchange.mixin import InterchangeMixin, PathLike
 from corpusdb.interchange.report import ExportReport, ImportReport
 from corpusdb.interchange.sources import Source
-from corpusdb.records import Document, ParsedDocument
+from corpusdb.records import Document
 from guidelines.schema import Schema
 from importers.standoff import ReadResult
 
@@ -245,4 +245,4 @@ def _write_bytes(target: str, data: bytes) -> None:
         fh.write(data)
 
 
-__all__ = ["FormatsMixin", "ParsedDocument", "parsed_source"]
+__all__ = ["FormatsMixin", "parsed_source"]
