@@ -7,6 +7,11 @@ deleted what, when, why and how much went with it. Releases are untouched: a rel
 snapshot, so it re-exports byte for byte after any delete, and the next release's change log lists
 what disappeared.
 
+A whole project goes only with its name typed again, only when it has no release (releases are never
+deleted: export them first, or keep the project), and only with an archive file: the project's whole
+audit trail, ending with the delete itself, is written there first (the trail lives in the project,
+so it cannot stay in the database once the project is gone).
+
 Refusals: only leads delete; every delete needs a reason; an annotator who has decided gold items or
 made corrections cannot be deleted (their decisions are provenance); an annotator with sets is deleted
 only with ``with_sets=True``, which deletes those sets too.
@@ -14,13 +19,24 @@ only with ``with_sets=True``, which deletes those sets too.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, select
 
-from corpusdb.errors import Conflict, NotFound, UsageError
-from corpusdb.models import AnnotationSetRow, AnnotatorRow, CorrectionRow, DecisionRow, DocumentRow
+from corpusdb.errors import Conflict, NotFound, PermissionDenied, UsageError
+from corpusdb.models import (
+    AnnotationSetRow,
+    AnnotatorRow,
+    AuditEventRow,
+    CorrectionRow,
+    DecisionRow,
+    DocumentRow,
+    GuidelineRow,
+    ProjectRow,
+    ReleaseRow,
+)
 from corpusdb.service import ServiceBase
 
 D = DocumentRow.__table__
@@ -28,6 +44,7 @@ S = AnnotationSetRow.__table__
 A = AnnotatorRow.__table__
 DEC = DecisionRow.__table__
 COR = CorrectionRow.__table__
+E = AuditEventRow.__table__
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +144,45 @@ class HygieneMixin(ServiceBase):
             conn.execute(delete(A).where(A.c.id == pk))
             self._audit(conn, "delete_annotator", name, sets=n, reason=why)
         return Deleted("annotator", name, n, why)
+
+    def delete_project(self, *, confirm: str, reason: str, archive: str | os.PathLike[str]) -> Deleted:
+        """Delete this whole project (one transaction) after writing its audit trail to ``archive``
+        (JSON); refused when ``confirm`` is not the project's name or the project has releases."""
+        import json
+
+        self._require("lead", doing="delete the project")
+        if self.actor.name is not None:
+            raise PermissionDenied("only the database owner (no --as) may delete a whole project")
+        why = _reason(reason)
+        target = os.fspath(archive)
+        if os.path.exists(target):
+            raise Conflict(f"{target} exists: choose a new archive file")
+        with self._write() as conn:
+            name = conn.execute(
+                select(ProjectRow.__table__.c.name).where(ProjectRow.__table__.c.id == self.project_id)
+            ).scalar_one()
+            if confirm != name:
+                raise UsageError(f"type the project's name to delete it (--confirm {name})")
+            rel = conn.execute(select(func.count()).select_from(ReleaseRow.__table__)
+                               .where(ReleaseRow.__table__.c.project_id == self.project_id)).scalar_one()  # fmt: skip
+            if rel:
+                raise Conflict(
+                    f"project {name} has {rel} releases, which are never deleted; keep the project"
+                )
+            n = _count_sets(
+                conn, S.c.document_id.in_(select(D.c.id).where(D.c.project_id == self.project_id))
+            )
+            self._audit(conn, "delete_project", name, sets=n, reason=why)
+            trail = [
+                {"actor": r.actor, "action": r.action, "target": r.target, "detail": r.detail,
+                 "created": r.created.isoformat()}
+                for r in conn.execute(select(E).where(E.c.project_id == self.project_id).order_by(E.c.id))
+            ]  # fmt: skip
+            with open(target, "x", encoding="utf-8") as fh:
+                json.dump({"project": name, "audit": trail}, fh, indent=1, ensure_ascii=False)
+            # children first: sets name annotators without ON DELETE, so documents (and their sets) go first
+            conn.execute(delete(D).where(D.c.project_id == self.project_id))
+            for table in (COR, E, ReleaseRow.__table__, A, GuidelineRow.__table__):
+                conn.execute(delete(table).where(table.c.project_id == self.project_id))
+            conn.execute(delete(ProjectRow.__table__).where(ProjectRow.__table__.c.id == self.project_id))
+        return Deleted("project", name, n, why)

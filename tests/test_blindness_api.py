@@ -130,6 +130,9 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "export_judgments": lambda s: s.alice.export_judgments(s.tmp / "j-out.tsv"),
     "delete_document": lambda s: s.alice.delete_document("open", reason="peek"),
     "delete_set": lambda s: s.alice.delete_set(s.bob_open, reason="peek"),
+    "delete_project": lambda s: s.alice.delete_project(
+        confirm="p", reason="peek", archive=s.tmp / "trail.json"
+    ),
     "delete_annotator": lambda s: s.alice.delete_annotator("bob", reason="peek", with_sets=True),
     "set_group_keys": lambda s: s.alice.set_group_keys("re:^(o)"),
     "keep_source_splits": lambda s: s.alice.keep_source_splits(),

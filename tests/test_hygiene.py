@@ -84,3 +84,32 @@ def test_cli_delete(corpus: Corpus, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "deleted document d2 (3 annotation sets with it); reason: typo" in capsys.readouterr().out
     assert main(["--db", url, "delete", "annotator", "bob", "-r", "x"]) == 6
     assert "--with-sets" in capsys.readouterr().err
+
+
+def test_delete_project(any_url: str, tmp_path: Path) -> None:
+    import json
+
+    keep = Corpus.create("keep", "bb-2011", url=any_url)
+    keep.add_documents([Document("k1", "kept text")])
+    gone = Corpus.create("typo", "bb-2011", url=any_url)
+    gone.add_annotator("alice")
+    gone.add_documents([Document("d1", "some text"), Document("d2", "more text")])
+    gone.assign(["d1", "d2"], ["alice"])
+    with pytest.raises(UsageError, match="--confirm typo"):
+        gone.delete_project(confirm="keep", reason="typo", archive=tmp_path / "t.json")
+    with pytest.raises(PermissionDenied):
+        gone.as_user("alice").delete_project(confirm="typo", reason="x", archive=tmp_path / "t.json")
+    rep = gone.delete_project(confirm="typo", reason="created by a typo", archive=tmp_path / "t.json")
+    assert (rep.what, rep.target, rep.sets) == ("project", "typo", 2)
+    trail = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert trail["project"] == "typo" and trail["audit"][-1]["action"] == "delete_project"
+    assert trail["audit"][-1]["detail"] == {"sets": 2, "reason": "created by a typo"}
+    with pytest.raises(NotFound):
+        Corpus.open("typo", engine=keep.engine)
+    assert [d.external_id for d in Corpus.open("keep", engine=keep.engine).documents()] == ["k1"]
+
+
+def test_a_project_with_releases_is_not_deleted(corpus: Corpus, tmp_path: Path) -> None:
+    with pytest.raises(Conflict, match="has 1 releases, which are never deleted"):
+        corpus.delete_project(confirm="p", reason="x", archive=tmp_path / "t.json")
+    assert corpus.releases()[0].version == "v1" and not (tmp_path / "t.json").exists()

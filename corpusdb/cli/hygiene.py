@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from corpusdb.cli.common import emit, out, state
 
-delete_app = typer.Typer(help="Delete a document, an annotation set or an annotator (leads; audited).",
+delete_app = typer.Typer(help="Delete a document, a set, an annotator or a whole project (leads; audited).",
                          no_args_is_help=True)  # fmt: skip
 Reason = Annotated[str, typer.Option("--reason", "-r", help="Why (recorded in the audit trail).")]
 
@@ -40,6 +41,17 @@ def delete_annotator(
 ) -> None:
     """Delete an annotator (e.g. a typo); refused for anyone whose decisions are gold's provenance."""
     _done(ctx, state(ctx).corpus().delete_annotator(name, reason=reason, with_sets=with_sets))
+
+
+@delete_app.command("project")
+def delete_project(
+    ctx: typer.Context,
+    reason: Reason,
+    confirm: Annotated[str, typer.Option("--confirm", help="The project's name, typed again.")],
+    archive: Annotated[Path, typer.Option("--archive", help="New JSON file for the project's audit trail.")],
+) -> None:
+    """Delete the whole project (owner only; refused when it has releases); its audit trail goes to --archive."""
+    _done(ctx, state(ctx).corpus().delete_project(confirm=confirm, reason=reason, archive=archive))
 
 
 def register(app: typer.Typer) -> None:
