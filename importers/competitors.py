@@ -14,7 +14,8 @@ character offsets into the text (Python code points); a span's text is taken fro
   ``Arg1``/``Arg2``; a text-classification ``label`` list of strings (or ``cats``) -> document label
   ``label`` (several values joined by ``|``).
 * **Label Studio** (JSON list of tasks): text from ``data.text`` (else the first string in ``data``);
-  the first non-cancelled entry of ``annotations`` (a warning names the others, which are not read);
+  the first non-cancelled entry of ``annotations`` (a warning names the others, which are not read),
+  or with ``completed_by`` the one by that Label Studio user (import each annotator in turn);
   results of type ``labels`` -> spans (id = the region id; a region with several labels gives one span
   per label), ``relation`` -> relations (``direction`` ``left`` swaps the arguments; type = the first
   of ``labels``, else ``related``), ``choices`` -> document label named after ``from_name``.
@@ -32,7 +33,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from corpusdb.errors import FormatError
+from corpusdb.errors import FormatError, Problem
 from corpusdb.records import Annotations, Argument, DocLabel, Document, Relation, Span
 from importers.common import Collector, read_text
 from importers.standoff import ReadResult
@@ -152,8 +153,17 @@ def _ls_lines(raw: str) -> list[int]:
     return lines
 
 
-def read_labelstudio(path: str | os.PathLike[str]) -> ReadResult:
-    """A Label Studio JSON export (a list of tasks with annotations)."""
+def _annotator_names(who: Any) -> set[str]:
+    """How a Label Studio annotation names its annotator: a user id, or an object with id and e-mail."""
+    if isinstance(who, dict):
+        return {str(who[k]) for k in ("id", "email") if who.get(k) is not None}
+    return {str(who)} if who is not None else set()
+
+
+def read_labelstudio(path: str | os.PathLike[str], *, completed_by: str | None = None) -> ReadResult:
+    """A Label Studio JSON export (a list of tasks with annotations). ``completed_by`` reads the
+    annotation of that Label Studio user (id or e-mail) on each task instead of the first; tasks
+    that user did not annotate are left out (listed as rejected, with a warning)."""
     file = os.fspath(path)
     raw = read_text(file)
     try:
@@ -182,6 +192,14 @@ def read_labelstudio(path: str | os.PathLike[str]) -> ReadResult:
             text = ""
         anns = [a for a in task.get("annotations") or [] if not a.get("was_cancelled")]
         ext = str(task.get("id", f"task{i}"))
+        if completed_by is not None:
+            anns = [a for a in anns if completed_by in _annotator_names(a.get("completed_by"))]
+            if not anns:
+                out.problems.append(
+                    Problem(file, n, f"task {ext}: no annotation by {completed_by}", "warning")
+                )
+                out.rejected.append(ext)
+                continue
         if len(anns) > 1:
             warnings.append(
                 f"task {ext}: {len(anns)} annotations; only the first (by {anns[0].get('completed_by')}) is read"
@@ -273,7 +291,7 @@ def read_prodigy(path: str | os.PathLike[str]) -> ReadResult:
     return out.result()
 
 
-READERS: dict[str, Callable[[str], ReadResult]] = {
+READERS: dict[str, Callable[..., ReadResult]] = {
     "doccano": read_doccano,
     "labelstudio": read_labelstudio,
     "prodigy": read_prodigy,

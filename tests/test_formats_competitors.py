@@ -162,3 +162,24 @@ def test_webanno_refusals(tmp_path: Path) -> None:
     assert any("line 9: relation from 1-9[0_1] finds no NamedEntity span at its ends" in m for m in msgs)
     (tmp_path / "x.tsv").write_text("hello\n", encoding="utf-8")
     assert "not a WebAnno TSV 3 file" in str(read_webanno_lenient(tmp_path / "x.tsv").problems[0])
+
+
+def test_label_studio_one_annotator_at_a_time(tmp_path: Path, sqlite_url: str) -> None:
+    tasks = json.loads(json.dumps(LABEL_STUDIO))
+    tasks[0]["annotations"][1]["result"] = [
+        {"id": "b1", "type": "labels", "value": {"start": 20, "end": 27, "labels": ["cell"]}}
+    ]
+    tasks.append({"id": 102, "data": {"text": "x"}, "annotations": [{"completed_by": 3, "result": []}]})
+    p = tmp_path / "ls.json"
+    p.write_text(json.dumps(tasks, indent=2), encoding="utf-8")
+    res = read_labelstudio(p, completed_by="4")
+    [d] = res.documents
+    assert [(s.id, s.text) for s in d.annotations.spans] == [("b1", "T cells")] and d.warnings == ()
+    assert res.rejected == ["102"] and "task 102: no annotation by 4" in str(res.problems[0])
+    c = Corpus.create("p", "ge-2011", url=sqlite_url)
+    c.import_file(p, "labelstudio", "carol", options={"completed_by": 3})
+    rep = c.import_file(p, "labelstudio", "dave", options={"completed_by": 4})
+    assert rep.documents == 1 and rep.items["spans"] == 1 and rep.rejected == ("102",)
+    assert {(s.annotator, s.document_external_id) for s in c.sets()} == {
+        ("carol", "101"), ("carol", "102"), ("dave", "101"),
+    }  # fmt: skip

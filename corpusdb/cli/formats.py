@@ -119,6 +119,30 @@ def import_judgments(
     )
 
 
+def import_labelstudio(
+    ctx: typer.Context,
+    path: FileArg,
+    annotator: AnnotatorOpt = None,
+    kind: KindOpt = Kind.annotation,
+    status: StatusOpt = Status.submitted,
+    lenient: LenientOpt = False,
+    replace: ReplaceOpt = False,
+    completed_by: Annotated[
+        str | None,
+        typer.Option("--completed-by", help="Read this Label Studio user's annotations (id or e-mail)."),
+    ] = None,
+) -> None:
+    """Import a Label Studio JSON export (labels, relations, choices): the first annotation of each task,
+    or those of --completed-by (import each of your annotators in turn, with -a)."""
+    _run_import(
+        ctx,
+        lambda c, tick: c.import_file(
+            path, "labelstudio", annotator, kind=kind.value, status=status.value, lenient=lenient,
+            replace=replace, options={"completed_by": completed_by}, progress=tick,
+        ),
+    )  # fmt: skip
+
+
 def _exporter(fmt: str, doc: str) -> Any:
     def command(
         ctx: typer.Context,
@@ -262,9 +286,7 @@ def register(_app: typer.Typer) -> None:
     import_app.command("doccano")(
         _importer("doccano", "Import a doccano JSONL export (spans, relations, labels).")
     )
-    import_app.command("labelstudio")(
-        _importer("labelstudio", "Import a Label Studio JSON export (labels, relations, choices).")
-    )
+    import_app.command("labelstudio")(import_labelstudio)
     import_app.command("prodigy")(
         _importer("prodigy", "Import a Prodigy JSONL export (spans, relations, answers).")
     )

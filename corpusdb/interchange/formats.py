@@ -79,9 +79,11 @@ def _conll_write(items: Items, opts: Mapping[str, Any]) -> Written:
 
 
 def _competitor(name: str) -> Callable[[str, Mapping[str, Any]], ReadResult]:
-    def read(path: str, _opts: Mapping[str, Any]) -> ReadResult:
+    def read(path: str, opts: Mapping[str, Any]) -> ReadResult:
         from importers import competitors
 
+        if name == "labelstudio" and opts.get("completed_by") is not None:
+            return competitors.read_labelstudio(path, completed_by=str(opts["completed_by"]))
         return competitors.READERS[name](path)
 
     return read
