@@ -51,6 +51,11 @@ class _Gold:
         self.extra = ann.extra
         layout = _standoff_layout(sources)
         self.keep_ids = layout is not None  # sources read from a corpus's files: keep their ids
+        # ... and their order: an item kept under its source id sorts where the first source had it
+        first = sources[0] if sources and self.keep_ids else Annotations()
+        self.rank = {
+            x.id: k for k, x in reversed(list(enumerate((*first.spans, *first.relations, *first.links))))
+        }
         if layout and "standoff" not in ann.extra:
             # gold keeps the corpus's own files (BioNLP .a1/.a2), not brat's .ann
             self.extra = {**ann.extra, "standoff": layout}
@@ -68,6 +73,13 @@ class _Gold:
             self.top[m.group(1)] = max(self.top.get(m.group(1), 0), int(m.group(2)))
 
     def annotations(self) -> Annotations:
+        if self.rank:
+
+            def key(x: Span | Relation | Link) -> int:
+                return self.rank.get(x.id, len(self.rank))
+
+            return Annotations(tuple(sorted(self.spans, key=key)), tuple(sorted(self.relations, key=key)),
+                               tuple(sorted(self.links, key=key)), tuple(self.notes), tuple(self.labels), self.extra)  # fmt: skip
         return Annotations(tuple(self.spans), tuple(self.relations), tuple(self.links), tuple(self.notes),
                            tuple(self.labels), self.extra)  # fmt: skip
 
@@ -92,7 +104,7 @@ class _Gold:
         )
         self.taken.add(keep)
         self._count(keep)
-        extra = {k: item.extra[k] for k in ("prefix", "file") if item.extra.get(k)}  # type: ignore[union-attr]
+        extra = {k: item.extra[k] for k in ("prefix", "file", "line") if item.extra.get(k)}  # type: ignore[union-attr]
         new = replace(item, id=keep, extra=extra)  # type: ignore[type-var]
         getattr(self, kind + "s").append(new)
         return new.id  # type: ignore[union-attr]
@@ -146,16 +158,18 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
             if gold is None:
                 return f"link end {key or ref} has no gold item yet: resolve it first"
             ends.append(gold)
-        return replace(item, source=ends[0], target=ends[1], group=None, extra={})
+        return replace(item, source=ends[0], target=ends[1], group=None, extra=_layout_extra(item))
     if isinstance(item, Span):
         return replace(item, extra=_layout_extra(item))
     return item
 
 
-def _layout_extra(item: Span | Relation) -> dict[str, str]:
-    """What of a source item's standoff extras gold keeps: its file (``a1``/``a2``) and ``E`` prefix;
-    line positions and spacing belong to the source's file, not gold's."""
-    return {k: item.extra[k] for k in ("prefix", "file") if item.extra.get(k)}
+def _layout_extra(item: Span | Relation | Link) -> dict[str, str]:
+    """What of a source item's standoff extras gold keeps: its file (``a1``/``a2``), line and ``E``
+    prefix, so gold agreed by everyone is written as the corpus's own lines in their order (an item
+    from another source, or made in the TUI, goes after them); spacing and ``*`` groups are the
+    source's own and are dropped (an n-member ``*`` line comes back as pairs)."""
+    return {k: item.extra[k] for k in ("prefix", "file", "line") if item.extra.get(k)}
 
 
 def _auto(u: Unit, n: int, threshold: int | None) -> tuple[str, list[Member] | None] | None:

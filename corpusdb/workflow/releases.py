@@ -86,13 +86,13 @@ def dumps(data: Any) -> bytes:
 
 
 def _standoff_layout(ann: Annotations) -> dict[str, Any]:
-    """``{"standoff": {"files": [...], "items": {id: {"file", "prefix"}}}}`` when gold keeps a BioNLP
+    """``{"standoff": {"files": [...], "items": {id: {"file", "line", "prefix"}}}}`` when gold keeps a BioNLP
     corpus's own files (``.a1``/``.a2``) and ``E`` lines; nothing otherwise (older snapshots lack it)."""
     files = (ann.extra.get("standoff") or {}).get("files")
     if not files:
         return {}
     items = {
-        x.id: {k: x.extra[k] for k in ("file", "prefix") if x.extra.get(k)}
+        x.id: {k: x.extra[k] for k in ("file", "line", "prefix") if x.extra.get(k)}
         for x in (*ann.spans, *ann.relations)
         if x.extra.get("file") or x.extra.get("prefix")
     }
