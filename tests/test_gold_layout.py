@@ -55,3 +55,22 @@ def test_bacteria_biotope_gold_has_the_corpus_lines(tmp_path: Path, sqlite_url: 
     assert written == sorted(originals) and len(written) == 65
     for name in written:  # gold agreed by everyone is the corpus's own files, byte for byte
         assert (tmp_path / "gold" / name).read_bytes() == originals[name].read_bytes(), name
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_genia_gold_keeps_events_attributes_and_ids(tmp_path: Path, sqlite_url: str) -> None:
+    """GENIA 2011: events with triggers, M lines, Equiv sets; only Equiv lines of 3+ members differ
+    (gold keeps links pairwise, so such a line comes back as pairs)."""
+    src = shared_path("data", "bionlp-st-2011-ge")
+    c = _two_annotators(tmp_path, sqlite_url, src)
+    c.export_brat(tmp_path / "gold", gold=True)
+    originals = {p.relative_to(src).as_posix(): p for p in src.rglob("*.a[12]")}
+    differ = []
+    for rel, orig in originals.items():
+        got, want = (tmp_path / "gold" / rel).read_text(encoding="utf-8"), orig.read_text(encoding="utf-8")
+        if got != want:
+            differ.append(rel)
+            keep = [ln for ln in want.splitlines() if not ln.startswith("*")]
+            assert [ln for ln in got.splitlines() if not ln.startswith("*")] == keep, rel
+    assert len(originals) == 2334 and len(differ) == 19

@@ -104,7 +104,7 @@ class _Gold:
         )
         self.taken.add(keep)
         self._count(keep)
-        extra = {k: item.extra[k] for k in ("prefix", "file", "line") if item.extra.get(k)}  # type: ignore[union-attr]
+        extra = {k: item.extra[k] for k in ("prefix", "file", "line", "attrs") if item.extra.get(k)}  # type: ignore[union-attr]
         new = replace(item, id=keep, extra=extra)  # type: ignore[type-var]
         getattr(self, kind + "s").append(new)
         return new.id  # type: ignore[union-attr]
@@ -169,7 +169,7 @@ def _layout_extra(item: Span | Relation | Link) -> dict[str, str]:
     prefix, so gold agreed by everyone is written as the corpus's own lines in their order (an item
     from another source, or made in the TUI, goes after them); spacing and ``*`` groups are the
     source's own and are dropped (an n-member ``*`` line comes back as pairs)."""
-    return {k: item.extra[k] for k in ("prefix", "file", "line") if item.extra.get(k)}
+    return {k: item.extra[k] for k in ("prefix", "file", "line", "attrs") if item.extra.get(k)}
 
 
 def _auto(u: Unit, n: int, threshold: int | None) -> tuple[str, list[Member] | None] | None:

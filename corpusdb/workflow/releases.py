@@ -92,9 +92,9 @@ def _standoff_layout(ann: Annotations) -> dict[str, Any]:
     if not files:
         return {}
     items = {
-        x.id: {k: x.extra[k] for k in ("file", "line", "prefix") if x.extra.get(k)}
+        x.id: {k: x.extra[k] for k in ("file", "line", "prefix", "attrs") if x.extra.get(k)}
         for x in (*ann.spans, *ann.relations)
-        if x.extra.get("file") or x.extra.get("prefix")
+        if x.extra.get("file") or x.extra.get("prefix") or x.extra.get("attrs")
     }
     return {"standoff": {"files": list(files), **({"items": items} if items else {})}}
 
