@@ -20,7 +20,8 @@ from corpusdb.documents import DocumentsMixin
 from corpusdb.errors import PermissionDenied
 from corpusdb.evaluation_store import EvaluationMixin
 from corpusdb.history import HistoryMixin
-from corpusdb.interchange import InterchangeMixin
+from corpusdb.hygiene import HygieneMixin
+from corpusdb.interchange.formats_mixin import FormatsMixin
 from corpusdb.models import ProjectRow
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
 from corpusdb.relevance.service import RelevanceMixin
@@ -30,6 +31,7 @@ from corpusdb.sets import SetsMixin
 from corpusdb.status import StatusMixin
 from corpusdb.team import TeamMixin, connection_annotator
 from corpusdb.workflow import WorkflowMixin
+from corpusdb.workflow.groups import GroupsMixin
 from guidelines.schema import Schema
 
 
@@ -38,7 +40,9 @@ class Corpus(
     AgreementMixin,
     EvaluationMixin,
     WorkflowMixin,
-    InterchangeMixin,
+    FormatsMixin,
+    GroupsMixin,
+    HygieneMixin,
     HistoryMixin,
     StatusMixin,
     TeamMixin,

@@ -51,7 +51,8 @@ Item ``extra`` (spans, relations, groundings, the first link of a ``*`` line, no
 character. The writer uses ``ws`` only while it still tokenises like the item's current content, so an
 edited item is written canonically, never with stale spacing.
 
-``file``/``line`` (extension, 1-based line number) are stored only when the document's lines are not
+``file`` alone (no ``line``: adjudicated gold keeps its sources' files) puts the line in that file among
+the lines without a position. ``file``/``line`` (extension, 1-based line number) are stored only when the document's lines are not
 in the writer's canonical order, and then on every item (and ``attrs`` entry) of the document. In
 canonical order the writer puts every line back where it was without them, so a canonical document
 has none (an extra left with nothing is ``{}``): no dict per span in the reader, no JSON value per row
@@ -1411,6 +1412,8 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
         pos = extra.get("line")
         if ext in out and isinstance(pos, int):
             out[ext].append((pos, 0, seq, line))
+        elif ext in out:  # a file without a line (adjudicated gold keeps its sources' files)
+            out[ext].append((float("inf"), _RANK[rank_key], seq, line))
         else:
             out.setdefault(home[rank_key, trigger], []).append((float("inf"), _RANK[rank_key], seq, line))
 

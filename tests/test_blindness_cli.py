@@ -126,6 +126,39 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],
         "import brat": ["import", "brat", str(out), "--annotator", "bob"],
         "import texts": ["import", "texts", str(out)],
+        **{
+            f"import {f}": ["import", f, str(out / "x.in"), "--annotator", "bob"]
+            for f in (
+                "bioc",
+                "pubtator",
+                "conll",
+                "doccano",
+                "labelstudio",
+                "prodigy",
+                "webanno",
+                "judgments",
+            )
+        },
+        **{
+            f"export {f}": ["export", f, str(out / f"bob.{f}"), "-a", "bob"]
+            for f in ("bioc", "pubtator", "conll", "spacy", "network")
+        },
+        "delete document": ["delete", "document", "open", "-r", "peek"],
+        "delete set": ["delete", "set", bob_open, "-r", "peek"],
+        "delete project": [
+            "delete",
+            "project",
+            "-r",
+            "peek",
+            "--confirm",
+            "p",
+            "--archive",
+            str(out / "t.json"),
+        ],
+        "delete annotator": ["delete", "annotator", "bob", "-r", "peek", "--with-sets"],
+        "group-keys": ["group-keys", "re:^(o)"],
+        "keep-splits": ["keep-splits"],
+        "export judgments": ["export", "judgments", str(out / "j.tsv")],
         "import biorelex": ["import", "biorelex", str(out / "x.json"), "--annotator", "bob"],
         "annotator add": ["annotator", "add", "mallory", "--role", "lead"],
         "annotator list": ["annotator", "list"],

@@ -9,7 +9,10 @@ import typer
 from corpusdb.cli import (
     database,
     demo,
+    formats,
+    groups,
     history,
+    hygiene,
     interchange,
     project,
     relevance,
@@ -28,6 +31,9 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     __import__("corpusdb.cli.agree", fromlist=["register"]).register,  # `corpusdb agree`
     __import__("corpusdb.cli.evaluate", fromlist=["register"]).register,  # `corpusdb evaluate`
     interchange.register,
+    formats.register,  # more import/export formats, into interchange's groups
+    groups.register,
+    hygiene.register,
     workflow_assign.register,
     workflow_adjudicate.register,
     workflow_gold.register,

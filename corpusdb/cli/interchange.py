@@ -35,10 +35,13 @@ class Status(StrEnum):
 
 
 import_app = typer.Typer(
-    help="Import corpora: plain texts, brat/BioNLP standoff, BioRelEx JSON.", no_args_is_help=True
+    help="Import corpora: texts, brat/BioNLP, BioRelEx, BioC, PubTator, CoNLL, doccano, Label Studio, Prodigy, "
+    "WebAnno TSV, judgments.",
+    no_args_is_help=True,
 )
 export_app = typer.Typer(
-    help="Export annotation sets: brat/BioNLP standoff, BioRelEx JSON.", no_args_is_help=True
+    help="Export annotation sets: brat/BioNLP, BioRelEx, BioC, PubTator, CoNLL, spaCy, judgments, networks.",
+    no_args_is_help=True,
 )
 
 AnnotatorOpt = Annotated[

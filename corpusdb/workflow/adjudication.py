@@ -45,7 +45,7 @@ Progress = Callable[[int, int], None]
 class _Gold:
     """One document's gold content being built in a transaction: fresh ids, pending decisions."""
 
-    def __init__(self, ann: Annotations, used: set[str]) -> None:
+    def __init__(self, ann: Annotations, used: set[str], sources: Sequence[Annotations] = ()) -> None:
         self.spans = list(ann.spans)
         self.relations = list(ann.relations)
         self.links = list(ann.links)
@@ -53,6 +53,16 @@ class _Gold:
         self.notes = list(ann.notes)
         self.entities = list(ann.entities)
         self.extra = ann.extra
+        layout = _standoff_layout(sources)
+        self.keep_ids = layout is not None  # sources read from a corpus's files: keep their ids
+        # ... and their order: an item kept under its source id sorts where the first source had it
+        first = sources[0] if sources and self.keep_ids else Annotations()
+        self.rank = {
+            x.id: k for k, x in reversed(list(enumerate((*first.spans, *first.relations, *first.links))))
+        }
+        if layout and "standoff" not in ann.extra:
+            # gold keeps the corpus's own files (BioNLP .a1/.a2), not brat's .ann
+            self.extra = {**ann.extra, "standoff": layout}
         self.changed = False
         self.existing = 0
         # what gold already holds (an imported gold set, earlier merges): an identical item is
@@ -62,22 +72,35 @@ class _Gold:
             self.present.setdefault(_content(x), x.id)
         self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
-        taken = used | {
+        self.taken = used | {
             x.id for x in (*self.spans, *self.relations, *self.links, *self.notes, *self.entities)
         }
         self.top: dict[str, int] = {}
-        for t in taken:
-            m = _NUM.match(t)
-            if m:
-                self.top[m.group(1)] = max(self.top.get(m.group(1), 0), int(m.group(2)))
+        for t in self.taken:
+            self._count(t)
+
+    def _count(self, local_id: str) -> None:
+        m = _NUM.match(local_id)
+        if m:
+            self.top[m.group(1)] = max(self.top.get(m.group(1), 0), int(m.group(2)))
 
     def annotations(self) -> Annotations:
+        if self.rank:
+
+            def key(x: Span | Relation | Link) -> int:
+                return self.rank.get(x.id, len(self.rank))
+
+            return Annotations(tuple(sorted(self.spans, key=key)), tuple(sorted(self.relations, key=key)),
+                               tuple(sorted(self.links, key=key)), tuple(self.notes), tuple(self.labels), self.extra,
+                               tuple(self.entities))  # fmt: skip
         return Annotations(tuple(self.spans), tuple(self.relations), tuple(self.links), tuple(self.notes),
                            tuple(self.labels), self.extra, tuple(self.entities))  # fmt: skip
 
     def fresh(self, kind: str) -> str:
         prefix = PREFIX[kind]
         self.top[prefix] = self.top.get(prefix, 0) + 1
+        while f"{prefix}{self.top[prefix]}" in self.taken:
+            self.top[prefix] += 1
         return f"{prefix}{self.top[prefix]}"
 
     def add(self, item: Item) -> str:
@@ -95,7 +118,18 @@ class _Gold:
             self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
             return item.name
         kind = _kind(item)
-        new = replace(item, id=self.fresh(kind), extra={})  # type: ignore[type-var]
+        # sources read from a corpus's files: the source's own id (T12, E3) when gold has not used it
+        # yet, so a release of a BioNLP corpus keeps its ids; and an E line stays an E line
+        own = getattr(item, "id", "")
+        keep = (
+            own if self.keep_ids and own and own not in self.taken and _NUM.match(own) else self.fresh(kind)
+        )
+        self.taken.add(keep)
+        self._count(keep)
+        extra = {
+            k: item.extra[k] for k in ("prefix", "file", "line", "attrs", "link_type") if item.extra.get(k)
+        }  # type: ignore[union-attr]
+        new = replace(item, id=keep, extra=extra)  # type: ignore[type-var]
         getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
         self.present.setdefault(_content(new), new.id)  # type: ignore[arg-type]
         return new.id  # type: ignore[union-attr]
@@ -115,6 +149,16 @@ def _content(item: Span | Relation | Link | Entity) -> tuple[object, ...]:
         return ("relation", item.type, item.kind, tuple((a.role, a.ref) for a in item.args), item.trigger,
                 item.label, tuple(sorted(item.tags)), units.canon(dict(item.attributes)))  # fmt: skip
     return ("link", item.type, item.source, item.target)
+
+
+def _standoff_layout(sources: Sequence[Annotations]) -> dict[str, object] | None:
+    """The annotation files (``a1``/``a2`` or ``ann``) the sources were read from, without their
+    verbatim lines: gold written as brat then uses the corpus's own files."""
+    for ann in sources:
+        files = (ann.extra.get("standoff") or {}).get("files")
+        if files:
+            return {"files": {ext: {} for ext in files}}
+    return None
 
 
 def _used_ids(a: Analysis) -> set[str]:
@@ -143,7 +187,7 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
             trigger = a.unit_gold.get(key) if key else None
             if trigger is None:
                 return f"trigger ({key or item.trigger}) has no gold item yet: resolve it first"
-        return replace(item, args=tuple(args), trigger=trigger, extra={})
+        return replace(item, args=tuple(args), trigger=trigger, extra=_layout_extra(item))
     if isinstance(item, Link):
         ends = []
         for ref in (item.source, item.target):
@@ -152,7 +196,7 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
             if gold is None:
                 return f"link end {key or ref} has no gold item yet: resolve it first"
             ends.append(gold)
-        return replace(item, source=ends[0], target=ends[1], group=None, extra={})
+        return replace(item, source=ends[0], target=ends[1], group=None, extra=_layout_extra(item))
     if isinstance(item, Entity):
         members = []
         for ref in item.members:
@@ -169,8 +213,16 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
             item, members=tuple(members), extra={k: v for k, v in item.extra.items() if k == "link_type"}
         )
     if isinstance(item, Span):
-        return replace(item, extra={})
+        return replace(item, extra=_layout_extra(item))
     return item
+
+
+def _layout_extra(item: Span | Relation | Link) -> dict[str, str]:
+    """What of a source item's standoff extras gold keeps: its file (``a1``/``a2``), line and ``E``
+    prefix, so gold agreed by everyone is written as the corpus's own lines in their order (an item
+    from another source, or made in the TUI, goes after them); spacing and ``*`` groups are the
+    source's own and are dropped (an n-member ``*`` line comes back as pairs)."""
+    return {k: item.extra[k] for k in ("prefix", "file", "line", "attrs") if item.extra.get(k)}
 
 
 def _auto(u: Unit, n: int, threshold: int | None) -> tuple[str, list[Member] | None] | None:
@@ -270,7 +322,7 @@ class AdjudicationMixin(ServiceBase):
         return out
 
     def _merge_one(self, a: Analysis, threshold: int | None) -> tuple[MergeResult, store.GoldWrite]:
-        gold = _Gold(a.gold_ann, _used_ids(a))
+        gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
         added, rejected, kept = self._auto_pass(a, gold, threshold)
         open_ = _open_count(a)
         w = _write(a, gold, "submitted" if open_ == 0 else "in_progress")
@@ -348,7 +400,7 @@ class AdjudicationMixin(ServiceBase):
                     f"{key} on {a.document} was already decided ({done.method}, decision {done.id}); "
                     "change gold with `corpusdb correct`"
                 )
-            gold = _Gold(a.gold_ann, _used_ids(a))
+            gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
             if reject:
                 dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason)
             elif item is not None:

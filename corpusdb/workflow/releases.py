@@ -86,6 +86,30 @@ def dumps(data: Any) -> bytes:
     return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def _standoff_layout(ann: Annotations) -> dict[str, Any]:
+    """``{"standoff": {"files": [...], "items": {id: {"file", "line", "prefix"}}}}`` when gold keeps a BioNLP
+    corpus's own files (``.a1``/``.a2``) and ``E`` lines; nothing otherwise (older snapshots lack it)."""
+    files = (ann.extra.get("standoff") or {}).get("files")
+    if not files:
+        return {}
+    items = {
+        x.id: {k: x.extra[k] for k in ("file", "line", "prefix", "attrs") if x.extra.get(k)}
+        for x in (*ann.spans, *ann.relations)
+        if x.extra.get("file") or x.extra.get("prefix") or x.extra.get("attrs")
+    }
+    return {"standoff": {"files": list(files), **({"items": items} if items else {})}}
+
+
+def _with_layout(ann: Annotations, layout: Mapping[str, Any] | None) -> Annotations:
+    if not layout:
+        return ann
+    items = layout.get("items") or {}
+    spans = tuple(replace(x, extra=items[x.id]) if x.id in items else x for x in ann.spans)
+    rels = tuple(replace(x, extra=items[x.id]) if x.id in items else x for x in ann.relations)
+    extra = {"standoff": {"files": {e: {} for e in layout["files"]}}}
+    return Annotations(spans, rels, ann.links, ann.notes, ann.labels, extra)
+
+
 def standoff_safe(ann: Annotations) -> tuple[Annotations, int]:
     """What brat can hold: no document labels, entities as ``*`` lines over their mentions, no spans
     without a mention (nor what points at them)."""
@@ -105,7 +129,12 @@ def standoff_safe(ann: Annotations) -> tuple[Annotations, int]:
     links = [lk for lk in ann.links if lk.source not in gone and lk.target not in gone]
     notes = [n for n in ann.notes if n.target not in gone]
     kept = Annotations(
-        tuple(s for s in ann.spans if s.id not in gone), tuple(rels), tuple(links), tuple(notes)
+        tuple(s for s in ann.spans if s.id not in gone),
+        tuple(rels),
+        tuple(links),
+        tuple(notes),
+        (),
+        ann.extra,
     )
     return kept, ann.count() - kept.count()
 
@@ -124,7 +153,7 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
                               "standoff_omitted": 0}  # fmt: skip
     by_split: dict[str, list[tuple[Document, Annotations]]] = {}
     for d in snapshot["documents"]:
-        ann = annotations_from_json(d["annotations"])
+        ann = _with_layout(annotations_from_json(d["annotations"]), d.get("standoff"))
         split = d.get("split") or "unsplit"
         doc = Document(
             d["id"], d["text"], d.get("source", ""), d.get("metadata") or {}, d.get("group_key"), split
@@ -267,6 +296,7 @@ class ReleasesMixin(ServiceBase):
                 "metadata": r.meta or {}, "group_key": r.group_key, "split": r.split,
                 "annotations": annotations_to_json(replace(s.annotations, notes=(), extra={})),
                 "decisions": decisions.get(r.external_id, []),
+                **_standoff_layout(s.annotations),
             })  # fmt: skip
             if progress is not None:
                 progress(i + 1, len(gold_sets))

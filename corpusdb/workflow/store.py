@@ -204,7 +204,7 @@ class GoldWrite:
 
 
 GOLD_SET_COLS = ("id", "document_id", "annotator_id", "kind", "status", "guideline_version", "version",
-                 "created", "updated", "submitted")  # fmt: skip
+                 "created", "updated", "submitted", "extra")  # fmt: skip
 DECISION_COLS = ("id", "gold_set_id", "item_kind", "item_local_id", "method", "decided_by_id", "sources", "reason",
                  "created")  # fmt: skip
 
@@ -220,7 +220,8 @@ def write_golds(conn: Connection, project_id: int, writes: Sequence[GoldWrite]) 
     for w, pk in zip(new, db.allocate_ids(conn, "annotation_set", len(new)), strict=True):
         w.set_id = pk
     db.executemany(conn, "annotation_set", GOLD_SET_COLS, [
-        (w.set_id, w.doc_id, None, "gold", w.status, gv, 1, ts, ts, ts if w.status == "submitted" else None)
+        (w.set_id, w.doc_id, None, "gold", w.status, gv, 1, ts, ts, ts if w.status == "submitted" else None,
+         orjson.dumps(dict(w.content.extra)).decode() if w.content.extra else None)
         for w in new
     ])  # fmt: skip
     fresh = {id(w) for w in new}

@@ -1,0 +1,436 @@
+"""BioC XML and BioC JSON (BioCreative's interchange format) read and written with the ``bioc`` package.
+
+Why the ``bioc`` package: it is the format's reference Python implementation (the BioC DTD's data
+model, its XML and JSON codecs); this module only maps that model onto corpusdb records and back.
+
+Mapping (offsets are code points into the document text, as everywhere in corpusdb)
+-----------------------------------------------------------------------------------
+* document -> BioC document (``id`` = external id); its text -> passages. A document that came from
+  BioC keeps its passages (offsets and infons, in ``metadata["bioc"]``); any other is one passage at
+  offset 0 with infon ``type=text``. Reading joins passages at their offsets (gaps become spaces).
+* span -> annotation: ``type`` infon, one ``location`` per fragment (several for a discontinuous span),
+  ``text`` = the span text; groundings -> ``identifier`` infon (refs joined by ``;``, as PubTator's
+  BioC does); attributes -> ``attr:<name>`` infons (``true`` for a flag). Annotations sit in the
+  passage that holds their first fragment.
+* relation/event -> relation: ``type`` infon, one node per argument (``role``, ``refid``), ``label``
+  (1/0/-1), ``tags`` (comma-joined), ``kind=event`` and ``trigger`` for events.
+* link (synonym, abbreviation...) -> relation with infon ``corpusdb=link``, nodes ``source``/``target``.
+  note -> relation with infon ``corpusdb=note``, node ``target`` and infon ``text``.
+* document labels -> document infons ``label:<name>``; group key, split, source -> ``group_key``,
+  ``split``, ``source`` infons; other metadata -> ``corpusdb:metadata`` (JSON).
+* what has no BioC field (records' ``extra``, grounding names, typed attribute values) travels as JSON
+  in ``corpusdb:*`` infons, so a round trip store -> BioC -> store is exact.
+
+Reading BioC made elsewhere: annotations and relations at document, passage or sentence level; an
+annotation needs a ``type`` infon (else the document is refused); ``identifier`` (or ``Identifier``)
+gives groundings, other infons become attributes; a relation needs nodes (entity-level relations that
+name identifiers instead, as in BioRED, are refused: corpusdb relations join mentions).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from corpusdb.errors import FormatError
+from corpusdb.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Document,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
+from importers.common import Collector, strict
+from importers.standoff import ReadResult
+
+__all__ = ["format_bioc", "read_bioc", "read_bioc_lenient"]
+
+_J = "corpusdb:"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# Writing
+# ------------------------------------------------------------------------------------------------
+
+
+def _attr_infons(attributes: Mapping[str, Any], infons: dict[str, str]) -> None:
+    typed = False
+    for name, value in attributes.items():
+        if value is True:
+            infons[f"attr:{name}"] = "true"
+        elif isinstance(value, str):
+            infons[f"attr:{name}"] = value
+        else:
+            infons[f"attr:{name}"] = _json(value)
+            typed = True
+    if typed:
+        infons[_J + "attributes"] = _json(dict(attributes))
+
+
+def _span_annotation(span: Span) -> Any:
+    import bioc
+
+    a = bioc.BioCAnnotation()
+    a.id = span.id
+    a.text = span.text
+    a.infons["type"] = span.type
+    for start, end in span.fragments:
+        a.add_location(bioc.BioCLocation(start, end - start))
+    if span.groundings:
+        a.infons["identifier"] = ";".join(g.ref for g in span.groundings)
+        if any(g.text is not None or g.source_id is not None or g.kind != "Reference" or g.extra
+               for g in span.groundings):  # fmt: skip
+            a.infons[_J + "groundings"] = _json(
+                [
+                    {
+                        "ref": g.ref,
+                        "text": g.text,
+                        "source_id": g.source_id,
+                        "kind": g.kind,
+                        "extra": dict(g.extra),
+                    }
+                    for g in span.groundings
+                ]
+            )
+    _attr_infons(span.attributes, a.infons)
+    if span.extra:
+        a.infons[_J + "extra"] = _json(dict(span.extra))
+    return a
+
+
+def _relation(rel: Relation) -> Any:
+    import bioc
+
+    r = bioc.BioCRelation()
+    r.id = rel.id
+    r.infons["type"] = rel.type
+    for arg in rel.args:
+        r.add_node(bioc.BioCNode(arg.ref, arg.role))
+    if rel.label is not None:
+        r.infons["label"] = str(rel.label)
+    if rel.tags:
+        r.infons["tags"] = ",".join(rel.tags)
+    if rel.kind != "relation":
+        r.infons["kind"] = rel.kind
+    if rel.trigger is not None:
+        r.infons["trigger"] = rel.trigger
+    _attr_infons(rel.attributes, r.infons)
+    if rel.extra:
+        r.infons[_J + "extra"] = _json(dict(rel.extra))
+    return r
+
+
+def _link(link: Link) -> Any:
+    import bioc
+
+    r = bioc.BioCRelation()
+    r.id = link.id
+    r.infons["type"] = link.type
+    r.infons["corpusdb"] = "link"
+    if link.group is not None:
+        r.infons["group"] = link.group
+    r.add_node(bioc.BioCNode(link.source, "source"))
+    r.add_node(bioc.BioCNode(link.target, "target"))
+    if link.extra:
+        r.infons[_J + "extra"] = _json(dict(link.extra))
+    return r
+
+
+def _note(note: Note) -> Any:
+    import bioc
+
+    r = bioc.BioCRelation()
+    r.id = note.id
+    r.infons["type"] = note.type
+    r.infons["corpusdb"] = "note"
+    r.infons["text"] = note.text
+    r.add_node(bioc.BioCNode(note.target, "target"))
+    if note.extra:
+        r.infons[_J + "extra"] = _json(dict(note.extra))
+    return r
+
+
+def _document(doc: Document, ann: Annotations) -> Any:
+    import bioc
+
+    d = bioc.BioCDocument()
+    d.id = doc.external_id
+    meta = dict(doc.metadata)
+    layout = meta.pop("bioc", None) or {}
+    d.infons.update(layout.get("infons") or {})
+    if doc.source:
+        d.infons["source"] = doc.source
+    if doc.group_key is not None:
+        d.infons["group_key"] = doc.group_key
+    if doc.split is not None:
+        d.infons["split"] = doc.split
+    if meta:
+        d.infons[_J + "metadata"] = _json(meta)
+    for lb in ann.labels:
+        d.infons[f"label:{lb.name}"] = lb.value
+        if lb.extra:
+            d.infons[f"{_J}label-extra:{lb.name}"] = _json(dict(lb.extra))
+    if ann.extra:
+        d.infons[_J + "set-extra"] = _json(dict(ann.extra))
+    passages = layout.get("passages") or [{"offset": 0, "length": len(doc.text), "infons": {"type": "text"}}]
+    made = []
+    for p in passages:
+        bp = bioc.BioCPassage()
+        bp.offset = p["offset"]
+        bp.text = doc.text[p["offset"] : p["offset"] + p["length"]]
+        bp.infons.update(p.get("infons") or {})
+        d.add_passage(bp)
+        made.append(bp)
+    for span in ann.spans:
+        home = made[0]
+        for bp, p in zip(made, passages, strict=True):
+            if span.fragments and p["offset"] <= span.start < p["offset"] + max(p["length"], 1):
+                home = bp
+                break
+        home.add_annotation(_span_annotation(span))
+    for rel in ann.relations:
+        d.add_relation(_relation(rel))
+    for link in ann.links:
+        d.add_relation(_link(link))
+    for note in ann.notes:
+        d.add_relation(_note(note))
+    return d
+
+
+def format_bioc(
+    items: Sequence[tuple[Document, Annotations]], *, fmt: str = "xml", source: str = "corpusdb"
+) -> str:
+    """The BioC collection of these documents as XML (``fmt="xml"``) or JSON (``fmt="json"``)."""
+    import bioc
+    from bioc import biocjson
+
+    coll = bioc.BioCCollection()
+    coll.source = source
+    coll.key = "corpusdb.key"
+    for doc, ann in items:
+        coll.add_document(_document(doc, ann))
+    if fmt == "json":
+        return biocjson.dumps(coll, indent=1, ensure_ascii=False) + "\n"
+    if fmt != "xml":
+        raise ValueError(f"BioC format is xml or json, not {fmt!r}")
+    return bioc.dumps(coll)
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading
+# ------------------------------------------------------------------------------------------------
+
+
+def _load(file: str, fmt: str) -> Any:
+    from bioc import biocjson, biocxml
+
+    try:
+        if fmt == "json":
+            with open(file, encoding="utf-8-sig") as fh:
+                return biocjson.load(fh)
+        with open(file, "rb") as fh:
+            return biocxml.load(fh)
+    except OSError as err:
+        raise FormatError.single(file, None, f"cannot read: {err.strerror or err}") from err
+    except json.JSONDecodeError as err:
+        raise FormatError.single(file, err.lineno, f"not JSON: {err.msg}") from err
+    except UnicodeDecodeError as err:
+        raise FormatError.single(file, None, f"not UTF-8: {err.reason}") from err
+    except (KeyError, TypeError, ValueError, AttributeError, SyntaxError) as err:  # lxml's XMLSyntaxError
+        lineno = getattr(err, "lineno", None)
+        what = "BioC XML" if fmt == "xml" else "a BioC JSON collection"
+        raise FormatError.single(file, lineno, f"not {what}: {err}") from err
+
+
+def _fmt_of(file: str, fmt: str | None) -> str:
+    if fmt is not None:
+        return fmt
+    return "json" if file.lower().endswith(".json") else "xml"
+
+
+def _lines_of_documents(file: str, fmt: str, n: int) -> list[int | None]:
+    """The line where each document starts (``<document>`` or ``"id"`` of a document object), best effort."""
+    try:
+        with open(file, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().split("\n")
+    except OSError:
+        return [None] * n
+    marker = "<document" if fmt == "xml" else '"bioctype": "BioCDocument"'
+    found: list[int | None] = [i + 1 for i, line in enumerate(lines) if marker in line]
+    if fmt == "json" and len(found) != n:
+        found = []
+    return (found + [None] * n)[:n] if len(found) >= n or fmt == "xml" else [None] * n
+
+
+def _attrs(infons: Mapping[str, str]) -> dict[str, Any]:
+    typed = infons.get(_J + "attributes")
+    if typed:
+        return json.loads(typed)
+    out: dict[str, Any] = {}
+    for key, value in infons.items():
+        if key.startswith("attr:"):
+            out[key[5:]] = True if value == "true" else value
+    return out
+
+
+_SPAN_INFONS = {"type", "identifier", "Identifier"}
+
+
+def _read_span(a: Any, fallback_id: str, errors: list[str]) -> Span | None:
+    infons = dict(a.infons)
+    typ = infons.get("type")
+    if not typ:
+        errors.append(f"annotation {a.id or fallback_id}: no 'type' infon")
+        return None
+    frags = tuple((loc.offset, loc.offset + loc.length) for loc in a.locations)
+    refs = infons.get("identifier") or infons.get("Identifier") or ""
+    if infons.get(_J + "groundings"):
+        groundings = tuple(
+            Grounding(
+                g["ref"], g.get("text"), g.get("source_id"), g.get("kind", "Reference"), g.get("extra") or {}
+            )
+            for g in json.loads(infons[_J + "groundings"])
+        )
+    else:
+        groundings = tuple(
+            Grounding(r.strip()) for r in refs.replace(",", ";").split(";") if r.strip() and r != "-"
+        )
+    attrs = _attrs(infons)
+    for key, value in infons.items():  # foreign infons (e.g. PubTator's) are kept as attributes
+        if key not in _SPAN_INFONS and not key.startswith(("attr:", _J)):
+            attrs[key] = value
+    extra = json.loads(infons[_J + "extra"]) if infons.get(_J + "extra") else {}
+    return Span(a.id or fallback_id, typ, frags, a.text or "", attrs, groundings, extra)
+
+
+def _read_relation(r: Any, fallback_id: str, errors: list[str]) -> Relation | Link | Note | None:
+    infons = dict(r.infons)
+    rid = r.id or fallback_id
+    typ = infons.get("type") or infons.get("relation type")
+    extra = json.loads(infons[_J + "extra"]) if infons.get(_J + "extra") else {}
+    nodes = {n.role: n.refid for n in r.nodes}
+    if infons.get("corpusdb") == "link":
+        return Link(
+            rid, typ or "", nodes.get("source", ""), nodes.get("target", ""), infons.get("group"), extra
+        )
+    if infons.get("corpusdb") == "note":
+        return Note(rid, typ or "AnnotatorNotes", nodes.get("target", ""), infons.get("text", ""), extra)
+    if not typ:
+        errors.append(f"relation {rid}: no 'type' infon")
+        return None
+    if not r.nodes:
+        errors.append(
+            f"relation {rid} ({typ}) has no nodes: entity-level relations (naming identifiers in infons) "
+            "cannot be stored as relations between mentions"
+        )
+        return None
+    label = infons.get("label")
+    if label is not None and label not in ("1", "0", "-1"):
+        errors.append(f"relation {rid}: label {label!r} is not 1, 0 or -1")
+        return None
+    tags = tuple(t for t in (infons.get("tags") or "").split(",") if t)
+    kind = "event" if infons.get("kind") == "event" else "relation"
+    args = tuple(Argument(n.role, n.refid) for n in r.nodes)
+    return Relation(rid, typ, args, int(label) if label is not None else None, tags, _attrs(infons),
+                    infons.get("trigger"), kind, extra)  # fmt: skip
+
+
+def _text_of(d: Any) -> tuple[str, list[dict[str, Any]]]:
+    parts: list[str] = []
+    layout: list[dict[str, Any]] = []
+    pos = 0
+    for p in sorted(d.passages, key=lambda p: p.offset):
+        text = p.text
+        if text is None:  # sentences only
+            text = ""
+            for s in sorted(p.sentences, key=lambda s: s.offset):
+                gap = s.offset - (p.offset + len(text))
+                text += " " * max(gap, 0) + (s.text or "")
+        if p.offset < pos:
+            raise ValueError(f"passage at offset {p.offset} overlaps the previous one (ends at {pos})")
+        parts.append(" " * (p.offset - pos) + text)
+        layout.append({"offset": p.offset, "length": len(text), "infons": dict(p.infons)})
+        pos = p.offset + len(text)
+    return "".join(parts), layout
+
+
+def read_bioc_lenient(path: str | os.PathLike[str], *, fmt: str | None = None) -> ReadResult:
+    """Read a BioC XML (or, by ``fmt`` or a ``.json`` name, BioC JSON) collection; keep the valid
+    documents and list every problem of the others. An unreadable file raises :class:`FormatError`."""
+    file = os.fspath(path)
+    kind = _fmt_of(file, fmt)
+    coll = _load(file, kind)
+    lines = _lines_of_documents(file, kind, len(coll.documents))
+    out = Collector(file)
+    for d, line in zip(coll.documents, lines, strict=True):
+        errors: list[str] = []
+        try:
+            text, layout = _text_of(d)
+        except ValueError as err:
+            out.error(line, f"document {d.id!r}: {err}", d.id or "")
+            continue
+        infons = dict(d.infons)
+        labels: list[DocLabel] = []
+        doc_infons: dict[str, str] = {}
+        for key, value in infons.items():
+            if key.startswith("label:"):
+                name = key[6:]
+                lx = infons.get(f"{_J}label-extra:{name}")
+                labels.append(DocLabel(name, value, json.loads(lx) if lx else {}))
+            elif not key.startswith(_J) and key not in ("source", "group_key", "split"):
+                doc_infons[key] = value
+        meta: dict[str, Any] = json.loads(infons[_J + "metadata"]) if infons.get(_J + "metadata") else {}
+        plain = len(layout) == 1 and layout[0]["offset"] == 0 and layout[0]["infons"] == {"type": "text"}
+        if not plain or doc_infons:
+            meta["bioc"] = {"passages": layout, **({"infons": doc_infons} if doc_infons else {})}
+        spans: list[Span] = []
+        n = 0
+        containers = [d, *d.passages, *(s for p in d.passages for s in p.sentences)]
+        for c in containers:
+            for a in c.annotations:
+                n += 1
+                span = _read_span(a, f"T{n}", errors)
+                if span is not None:
+                    spans.append(span)
+        rels: list[Relation] = []
+        links: list[Link] = []
+        notes: list[Note] = []
+        k = 0
+        for c in containers:
+            for r in c.relations:
+                k += 1
+                item = _read_relation(r, f"R{k}", errors)
+                if isinstance(item, Relation):
+                    rels.append(item)
+                elif isinstance(item, Link):
+                    links.append(item)
+                elif isinstance(item, Note):
+                    notes.append(item)
+        set_extra = json.loads(infons[_J + "set-extra"]) if infons.get(_J + "set-extra") else {}
+        doc = Document(
+            d.id or "", text, infons.get("source", ""), meta, infons.get("group_key"), infons.get("split")
+        )
+        ann = Annotations(tuple(spans), tuple(rels), tuple(links), tuple(notes), tuple(labels), set_extra)
+        warnings = [
+            f"document {doc.external_id!r}: span {s.id} text {s.text!r} differs from the document's "
+            f"{' '.join(text[a:b] for a, b in s.fragments)!r}"
+            for s in spans
+            if s.text
+            and all(b <= len(text) for _, b in s.fragments)
+            and s.text != " ".join(text[a:b] for a, b in s.fragments)
+        ]
+        out.add(doc, ann, line, errors, warnings)
+    return out.result()
+
+
+read_bioc = strict(read_bioc_lenient)

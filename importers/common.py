@@ -1,0 +1,125 @@
+"""Helpers shared by the interchange readers of this wave (BioC, PubTator, CoNLL, competitors' exports).
+
+Why: every reader must refuse a document whose records would not round-trip (an id used twice, a
+reference to nothing, a fragment outside the text) with the file and line where the document starts,
+and must keep reading to list every problem; the store's own check raises one message without a file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from corpusdb.errors import FormatError, Problem
+from corpusdb.records import Annotations, Document, ParsedDocument
+from importers.standoff import ReadResult
+
+__all__ = ["Collector", "annotation_problems", "read_text", "strict"]
+
+
+def annotation_problems(doc: Document, ann: Annotations) -> list[str]:
+    """What would make this set refused by the store or written back wrong, one message each."""
+    out: list[str] = []
+    ids: set[str] = set()
+    for item_id in [s.id for s in ann.spans] + [r.id for r in ann.relations] + [lk.id for lk in ann.links]:
+        if item_id in ids:
+            out.append(f"id {item_id!r} is used twice")
+        ids.add(item_id)
+    spans = {s.id for s in ann.spans}
+    rels = {r.id for r in ann.relations}
+    n = len(doc.text)
+    for s in ann.spans:
+        for a, b in s.fragments:
+            if not 0 <= a <= b <= n:
+                out.append(f"span {s.id} ({s.type}): offsets {a}-{b} are outside the text (length {n})")
+    for r in ann.relations:
+        out += [
+            f"relation {r.id}: argument {a.role}:{a.ref} points at nothing"
+            for a in r.args
+            if a.ref not in spans and a.ref not in rels
+        ]
+        if r.label is not None and r.label not in (-1, 0, 1):
+            out.append(f"relation {r.id}: label {r.label!r} is not 1, 0 or -1")
+    for lk in ann.links:
+        out += [f"link {lk.id}: {end!r} is not a span" for end in (lk.source, lk.target) if end not in spans]
+    names = [lb.name for lb in ann.labels]
+    if len(set(names)) != len(names):
+        out.append("a document label name is given twice")
+    return out
+
+
+@dataclass
+class Collector:
+    """Documents and problems of one file, read leniently: a document with an error is rejected whole."""
+
+    file: str
+    documents: list[ParsedDocument] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+    _seen: dict[str, int | None] = field(default_factory=dict)
+
+    def add(
+        self,
+        doc: Document,
+        ann: Annotations,
+        line: int | None,
+        errors: Iterable[str] = (),
+        warnings: Iterable[str] = (),
+    ) -> None:
+        """Keep the document unless it (or its records) has an error; every message gets file and line."""
+        errs = list(errors)
+        if doc.external_id in self._seen:
+            first = self._seen[doc.external_id]
+            errs.append(f"document id {doc.external_id!r} is given twice (first at line {first})")
+        elif not doc.external_id:
+            errs.append("a document has no id")
+        errs += annotation_problems(doc, ann)
+        warns = [
+            f"{self.file}:{line}: warning: {w}" if line else f"{self.file}: warning: {w}" for w in warnings
+        ]
+        if errs:
+            self.problems += [Problem(self.file, line, f"document {doc.external_id!r}: {e}") for e in errs]
+            self.rejected.append(doc.external_id or f"{self.file}:{line}")
+            return
+        self._seen[doc.external_id] = line
+        self.documents.append(ParsedDocument(doc, ann, tuple(warns)))
+
+    def error(self, line: int | None, message: str, rejected: str | None = None) -> None:
+        """A problem outside any readable document (a line that cannot be parsed at all)."""
+        self.problems.append(Problem(self.file, line, message))
+        if rejected is not None:
+            self.rejected.append(rejected)
+
+    def result(self) -> ReadResult:
+        return ReadResult(self.documents, self.problems, self.rejected)
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """A UTF-8 file's text (a BOM dropped, CRLF kept as the file has it); one clear error otherwise."""
+    file = os.fspath(path)
+    try:
+        with open(file, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise FormatError.single(file, None, f"cannot read: {err.strerror or err}") from err
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise FormatError.single(file, line, f"not UTF-8 (byte {err.start})") from err
+    return text.removeprefix("\ufeff")
+
+
+def strict(read: Callable[..., ReadResult]) -> Callable[..., list[ParsedDocument]]:
+    """The all-or-nothing form of a lenient reader: :class:`FormatError` lists every problem."""
+
+    def run(*args: Any, **kwargs: Any) -> list[ParsedDocument]:
+        result = read(*args, **kwargs)
+        if any(p.severity == "error" for p in result.problems):
+            raise FormatError(result.problems)
+        return result.documents
+
+    run.__doc__ = f"All-or-nothing :func:`{read.__name__}`: raises FormatError listing every problem."
+    return run
