@@ -87,7 +87,8 @@ def import_all(url: str, imports: list[tuple[Path, str]]) -> tuple[float, list[A
     corpus = Corpus.open("bench", url=url)
     c0 = os.times()
     t0 = time.perf_counter()
-    reports = [corpus.import_brat(path, who) for path, who in imports]
+    # the generated types fit no schema: store them as they are, without the submit check
+    reports = [corpus.import_brat(path, who, allow_unknown=True, force=True) for path, who in imports]
     dt = time.perf_counter() - t0
     c1 = os.times()
     corpus.engine.dispose()

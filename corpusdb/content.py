@@ -206,6 +206,15 @@ class ContentRows:
 
 
 def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = False) -> ContentRows:
+    """``_build_rows``, refusing values JSON cannot hold (lone surrogates, integers beyond 64 bits,
+    nesting deeper than 255) as invalid input instead of an encoder error."""
+    try:
+        return _build_rows(items, checked=checked)
+    except orjson.JSONEncodeError as exc:
+        raise InvalidInput(f"a value cannot be stored as JSON: {exc}") from None
+
+
+def _build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = False) -> ContentRows:
     """The rows of these sets' content; checks references first (``check_references``) unless the
     caller has (``checked``: a reader that refuses unknown ids and duplicates, as the standoff
     reader does; the database's constraints still refuse what slips through)."""

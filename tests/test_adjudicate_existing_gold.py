@@ -92,3 +92,23 @@ def test_bb_2011_gold_and_two_equal_annotators(tmp_path: Path, shared_data: Path
     c = Corpus.open(url=f"sqlite:///{db}")
     assert c.review() == []
     assert all(r.added == {} and r.open == 0 for r in c.merge())
+
+
+def test_identical_gold_items_are_each_claimed_once(sqlite_url: str) -> None:
+    """GENIA has identical spans under two ids; a relation may point at either. Each gold item is the
+    merge target of one unit, so nothing is added and relations keep pointing where they did."""
+    twin = Annotations(
+        spans=(sp("T1", "protein", 0, 4), sp("T2", "protein", 0, 4), sp("T3", "protein", 15, 40)),
+        relations=(Relation("R1", "bind", (Argument("Arg1", "T2"), Argument("Arg2", "T3")), label=1),),
+    )
+    c = Corpus.create("p", "biorelex-1.0", url=sqlite_url)
+    for who in ("alice", "bob"):
+        c.add_annotator(who)
+    c.add_documents([Document("s1", TEXT)])
+    c.create_set("s1", None, kind="gold", status="submitted", annotations=twin)
+    for who in ("alice", "bob"):
+        c.create_set("s1", who, status="submitted", annotations=twin)
+    [res] = c.merge()
+    assert res.added == {} and res.open == 0
+    assert c.gold("s1").annotations == twin
+    assert sorted(d.item_id for d in c.decisions("s1")) == ["R1", "T1", "T2", "T3"]

@@ -211,7 +211,7 @@ def test_every_problem_names_file_sentence_and_line(tmp_path: Path) -> None:
     s2 = [m for m in msgs if m.startswith("sentence 2 (id 's2')")]
     assert any("mention [5, 40]: beyond the end of the text (10 characters)" in m for m in s2)
     assert any("name 'IL-3' mention [0, 4]: the text there is 'IL-2', not the name" in m for m in s2)
-    assert any("mention [3, 1]: start must be >= 0 and end >= start" in m for m in s2)
+    assert any("mention [3, 1]: start must be >= 0 and end > start" in m for m in s2)
     assert any("mention 1: expected [start, end] integers" in m for m in s2)
     assert any("participant 7 is not a cluster index (0..2)" in m for m in s2)
     assert any("'label' must be 1, 0 or -1, got 2" in m for m in s2)

@@ -70,18 +70,18 @@ def round_trip(workdir: tuple[str, Path], corpus: str) -> tuple[Path, Path, list
     if corpus == "brat-examples":  # its folders reuse file names: one project per folder
         for k, leaf in enumerate(leaf_folders(src)):
             c = Corpus.create(f"brat-{k}", "ge-2011", url=url)
-            reports.append(c.import_brat(leaf, "brat"))
+            reports.append(c.import_brat(leaf, "brat", allow_unknown=True, force=True))
             c.export_brat(out / leaf.relative_to(src), "brat")
     elif corpus == "bratiaa-example-project":  # one text set, four annotators
         c = Corpus.create("bratiaa", "conll-ner", url=url)
         for who in ANNOTATORS:
-            reports.append(c.import_brat(src / who, who))
+            reports.append(c.import_brat(src / who, who, allow_unknown=True, force=True))
         for who in ANNOTATORS:  # the owner sees them: every set is submitted
             c.export_brat(out / who, who)
     else:
         schema, keep = next((s, k) for name, s, k in SINGLE if name == corpus)
         c = Corpus.create(corpus, schema, url=url)
-        reports.append(c.import_brat(src, "alice", keep_unknown=keep))
+        reports.append(c.import_brat(src, "alice", keep_unknown=keep, allow_unknown=True, force=True))
         c.export_brat(out, "alice")
     _done[corpus] = (src, out, reports)
     return _done[corpus]
@@ -122,10 +122,10 @@ def test_refusals_on_real_data(workdir: tuple[str, Path]) -> None:
     url, _ = workdir
     c = Corpus.create("refused", "ge-2011", url=url)
     with pytest.raises(ImportRefused) as err:
-        c.import_brat(shared_path("data", "bionlp-st-2011-bi-train"), "alice")
+        c.import_brat(shared_path("data", "bionlp-st-2011-bi-train"), "alice", allow_unknown=True)
     assert sum(p.severity == "error" for p in err.value.problems) == 3_884
     with pytest.raises(ImportRefused) as err:
-        c.import_brat(shared_path("data", "brat-examples"), "alice")
+        c.import_brat(shared_path("data", "brat-examples"), "alice", allow_unknown=True)
     assert sum("is already read from" in p.message for p in err.value.problems) == 13  # tutorials bio/news
     with c.engine.connect() as conn:
         docs = conn.execute(
@@ -159,7 +159,7 @@ def test_round_trip_on_postgres(pg_url: str, tmp_path: Path) -> None:
             c = Corpus.open(project, engine=engine)
         except Exception:
             c = Corpus.create(project, "ge-2011", engine=engine)
-        c.import_brat(src, who or "alice", keep_unknown=keep)
+        c.import_brat(src, who or "alice", keep_unknown=keep, allow_unknown=True, force=True)
         out = tmp_path / rel
         c.export_brat(out, who or "alice")
         assert tree(out) == tree(src), rel

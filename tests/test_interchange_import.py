@@ -66,7 +66,7 @@ def corpus(sqlite_url: str) -> Corpus:
 
 def test_import_export_round_trip_keeps_folders(corpus: Corpus, tmp_path: Path) -> None:
     src = good_corpus(tmp_path / "src")
-    rep = corpus.import_brat(src, "alice")
+    rep = corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     assert (rep.documents, rep.documents_added, rep.sets_created) == (2, 2, 1 * 2)
     assert rep.items["spans"] == 4 and rep.items["relations"] == 1
     assert rep.annotator_created and corpus.annotator("alice").role == "annotator"
@@ -86,7 +86,7 @@ def test_a1_a2_and_every_line_type(any_url: str, tmp_path: Path) -> None:
     src = tmp_path / "standoff"
     for name in ("bionlp", "every_line", "bb2011"):
         shutil.copytree(FIXTURES / "standoff" / name, src / name)
-    rep = corpus.import_brat(src, "alice")
+    rep = corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     assert rep.documents == 4
     corpus.export_brat(tmp_path / "out", "alice")
     assert tree(tmp_path / "out") == tree(src)
@@ -109,7 +109,7 @@ def test_all_or_nothing_lists_every_error(corpus: Corpus, tmp_path: Path) -> Non
     )
     before = counts(corpus)
     with pytest.raises(ImportRefused) as err:
-        corpus.import_brat(src, "alice")
+        corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     assert isinstance(err.value, FormatError) and err.value.exit_code == 4
     where = sorted((Path(p.file).name, p.line) for p in err.value.problems if p.severity == "error")
     assert where == [
@@ -126,7 +126,7 @@ def test_all_or_nothing_lists_every_error(corpus: Corpus, tmp_path: Path) -> Non
 def test_lenient_imports_the_valid_documents(corpus: Corpus, tmp_path: Path) -> None:
     src = good_corpus(tmp_path / "src")
     write(src, {"c/bad.txt": "abc", "c/bad.ann": "T1\tProtein 0 3\tabd\n"})
-    rep = corpus.import_brat(src, "alice", lenient=True)
+    rep = corpus.import_brat(src, "alice", lenient=True, allow_unknown=True, force=True)
     assert rep.documents == 2 and rep.sets_created == 2
     assert [Path(r).name for r in rep.rejected] == ["bad.txt"]
     assert [Path(p.file).name for p in rep.problems] == ["bad.ann"]
@@ -135,9 +135,9 @@ def test_lenient_imports_the_valid_documents(corpus: Corpus, tmp_path: Path) -> 
 
 def test_reimport_is_a_no_op_and_a_changed_set_needs_replace(corpus: Corpus, tmp_path: Path) -> None:
     src = good_corpus(tmp_path / "src")
-    corpus.import_brat(src, "alice")
+    corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     before = counts(corpus)
-    again = corpus.import_brat(src, "alice")
+    again = corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     assert (again.documents_added, again.documents_existing, again.sets_created, again.sets_unchanged) == (
         0,
         2,
@@ -146,19 +146,19 @@ def test_reimport_is_a_no_op_and_a_changed_set_needs_replace(corpus: Corpus, tmp
     )
     assert counts(corpus) == before
     # bob's import of the same texts reuses the documents
-    bob = corpus.import_brat(src, "bob")
+    bob = corpus.import_brat(src, "bob", allow_unknown=True, force=True)
     assert (bob.documents_added, bob.sets_created) == (0, 2)
     # a changed file for alice: refused (every clash listed), unless --replace
     (src / "a" / "doc-a.ann").write_text("T1\tProtein 0 4\tIL-2\n", encoding="utf-8")
     (src / "b" / "doc-b.ann").write_text("", encoding="utf-8")
     before = counts(corpus)
     with pytest.raises(ImportConflict) as err:
-        corpus.import_brat(src, "alice")
+        corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     assert isinstance(err.value, Conflict) and err.value.exit_code == 6
     assert sorted(Path(p.file).name for p in err.value.problems) == ["doc-a.txt", "doc-b.txt"]
     assert counts(corpus) == before
     old = corpus.set_headers(document="doc-a", annotator="alice")[0]
-    rep = corpus.import_brat(src, "alice", replace=True, status="in_progress")
+    rep = corpus.import_brat(src, "alice", replace=True, status="in_progress", allow_unknown=True, force=True)
     assert (rep.sets_replaced, rep.sets_created, rep.sets_unchanged) == (2, 0, 0)
     new = corpus.set_headers(document="doc-a", annotator="alice")[0]
     assert new.id == old.id and new.version == old.version + 1 and new.status == "in_progress"
@@ -169,52 +169,58 @@ def test_reimport_is_a_no_op_and_a_changed_set_needs_replace(corpus: Corpus, tmp
 
 
 def test_a_different_text_under_a_stored_id_is_refused(corpus: Corpus, tmp_path: Path) -> None:
-    corpus.import_brat(good_corpus(tmp_path / "src"), "alice")
+    corpus.import_brat(good_corpus(tmp_path / "src"), "alice", allow_unknown=True, force=True)
     other = write(tmp_path / "other", {"doc-a.txt": TEXT_A + " Changed.", "doc-a.ann": "", "new.txt": "x"})
     before = counts(corpus)
     with pytest.raises(ImportConflict, match="already stored with a different text"):
-        corpus.import_brat(other, "bob")
+        corpus.import_brat(other, "bob", allow_unknown=True, force=True)
     assert counts(corpus) == before  # bob was not created either
-    rep = corpus.import_brat(other, "bob", lenient=True)
+    rep = corpus.import_brat(other, "bob", lenient=True, allow_unknown=True, force=True)
     assert rep.documents == 1 and [Path(r).name for r in rep.rejected] == ["doc-a.txt"]
 
 
 def test_one_id_from_two_folders_is_refused(corpus: Corpus, tmp_path: Path) -> None:
     src = write(tmp_path / "src", {"x/d.txt": "one", "y/d.txt": "two"})
     with pytest.raises(ImportRefused, match="already read from"):
-        corpus.import_brat(src, "alice")
-    rep = corpus.import_brat(src, "alice", lenient=True)
+        corpus.import_brat(src, "alice", allow_unknown=True, force=True)
+    rep = corpus.import_brat(src, "alice", lenient=True, allow_unknown=True, force=True)
     assert rep.documents == 1 and corpus.document("d").text == "one"
 
 
 def test_gold_prediction_and_options(corpus: Corpus, tmp_path: Path) -> None:
     src = good_corpus(tmp_path / "src")
-    gold = corpus.import_brat(src, kind="gold")
+    gold = corpus.import_brat(src, kind="gold", allow_unknown=True, force=True)
     assert gold.annotator is None and {s.kind for s in corpus.sets(kind="gold")} == {"gold"}
     assert all(s.annotator is None for s in corpus.sets(kind="gold"))
-    corpus.import_brat(src, "tagger", kind="prediction")
+    corpus.import_brat(src, "tagger", kind="prediction", allow_unknown=True, force=True)
     assert corpus.annotator("tagger").role == "system"
     with pytest.raises(UsageError, match="omit --annotator"):
-        corpus.import_brat(src, "alice", kind="gold")
+        corpus.import_brat(src, "alice", kind="gold", allow_unknown=True, force=True)
     with pytest.raises(UsageError, match="needs an annotator"):
-        corpus.import_brat(src)
+        corpus.import_brat(src, allow_unknown=True, force=True)
     with pytest.raises(UsageError):
-        corpus.import_brat(src, "alice", status="done")
+        corpus.import_brat(src, "alice", status="done", allow_unknown=True, force=True)
     corpus.export_brat(tmp_path / "gold", gold=True)
     assert tree(tmp_path / "gold") == tree(src)
-    one = corpus.import_brat(src / "a" / "doc-a.txt", "carol")  # a single document
+    one = corpus.import_brat(
+        src / "a" / "doc-a.txt", "carol", allow_unknown=True, force=True
+    )  # a single document
     assert one.documents == 1
     with pytest.raises(FormatError, match="not a directory"):
-        corpus.import_brat(tmp_path / "missing", "alice")
+        corpus.import_brat(tmp_path / "missing", "alice", allow_unknown=True, force=True)
 
 
-def test_schema_mismatches_are_warnings_and_stored(corpus: Corpus, tmp_path: Path) -> None:
+def test_schema_mismatches_are_refused_or_warnings_and_stored(corpus: Corpus, tmp_path: Path) -> None:
     src = write(
         tmp_path / "src",
         {"d.txt": "abc def ghi", "d.ann": "T1\tGizmo 0 3\tabc\nT2\tGizmo 4 7\tdef\nT3\tProtein 8 11\tghi\n"
                                            "R1\tTouches Arg1:T1 Arg2:T3\nA1\tShiny T1\n"},
     )  # fmt: skip
-    rep = corpus.import_brat(src, "alice")
+    with pytest.raises(ImportRefused) as err:
+        corpus.import_brat(src, "alice")
+    assert len(err.value.problems) == 3 and "'Gizmo'" in str(err.value.problems[0])
+    assert counts(corpus)[0] == 0
+    rep = corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     text = "\n".join(rep.schema_warnings)
     assert "2 span(s) of type 'Gizmo'" in text and "(first: d T1)" in text
     assert "'Touches'" in text and "'Shiny'" in text
@@ -225,14 +231,16 @@ def test_schema_mismatches_are_warnings_and_stored(corpus: Corpus, tmp_path: Pat
 
 def test_reader_warnings_are_reported(corpus: Corpus, tmp_path: Path) -> None:
     src = write(tmp_path / "src", {"d.txt": "a\u00a0b c", "d.ann": "T1\tProtein 0 3\ta b\n"})
-    rep = corpus.import_brat(src, "alice")
+    rep = corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     assert len(rep.warnings) == 1 and "d.ann:1: warning:" in rep.warnings[0]
 
 
 def test_only_a_lead_imports(corpus: Corpus, tmp_path: Path) -> None:
     corpus.add_annotator("alice")
     with pytest.raises(PermissionDenied):
-        corpus.as_user("alice").import_brat(good_corpus(tmp_path / "src"), "alice")
+        corpus.as_user("alice").import_brat(
+            good_corpus(tmp_path / "src"), "alice", allow_unknown=True, force=True
+        )
 
 
 # -- exports and blindness -----------------------------------------------------------------------
@@ -241,8 +249,8 @@ def test_only_a_lead_imports(corpus: Corpus, tmp_path: Path) -> None:
 @pytest.fixture
 def two_annotators(corpus: Corpus, tmp_path: Path) -> Corpus:
     src = good_corpus(tmp_path / "src")
-    corpus.import_brat(src, "alice")
-    corpus.import_brat(src, "bob", status="in_progress")
+    corpus.import_brat(src, "alice", allow_unknown=True, force=True)
+    corpus.import_brat(src, "bob", status="in_progress", allow_unknown=True, force=True)
     corpus.add_annotator("lead", "lead")
     return corpus
 
@@ -311,23 +319,23 @@ def test_large_imports_read_in_worker_processes(
     src = good_corpus(tmp_path / "src")
     for name in ("bionlp", "every_line", "bb2011"):
         shutil.copytree(FIXTURES / "standoff" / name, src / name)
-    rep = corpus.import_brat(src, "alice")
+    rep = corpus.import_brat(src, "alice", allow_unknown=True, force=True)
     assert (rep.documents, rep.sets_created) == (6, 6)
     corpus.export_brat(tmp_path / "out", "alice")
     assert tree(tmp_path / "out") == tree(src)
-    assert corpus.import_brat(src, "alice").sets_unchanged == 6
+    assert corpus.import_brat(src, "alice", allow_unknown=True, force=True).sets_unchanged == 6
     # an error in the last chunk: chunks already written are rolled back
     write(src, {"zz/zz-bad.txt": "abc", "zz/zz-bad.ann": "T1\tProtein 0 3\tabd\n"})
     before = counts(corpus)
     with pytest.raises(ImportRefused) as err:
-        corpus.import_brat(src, "bob")
+        corpus.import_brat(src, "bob", allow_unknown=True, force=True)
     assert [Path(p.file).name for p in err.value.problems] == ["zz-bad.ann"]
     assert counts(corpus) == before
     (src / "zz" / "zz-bad.ann").write_text("T1\tProtein 0 3\tabc\n", encoding="utf-8")
     (src / "a" / "doc-a.ann").write_text("T1\tProtein 0 4\tIL-2\n", encoding="utf-8")
     with pytest.raises(ImportConflict):
-        corpus.import_brat(src, "alice")
-    rep = corpus.import_brat(src, "alice", replace=True)
+        corpus.import_brat(src, "alice", allow_unknown=True, force=True)
+    rep = corpus.import_brat(src, "alice", replace=True, allow_unknown=True, force=True)
     assert (rep.sets_created, rep.sets_replaced, rep.sets_unchanged) == (1, 1, 5)
     corpus.export_brat(tmp_path / "out2", "alice")
     assert tree(tmp_path / "out2") == tree(src)

@@ -91,6 +91,12 @@ def test_api_refuses_values_that_cannot_be_read_back(sqlite_url: str) -> None:
     with pytest.raises(InvalidInput, match="not valid Unicode"):
         c.add_documents([Document("d1", "bad \ud800 text")])
     assert c.documents() == []
+    c.add_documents([Document("d1", "some text")])
+    for attrs in ({"note": "\ud800"}, {"count": 2**70}):
+        span = Span("T1", "Bacterium", ((0, 4),), "some", attributes=attrs)
+        with pytest.raises(InvalidInput, match="cannot be stored as JSON"):
+            c.create_set("d1", None, kind="gold", annotations=Annotations(spans=(span,)))
+    assert c.set_headers() == []
 
 
 # -- names that reach file paths ---------------------------------------------------------------

@@ -65,11 +65,12 @@ class _Gold:
             self.extra = {**ann.extra, "standoff": layout}
         self.changed = False
         self.existing = 0
-        # what gold already holds (an imported gold set, earlier merges): an identical item is
-        # decided onto it instead of being added a second time
-        self.present: dict[tuple[object, ...], str] = {}
+        # what gold already holds and no decision claims (an imported gold set): an identical item is
+        # decided onto it instead of being added a second time; each gold item is claimed once
+        self.present: dict[tuple[object, ...], list[str]] = {}
         for x in (*self.spans, *self.relations, *self.links, *self.entities):
-            self.present.setdefault(_content(x), x.id)
+            if x.id not in used:
+                self.present.setdefault(_content(x), []).append(x.id)
         self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
         self.taken = used | {
@@ -110,9 +111,9 @@ class _Gold:
                 return item.name  # gold already says so: nothing to write
         else:
             have = self.present.get(_content(item))
-            if have is not None:
+            if have:
                 self.existing += 1
-                return have
+                return have.pop(0)
         self.changed = True
         if isinstance(item, DocLabel):
             self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
@@ -131,7 +132,6 @@ class _Gold:
         }  # type: ignore[union-attr]
         new = replace(item, id=keep, extra=extra)  # type: ignore[type-var]
         getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
-        self.present.setdefault(_content(new), new.id)  # type: ignore[arg-type]
         return new.id  # type: ignore[union-attr]
 
 
