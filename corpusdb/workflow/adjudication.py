@@ -78,7 +78,8 @@ class _Gold:
             self.labels = [lb for lb in self.labels if lb.name != item.name] + [item]
             return item.name
         kind = _kind(item)
-        new = replace(item, id=self.fresh(kind), extra={})  # type: ignore[type-var]
+        keep = {k: v for k, v in item.extra.items() if k == "link_type"} if isinstance(item, Entity) else {}
+        new = replace(item, id=self.fresh(kind), extra=keep)  # type: ignore[type-var]
         getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
         return new.id  # type: ignore[union-attr]
 
