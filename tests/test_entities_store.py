@@ -94,3 +94,18 @@ def test_an_entity_member_must_be_a_span_of_the_set(sqlite_url: str) -> None:
     good = Annotations(spans=bad.spans, relations=bad.relations, entities=(Entity("C1", "protein", ("T1",)),))
     info = corpus.create_set("d", "alice", annotations=good, status="submitted")
     assert corpus.read_set(info.id).annotations == good
+
+
+def test_deleting_a_mention_leaves_its_entity_and_undo_restores_it() -> None:
+    """An annotator removes a mention of a BioRelEx cluster: the entity keeps its other members (the
+    set stays valid), and the inverse changes put the mention back into the cluster."""
+    from corpusdb.edits import Remove, apply_changes
+
+    ann = read_biorelex(ENTITIES)[0].annotations
+    c1 = ann.entities[0]
+    gone = c1.members[1]
+    new, undo = apply_changes(ann, [Remove("span", gone)])
+    assert new.entities[0].members == tuple(m for m in c1.members if m != gone)
+    assert new.relations == ann.relations  # the relations on the entity stay
+    back, _ = apply_changes(new, undo)
+    assert back == ann
