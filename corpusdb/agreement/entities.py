@@ -150,12 +150,21 @@ def align_strict(ka: Sequence[frozenset[Hashable]], kb: Sequence[frozenset[Hasha
                 overlap[(i, j)] = overlap.get((i, j), 0) + 1
     if not overlap:
         return {}
+    # a pair overlapping nothing else is matched as such (identical or reordered copies: every pair);
+    # only the entangled rest goes to the solver, whose cost grows with the cube of its size
+    n_row: dict[int, int] = {}
+    n_col: dict[int, int] = {}
+    for i, j in overlap:
+        n_row[i] = n_row.get(i, 0) + 1
+        n_col[j] = n_col.get(j, 0) + 1
+    out = {i: j for i, j in overlap if n_row[i] == 1 and n_col[j] == 1}
+    rest = {(i, j): v for (i, j), v in overlap.items() if i not in out}
+    if not rest:
+        return out
     # rows and columns in an order made of content, so ties resolve the same whatever the input order
-    rows = sorted({i for i, _ in overlap}, key=lambda i: sorted(map(repr, ka[i])))
-    cols = sorted({j for _, j in overlap}, key=lambda j: sorted(map(repr, kb[j])))
-    # the common case (every overlap one-to-one, as for identical or reordered copies) needs no solver
-    if len(rows) == len(overlap) == len(cols):
-        return {i: j for i, j in overlap}
+    rows = sorted({i for i, _ in rest}, key=lambda i: sorted(map(repr, ka[i])))
+    cols = sorted({j for _, j in rest}, key=lambda j: sorted(map(repr, kb[j])))
+    overlap = rest
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
@@ -165,7 +174,8 @@ def align_strict(ka: Sequence[frozenset[Hashable]], kb: Sequence[frozenset[Hasha
     for (i, j), v in overlap.items():
         w[ri[i], ci[j]] = v
     r, c = linear_sum_assignment(w, maximize=True)
-    return {rows[x]: cols[y] for x, y in zip(r, c, strict=True) if w[x, y] > 0}
+    out.update({rows[x]: cols[y] for x, y in zip(r, c, strict=True) if w[x, y] > 0})
+    return out
 
 
 def relaxed_classes(
