@@ -109,3 +109,34 @@ def test_deleting_a_mention_leaves_its_entity_and_undo_restores_it() -> None:
     assert new.relations == ann.relations  # the relations on the entity stay
     back, _ = apply_changes(new, undo)
     assert back == ann
+
+
+def test_migration_0004_goes_down_and_up_again(any_url: str, tmp_path: Path) -> None:
+    """Down to 0003 (refused while relations name entities), then up again, on both backends."""
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from corpusdb import db, migrate
+
+    corpus = _project(any_url, tmp_path)
+    engine = corpus.engine
+
+    def down(to: str) -> None:
+        cfg = migrate._config()
+        with db.write(engine) as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, to)
+
+    with pytest.raises(RuntimeError, match="entity arguments"):
+        down("0003")
+    assert migrate.current(engine) == migrate.head()  # the refusal rolled everything back
+    assert "entity" in inspect(engine).get_table_names()
+    for info in corpus.sets():
+        corpus.replace_set(info.id, Annotations(), expected_version=info.version)
+    down("0003")
+    assert "entity" not in inspect(engine).get_table_names()
+    assert "entity_id" not in {c["name"] for c in inspect(engine).get_columns("relation_arg")}
+    migrate.upgrade(engine)
+    assert migrate.current(engine) == migrate.head()
+    corpus.import_biorelex(ENTITIES, "carol")
+    assert len(corpus.read_set(corpus.sets(annotator="carol")[0].id).annotations.entities) == 4
