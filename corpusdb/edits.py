@@ -15,16 +15,17 @@ from typing import Literal
 
 from corpusdb.content import check_references
 from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations, DocLabel, Link, Note, Relation, Span
+from corpusdb.records import Annotations, DocLabel, Entity, Link, Note, Relation, Span
 
-ItemKind = Literal["span", "relation", "link", "note", "label"]
-Item = Span | Relation | Link | Note | DocLabel
+ItemKind = Literal["span", "relation", "link", "note", "label", "entity"]
+Item = Span | Relation | Link | Note | DocLabel | Entity
 _FIELD: dict[str, str] = {
     "span": "spans",
     "relation": "relations",
     "link": "links",
     "note": "notes",
     "label": "labels",
+    "entity": "entities",
 }
 PREFIX: dict[str, str] = {"span": "T", "relation": "R", "link": "L", "note": "#", "entity": "C"}
 
@@ -40,6 +41,8 @@ def kind_of(item: Item) -> ItemKind:
         return "note"
     if isinstance(item, DocLabel):
         return "label"
+    if isinstance(item, Entity):
+        return "entity"
     raise TypeError(f"not an annotation item: {item!r}")
 
 
@@ -93,6 +96,12 @@ def apply_changes(ann: Annotations, changes: Sequence[Change]) -> tuple[Annotati
             if idx is None:
                 raise InvalidInput(f"there is no {ch.kind} {ch.key!r} to remove")
             inverse.append(Put(items.pop(idx), position=idx))
+            if ch.kind == "span":  # a removed mention or name leaves its entity (undo puts it back)
+                ents = lists["entities"]
+                for k, e in enumerate(ents):
+                    if ch.key in e.members:  # type: ignore[union-attr]
+                        inverse.append(Put(e))
+                        ents[k] = replace(e, members=tuple(m for m in e.members if m != ch.key))  # type: ignore[union-attr, type-var]
     new = Annotations(
         spans=tuple(lists["spans"]),  # type: ignore[arg-type]
         relations=tuple(lists["relations"]),  # type: ignore[arg-type]
@@ -100,7 +109,7 @@ def apply_changes(ann: Annotations, changes: Sequence[Change]) -> tuple[Annotati
         notes=tuple(lists["notes"]),  # type: ignore[arg-type]
         labels=tuple(lists["labels"]),  # type: ignore[arg-type]
         extra=ann.extra,
-        entities=ann.entities,
+        entities=tuple(lists["entities"]),  # type: ignore[arg-type]
     )
     check_references(new, "edit")
     inverse.reverse()
@@ -138,7 +147,7 @@ def next_id(ann: Annotations, kind: ItemKind, taken: Iterable[str] = ()) -> str:
     """A fresh local id for a new item (``T12`` after ``T11``), unique across the whole set."""
     prefix = PREFIX.get(kind, kind[0].upper())
     used = {s.id for s in ann.spans} | {r.id for r in ann.relations} | {lk.id for lk in ann.links}
-    used |= {n.id for n in ann.notes} | set(taken)
+    used |= {n.id for n in ann.notes} | {e.id for e in ann.entities} | set(taken)
     n = 0
     for u in used:
         if u.startswith(prefix):

@@ -1303,8 +1303,9 @@ def mention_level(annotations: Annotations) -> Annotations:
     """The same annotations with explicit entities written out as standoff can hold them.
 
     Why: standoff has no cluster records; a cluster is a ``*`` line over its mentions, and an R line
-    joins mentions. Each entity with two members or more becomes a star of ``synonym`` links from its
-    first member (one ``*`` line), and a relation argument naming an entity points at the entity's
+    joins mentions. Each entity with two members or more becomes a star of ``synonym`` links (of its
+    ``extra["link_type"]`` when it has one: a cluster of Equiv links merged into gold) from its first
+    member (one ``*`` line), and a relation argument naming an entity points at the entity's
     first mentioned member (its first member when none has a mention). Sets without entities (all
     that were read from standoff) are returned unchanged, so their round trips stay byte-identical.
     """
@@ -1319,7 +1320,13 @@ def mention_level(annotations: Annotations) -> Annotations:
             continue
         rep[e.id] = next((m for m in members if frags[m]), members[0])
         links += [
-            Link(f"{e.id}~{k}", ENTITY_LINK_TYPE, members[0], m, group=f"entity:{e.id}")
+            Link(
+                f"{e.id}~{k}",
+                str(e.extra.get("link_type") or ENTITY_LINK_TYPE),
+                members[0],
+                m,
+                group=f"entity:{e.id}",
+            )
             for k, m in enumerate(members[1:], 1)
         ]
     relations = tuple(

@@ -106,3 +106,34 @@ def test_resolving_a_cluster_lets_its_relations_into_gold(sqlite_url: str, tmp_p
     activin = next(e for e in gold.entities if len(e.members) == 2 and e.groundings)
     assert sorted(gold.span(m).text for m in activin.members) == ["Activin", "activin"]
     assert len(gold.relations) == 4 and sum(a.ref == activin.id for r in gold.relations for a in r.args) == 2
+
+
+def test_an_equiv_cluster_is_one_unit_whatever_its_hub(sqlite_url: str) -> None:
+    """brat Equiv sets: the same cluster drawn from another first member agrees; a member more is
+    one conflict about the cluster; gold keeps it as one entity and writes one * line back."""
+    from corpusdb.records import Annotations, Document, Link, Span
+    from importers.standoff import format_annotations
+
+    text = "Bacillus subtilis (B. subtilis, BS) grows."
+    spans = (Span("T1", "Bacterium", ((0, 17),), "Bacillus subtilis"),
+             Span("T2", "Bacterium", ((19, 30),), "B. subtilis"), Span("T3", "Bacterium", ((32, 34),), "BS"))  # fmt: skip
+    star = (Link("*1.1", "Equiv", "T1", "T2", group="*1"), Link("*1.2", "Equiv", "T1", "T3", group="*1"))
+    other_hub = (Link("*1.1", "Equiv", "T3", "T2", group="*1"), Link("*1.2", "Equiv", "T3", "T1", group="*1"))
+    corpus = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    corpus.add_documents([Document("d", text), Document("e", text)])
+    corpus.add_annotator("alice")
+    corpus.add_annotator("bob")
+    for doc, bob_links in (("d", other_hub), ("e", other_hub[:1])):
+        corpus.create_set(doc, "alice", annotations=Annotations(spans, links=star), status="submitted")
+        corpus.create_set(doc, "bob", annotations=Annotations(spans, links=bob_links), status="submitted")
+    found = _open(corpus)
+    assert found["d"] == []
+    [c] = found["e"]  # bob's cluster lacks Bacillus subtilis: one conflict, not two edges
+    assert (c.key, c.differs) == ("link:Equiv{span:0-17,span:19-30,span:32-34}", ("members",))
+    corpus.merge()
+    gold = corpus.gold("d").annotations
+    assert gold.links == () and [sorted(gold.span(m).text for m in e.members) for e in gold.entities] == [
+        ["B. subtilis", "BS", "Bacillus subtilis"]
+    ]
+    lines = format_annotations(gold)["ann"].splitlines()
+    assert [ln.split("\t")[1].split()[0] for ln in lines if ln.startswith("*")] == ["Equiv"]

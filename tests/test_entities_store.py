@@ -94,3 +94,49 @@ def test_an_entity_member_must_be_a_span_of_the_set(sqlite_url: str) -> None:
     good = Annotations(spans=bad.spans, relations=bad.relations, entities=(Entity("C1", "protein", ("T1",)),))
     info = corpus.create_set("d", "alice", annotations=good, status="submitted")
     assert corpus.read_set(info.id).annotations == good
+
+
+def test_deleting_a_mention_leaves_its_entity_and_undo_restores_it() -> None:
+    """An annotator removes a mention of a BioRelEx cluster: the entity keeps its other members (the
+    set stays valid), and the inverse changes put the mention back into the cluster."""
+    from corpusdb.edits import Remove, apply_changes
+
+    ann = read_biorelex(ENTITIES)[0].annotations
+    c1 = ann.entities[0]
+    gone = c1.members[1]
+    new, undo = apply_changes(ann, [Remove("span", gone)])
+    assert new.entities[0].members == tuple(m for m in c1.members if m != gone)
+    assert new.relations == ann.relations  # the relations on the entity stay
+    back, _ = apply_changes(new, undo)
+    assert back == ann
+
+
+def test_migration_0004_goes_down_and_up_again(any_url: str, tmp_path: Path) -> None:
+    """Down to 0003 (refused while relations name entities), then up again, on both backends."""
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from corpusdb import db, migrate
+
+    corpus = _project(any_url, tmp_path)
+    engine = corpus.engine
+
+    def down(to: str) -> None:
+        cfg = migrate._config()
+        with db.write(engine) as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, to)
+
+    with pytest.raises(RuntimeError, match="entity arguments"):
+        down("0003")
+    assert migrate.current(engine) == migrate.head()  # the refusal rolled everything back
+    assert "entity" in inspect(engine).get_table_names()
+    for info in corpus.sets():
+        corpus.replace_set(info.id, Annotations(), expected_version=info.version)
+    down("0003")
+    assert "entity" not in inspect(engine).get_table_names()
+    assert "entity_id" not in {c["name"] for c in inspect(engine).get_columns("relation_arg")}
+    migrate.upgrade(engine)
+    assert migrate.current(engine) == migrate.head()
+    corpus.import_biorelex(ENTITIES, "carol")
+    assert len(corpus.read_set(corpus.sets(annotator="carol")[0].id).annotations.entities) == 4

@@ -66,12 +66,12 @@ def test_conflicts_have_stable_keys_and_counts(corpus: Corpus) -> None:
         "span:56-60": ("presence",),
         "relation:bind(span:0-4,span:15-40)": ("presence",),
         "relation:bind(span:0-4,span:69-73)": ("label",),  # undirected: Arg1/Arg2 swapped is the same
-        "link:abbreviation(span:15-40,span:42-48)": ("presence",),
-        "link:abbreviation(span:15-28,span:42-48)": ("presence",),
+        # one cluster whose membership is disputed (alice: IL-2Ra..., bob: IL-2R...), not one per edge
+        "link:abbreviation{span:15-28,span:15-40,span:42-48}": ("members",),
         "label:topic": ("value",),
     }
-    assert dict(dc.counts) == {"span": 4, "relation": 2, "link": 2, "label": 1}
-    assert dc.open == 9 and dc.agreed == 3  # T1, T3 and IL-4 agree
+    assert dict(dc.counts) == {"span": 4, "relation": 2, "link": 1, "label": 1}
+    assert dc.open == 8 and dc.agreed == 3  # T1, T3 and IL-4 agree
     lab = next(x for x in dc.conflicts if x.key == "relation:bind(span:0-4,span:69-73)")
     assert [(v.item.label, [s.annotator for s in v.sources]) for v in lab.variants] == [
         (-1, ["alice"]),
@@ -81,7 +81,7 @@ def test_conflicts_have_stable_keys_and_counts(corpus: Corpus) -> None:
     again = Corpus.open("p", engine=corpus.engine, user="judy")
     assert keys(again) == got
     [q] = judy.adjudication_queue()
-    assert (q.document, q.sets, q.conflicts, q.open, q.has_gold) == ("s1", 2, 9, 9, False)
+    assert (q.document, q.sets, q.conflicts, q.open, q.has_gold) == ("s1", 2, 8, 8, False)
 
 
 def test_criterion_groups_boundary_disputes(corpus: Corpus) -> None:
@@ -89,7 +89,7 @@ def test_criterion_groups_boundary_disputes(corpus: Corpus) -> None:
     assert got["span:15-28"] == ("boundaries",)  # one dispute, two versions
     assert got["span:53-60"] == ("boundaries",)
     assert "span:15-40" not in got
-    assert "link:abbreviation(span:15-28,span:42-48)" not in got  # the links now agree
+    assert not [k for k in got if k.startswith("link:")]  # the clusters now agree
     typed = keys(corpus, criterion="partial", types="required")
     assert typed["span:15-28"] == ("boundaries",)
 
@@ -97,7 +97,7 @@ def test_criterion_groups_boundary_disputes(corpus: Corpus) -> None:
 def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     judy = corpus.as_user("judy")
     [m] = judy.merge()
-    assert (m.added, m.kept, m.open) == ({"unanimous": 3}, 0, 9)
+    assert (m.added, m.kept, m.open) == ({"unanimous": 3}, 0, 8)
     gold = judy.gold("s1")
     assert [(s.id, s.text) for s in gold.annotations.spans] == [
         ("T1", "IL-2"),
@@ -109,13 +109,12 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     with pytest.raises(Conflict, match="resolve it first"):
         judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", take="alice")
     r = judy.resolve("s1", "span:15-40", take="alice", reason="the full receptor chain")
-    assert r.gold_item_id == "T4" and r.decision.method == "adjudicated" and r.open == 8
+    assert r.gold_item_id == "T4" and r.decision.method == "adjudicated" and r.open == 7
     judy.resolve("s1", "span:15-28", reject=True)
     judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", take="alice")
     judy.resolve("s1", "relation:bind(span:0-4,span:69-73)", take="bob", reason="speculative in the text")
     edited = Link("x", "abbreviation", "T4", "T2")
-    judy.resolve("s1", "link:abbreviation(span:15-40,span:42-48)", item=edited)
-    judy.resolve("s1", "link:abbreviation(span:15-28,span:42-48)", reject=True)
+    judy.resolve("s1", "link:abbreviation{span:15-28,span:15-40,span:42-48}", item=edited)
     judy.resolve("s1", "span:53-60", take="alice")
     judy.resolve("s1", "span:56-60", take="alice")  # alice has nothing there: refused
     last = judy.resolve("s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding")
@@ -137,17 +136,17 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     assert d4.decided_by == "judy" and d4.reason == "the full receptor chain"
     assert [(s["annotator"], s["local_id"]) for s in d4.sources] == [("alice", "T2")]
     refused = [d for d in decs if d.item_id == ""]
-    assert len(refused) == 3
+    assert len(refused) == 2
     unan = next(d for d in decs if d.item_id == "T1")
     assert sorted(s["annotator"] for s in unan.sources) == ["alice", "bob"]
     # merging again changes nothing: every decision is kept
     [m2] = judy.merge()
-    assert (m2.added, m2.kept, m2.open) == ({}, 12, 0)
+    assert (m2.added, m2.kept, m2.open) == ({}, 11, 0)
     assert judy.gold("s1").annotations == gold.annotations
     [dc] = judy.conflicts("s1")
     assert dc.conflicts == () and dc.open == 0
     [dc_all] = judy.conflicts("s1", include_resolved=True)
-    assert len(dc_all.conflicts) == 12 and all(x.resolved for x in dc_all.conflicts)
+    assert len(dc_all.conflicts) == 11 and all(x.resolved for x in dc_all.conflicts)
 
 
 def test_resolve_input_errors(corpus: Corpus) -> None:

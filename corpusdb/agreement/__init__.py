@@ -8,7 +8,9 @@ report can render it. Degenerate inputs give ``value=None`` and a ``note``; malf
 Modules, one job each: ``coefficients`` (two raters, from a table), ``multirater`` (Fleiss, AC1,
 Brennan-Prediger, Conger; missing ratings), ``alpha`` (Krippendorff's alpha, SE, per category, at
 scale), ``weights``, ``unitizing`` (unitizing alpha), ``gamma`` (Mathet et al.'s gamma),
-``bootstrap`` (document bootstrap), ``spans`` (matching), ``relations``, ``links``, ``labels``.
+``bootstrap`` (document bootstrap), ``spans`` (matching), ``entities`` (clusters of mentions and
+names, aligned across sets), ``relations``, ``links`` (pairwise co-reference, MUC, B-cubed, CEAF-e),
+``groundings`` (per span, per document, per database), ``labels``.
 """
 
 from corpusdb.agreement.alpha import krippendorff_alpha, krippendorff_alpha_counts, per_category_alpha
@@ -31,6 +33,7 @@ from corpusdb.agreement.coefficients import (
     specific_agreement,
 )
 from corpusdb.agreement.gamma import gamma_agreement
+from corpusdb.agreement.groundings import GroundingComparison, compare_groundings
 from corpusdb.agreement.labels import (
     LabelAgreement,
     PairwiseMatrix,
@@ -38,7 +41,7 @@ from corpusdb.agreement.labels import (
     label_ratings,
     pairwise_matrix,
 )
-from corpusdb.agreement.links import LinkComparison, compare_links
+from corpusdb.agreement.links import ClusterScore, LinkComparison, compare_links
 from corpusdb.agreement.multirater import (
     brennan_prediger,
     conger_kappa,
@@ -67,7 +70,9 @@ __all__ = [
     "PRF",
     "AgreementInputError",
     "BootstrapCI",
+    "ClusterScore",
     "Coefficient",
+    "GroundingComparison",
     "LabelAgreement",
     "LinkComparison",
     "PairwiseMatrix",
@@ -85,6 +90,7 @@ __all__ = [
     "brennan_prediger",
     "cluster_bootstrap",
     "cohen_kappa",
+    "compare_groundings",
     "compare_links",
     "compare_relations",
     "compare_spans",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from corpusdb.agreement._graph import UnionFind
 from corpusdb.records import Annotations
@@ -97,25 +98,43 @@ def entities(ann: Annotations, symmetric_types: Collection[str] = SYMMETRIC_LINK
     return Entities(tuple(out), index)
 
 
+def _content_keys(ann: Annotations, tag: str) -> dict[str, Hashable]:
+    """Each span's content key; spans of identical content in one set (GENIA has some) also carry
+    their id, so that one key never stands for two spans."""
+    seen: dict[tuple[Any, ...], int] = {}
+    for s in ann.spans:
+        c = (s.fragments, s.text)
+        seen[c] = seen.get(c, 0) + 1
+    out: dict[str, Hashable] = {}
+    for s in ann.spans:
+        c = (s.fragments, s.text)
+        if not s.fragments:
+            out[s.id] = ("name", s.text) if seen[c] == 1 else ("name", s.text, tag, s.id)
+        else:
+            out[s.id] = (tag, *c) if seen[c] == 1 else (tag, *c, s.id)
+    return out
+
+
 def mention_keys(
     ann: Annotations, side: str, align: Mapping[str, str] | None = None, other: Annotations | None = None
 ) -> dict[str, Hashable]:
     """Each span's key for comparison across sets (see the module docstring).
 
     ``side`` is "A" (its spans stand for their aligned partners in ``other``, through ``align``) or
-    "B". Keys are made of content (fragments and text), never of local ids, so they do not depend
-    on the order in which either side listed its spans.
+    "B". Keys are made of content (fragments and text), never of local ids (but for spans of
+    identical content in one set), so they do not depend on the order either side listed its spans.
     """
-    partner = {s.id: s for s in other.spans} if other is not None else {}
+    if side != "A":
+        return _content_keys(ann, "m")
+    theirs = _content_keys(other, "m") if other is not None else {}
+    mine = _content_keys(ann, "A")
     out: dict[str, Hashable] = {}
     for s in ann.spans:
-        if not s.fragments:
-            out[s.id] = ("name", s.text)
-        elif side == "A":
-            y = partner.get(align.get(s.id, "")) if align else None
-            out[s.id] = ("m", y.fragments, y.text) if y is not None else ("A", s.fragments, s.text)
+        y = align.get(s.id) if align else None
+        if s.fragments and y is not None and y in theirs:
+            out[s.id] = theirs[y]
         else:
-            out[s.id] = ("m", s.fragments, s.text)
+            out[s.id] = mine[s.id]
     return out
 
 
@@ -150,12 +169,21 @@ def align_strict(ka: Sequence[frozenset[Hashable]], kb: Sequence[frozenset[Hasha
                 overlap[(i, j)] = overlap.get((i, j), 0) + 1
     if not overlap:
         return {}
+    # a pair overlapping nothing else is matched as such (identical or reordered copies: every pair);
+    # only the entangled rest goes to the solver, whose cost grows with the cube of its size
+    n_row: dict[int, int] = {}
+    n_col: dict[int, int] = {}
+    for i, j in overlap:
+        n_row[i] = n_row.get(i, 0) + 1
+        n_col[j] = n_col.get(j, 0) + 1
+    out = {i: j for i, j in overlap if n_row[i] == 1 and n_col[j] == 1}
+    rest = {(i, j): v for (i, j), v in overlap.items() if i not in out}
+    if not rest:
+        return out
     # rows and columns in an order made of content, so ties resolve the same whatever the input order
-    rows = sorted({i for i, _ in overlap}, key=lambda i: sorted(map(repr, ka[i])))
-    cols = sorted({j for _, j in overlap}, key=lambda j: sorted(map(repr, kb[j])))
-    # the common case (every overlap one-to-one, as for identical or reordered copies) needs no solver
-    if len(rows) == len(overlap) == len(cols):
-        return {i: j for i, j in overlap}
+    rows = sorted({i for i, _ in rest}, key=lambda i: sorted(map(repr, ka[i])))
+    cols = sorted({j for _, j in rest}, key=lambda j: sorted(map(repr, kb[j])))
+    overlap = rest
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
@@ -165,7 +193,8 @@ def align_strict(ka: Sequence[frozenset[Hashable]], kb: Sequence[frozenset[Hasha
     for (i, j), v in overlap.items():
         w[ri[i], ci[j]] = v
     r, c = linear_sum_assignment(w, maximize=True)
-    return {rows[x]: cols[y] for x, y in zip(r, c, strict=True) if w[x, y] > 0}
+    out.update({rows[x]: cols[y] for x, y in zip(r, c, strict=True) if w[x, y] > 0})
+    return out
 
 
 def relaxed_classes(

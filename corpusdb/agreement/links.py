@@ -113,10 +113,18 @@ def _b3(key: list[frozenset[Hashable]], resp: list[frozenset[Hashable]]) -> tupl
 
 def _ceaf_e(key: list[frozenset[Hashable]], resp: list[frozenset[Hashable]]) -> float:
     """The total phi4 similarity of the best one-to-one alignment of key and response entities."""
-    key = [k for k in key if k]
-    resp = [r for r in resp if r]
+    # an entity both sides hold identically overlaps nothing else (one side's entities are disjoint):
+    # it pairs with itself (phi4 = 1, the most there is), so only the others go to the solver
+    same = set(key) & set(resp)
+    key = [k for k in key if k and k not in same]
+    resp = [r for r in resp if r and r not in same]
+    total = float(len([k for k in same if k]))
+    mentions = {m for r in resp for m in r}
+    key = [k for k in key if k & mentions]
+    resp_keyed = {m for k in key for m in k}
+    resp = [r for r in resp if r & resp_keyed]
     if not key or not resp:
-        return 0.0
+        return total
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
@@ -131,7 +139,7 @@ def _ceaf_e(key: list[frozenset[Hashable]], resp: list[frozenset[Hashable]]) -> 
     nr = np.array([len(r) for r in resp], dtype=float)[None, :]
     phi = 2 * w / (nk + nr)
     r, c = linear_sum_assignment(phi, maximize=True)
-    return float(phi[r, c].sum())
+    return total + float(phi[r, c].sum())
 
 
 def _map(node: str, align: Mapping[str, str]) -> Hashable:

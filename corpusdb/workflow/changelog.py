@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-KINDS = (("spans", "span"), ("relations", "relation"), ("links", "link"), ("labels", "label"))
+KINDS = (("spans", "span"), ("relations", "relation"), ("links", "link"), ("labels", "label"),
+         ("entities", "entity"))  # fmt: skip
 
 
 def _items(doc: Mapping[str, Any]) -> dict[tuple[str, str], Any]:

@@ -43,6 +43,7 @@ def _find(ann: Annotations, key: str, kind: str | None) -> tuple[str, Item] | No
         ("span", ann.spans),
         ("relation", ann.relations),
         ("link", ann.links),
+        ("entity", ann.entities),
     ]
     for k, items in pools:
         if kind in (None, k):

@@ -237,6 +237,8 @@ def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str]
     found: list[tuple[int, Entity, tuple[str, ...]]] = []
     for i, src in enumerate(sources):
         for e in src.annotations.entities:
+            if e.extra.get("link_type"):
+                continue  # a cluster of symmetric links, as gold keeps one: see _link_clusters
             keys = tuple(sorted({span_key[(i, m)] for m in e.members if (i, m) in span_key}))
             uf.find(("e", i, e.id))
             for k in keys:
@@ -366,6 +368,14 @@ def _link_clusters(
                 by_type[lk.type].union(lk.source, lk.target)
                 first.setdefault((lk.type, lk.source), lk.id)
                 first.setdefault((lk.type, lk.target), lk.id)
+        for e in src.annotations.entities:
+            t = e.extra.get("link_type")
+            if t:
+                keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in e.members}))
+                found.append((i, e, keys))
+                uf.find(("c", i, e.id))
+                for k in keys:
+                    uf.union(("c", i, e.id), ("s", t, k))
         for t, luf in by_type.items():
             members: dict[Any, list[str]] = defaultdict(list)
             for node in list(luf.parent):
