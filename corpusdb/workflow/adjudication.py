@@ -71,6 +71,9 @@ class _Gold:
         for x in (*self.spans, *self.relations, *self.links, *self.entities):
             if x.id not in used:
                 self.present.setdefault(_content(x), []).append(x.id)
+        for cluster in _link_clusters(self.links):  # a cluster gold draws as links is a cluster it holds
+            if cluster.id not in used:
+                self.present.setdefault(_content(cluster), []).append(cluster.id)
         self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
         self.taken = used | {
@@ -136,6 +139,31 @@ class _Gold:
 
 
 _NUM = re.compile(r"^(\D+?)(\d+)$")
+
+
+def _link_clusters(links: Sequence[Link]) -> list[Entity]:
+    """Each closure of one link type's links as the Entity adjudication compares (``units._link_clusters``):
+    its id is the first link's, so a decision onto it names a link gold really has."""
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def find(x: tuple[str, str]) -> tuple[str, str]:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    first: dict[tuple[str, str], str] = {}
+    for lk in links:
+        parent[find((lk.type, lk.source))] = find((lk.type, lk.target))
+        first.setdefault((lk.type, lk.source), lk.id)
+        first.setdefault((lk.type, lk.target), lk.id)
+    members: dict[tuple[str, str], list[str]] = {}
+    for node in list(parent):
+        members.setdefault(find(node), []).append(node[1])
+    return [
+        Entity(min(first[(t, m)] for m in ms), t, tuple(ms), extra={"link_type": t})
+        for (t, _), ms in members.items()
+    ]
 
 
 def _content(item: Span | Relation | Link | Entity) -> tuple[object, ...]:
