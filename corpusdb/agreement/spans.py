@@ -34,9 +34,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from corpusdb.agreement.coefficients import cohen_kappa, krippendorff_alpha_table, scott_pi
 from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _ToDict
@@ -388,6 +385,10 @@ def match_pairs(pa: np.ndarray, pb: np.ndarray, score: np.ndarray) -> np.ndarray
         free_a[ra[chosen]] = False
         free_b[rb[chosen]] = False
         if free_a[ra].any() and free_b[rb].any():
+            from scipy.optimize import linear_sum_assignment  # heavy: only when a repair is needed
+            from scipy.sparse import coo_matrix
+            from scipy.sparse.csgraph import connected_components
+
             g = coo_matrix((np.ones(len(rest), dtype=np.int8), (ra, na + rb)), shape=(na + nb, na + nb))
             _, lab = connected_components(g, directed=False)
             comp = lab[ra]

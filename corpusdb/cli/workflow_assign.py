@@ -9,7 +9,6 @@ import typer
 from corpusdb.cli.common import emit, err, out, state
 from corpusdb.cli.workflow_common import codes
 from corpusdb.errors import UsageError
-from corpusdb.workflow.types import SubmissionRefused
 
 
 def assign(
@@ -83,6 +82,8 @@ def submit(
         emit(st, [v.to_dict() for v in vs],
              lambda: [out.print(str(v), markup=False) for v in vs] or out.print("no violations"))  # fmt: skip
         return
+    from corpusdb.workflow.types import SubmissionRefused
+
     try:
         info = c.submit(sid, force=force)
     except SubmissionRefused as exc:
