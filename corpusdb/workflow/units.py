@@ -33,8 +33,6 @@ from typing import Any
 
 import orjson
 
-from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES
-from corpusdb.agreement.spans import compare_spans
 from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
@@ -167,6 +165,8 @@ def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: st
             if criterion == "exact":
                 pairs = _exact_pairs(a, b, types)
             else:
+                from corpusdb.agreement.spans import compare_spans  # numpy: lazily (issue #14)
+
                 cmp = compare_spans({"d": (a, b)}, criterion, types=types, jaccard=jaccard, texts=texts)
                 pairs = list(cmp.alignment().get("d", {}).items())
             for x, y in pairs:
@@ -260,6 +260,8 @@ def _relations(sources: Sequence[Source], span_key: dict[tuple[int, str], str],
 def _links(
     sources: Sequence[Source], span_key: dict[tuple[int, str], str], schema: Schema | None
 ) -> list[Unit]:
+    from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES  # numpy: lazily (issue #14)
+
     symmetric: Collection[str] = schema.symmetric_link_types() if schema is not None else SYMMETRIC_LINK_TYPES
     units: dict[str, Unit] = {}
     for i, src in enumerate(sources):
