@@ -111,11 +111,85 @@ class _Side:
         if self.disc:
             self.is_disc[list(self.disc)] = True
 
+    @classmethod
+    def from_columns(cls, cols: SpanColumns, docs: Sequence[str], type_codes: dict[str, int]) -> _Side:
+        """The same side from columns (no records): the documents ``docs``, in that order."""
+        self = cls.__new__(cls)
+        pos = {d: i for i, d in enumerate(cols.doc_ids)}
+        di = np.fromiter((pos[d] for d in docs), dtype=np.int64, count=len(docs))
+        owner, rows = _expand(cols.offsets[di], cols.offsets[di + 1])
+        empty = [r for r, f in cols.fragments.items() if not f]
+        self.excluded = 0
+        if empty:
+            drop = np.zeros(len(cols.type), dtype=bool)
+            drop[empty] = True
+            keep = ~drop[rows]
+            self.excluded = int((~keep).sum())
+            owner, rows = owner[keep], rows[keep]
+        n = len(rows)
+        self.ids = [cols.ids[r] for r in rows.tolist()]
+        local = cols.type[rows]
+        # codes in order of first appearance, as the record path assigns them
+        uniq, first = np.unique(local, return_index=True)
+        lut = np.zeros(max(len(cols.type_names), 1), dtype=np.int32)
+        for c in uniq[np.argsort(first, kind="stable")].tolist():
+            lut[c] = type_codes.setdefault(cols.type_names[c], len(type_codes))
+        self.type = lut[local]
+        self.doc = owner.astype(np.int32)
+        self.start = cols.start[rows].astype(np.int32)
+        self.end = cols.end[rows].astype(np.int32)
+        self.disc = {}
+        self.is_disc = np.zeros(n, dtype=bool)
+        several = [r for r, f in cols.fragments.items() if len(f) > 1]
+        if several:
+            at = np.full(len(cols.type), -1, dtype=np.int64)
+            at[rows] = np.arange(n)
+            for r in several:
+                i = int(at[r])
+                if i < 0:  # a document not compared
+                    continue
+                m = _merge_fragments(cols.fragments[r])
+                self.start[i], self.end[i] = m[0][0], m[-1][1]
+                if len(m) > 1:
+                    self.disc[i] = m
+            if self.disc:
+                self.is_disc[list(self.disc)] = True
+        return self
+
     def __len__(self) -> int:
         return len(self.ids)
 
     def fragments(self, i: int) -> tuple[tuple[int, int], ...]:
         return self.disc.get(i, ((int(self.start[i]), int(self.end[i])),))
+
+
+@dataclass(frozen=True, slots=True)
+class SpanColumns:
+    """One rater's spans over many documents as columns: what a store can read for agreement
+    without building a record per span (at 10^6 spans the records cost more than the matching).
+
+    The spans of document ``doc_ids[i]`` are rows ``offsets[i]:offsets[i + 1]``, in the order the
+    document's records list them. ``start``/``end`` hold a span's one fragment; ``fragments`` maps
+    each row with any other number of fragments (several, or none: a name without a mention) to them.
+    """
+
+    doc_ids: tuple[str, ...]
+    offsets: np.ndarray
+    ids: Sequence[str]
+    type_names: tuple[str, ...]
+    type: np.ndarray
+    """Codes into ``type_names``."""
+    start: np.ndarray
+    end: np.ndarray
+    fragments: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def spans(self, i: int) -> tuple[Span, ...]:
+        """The records of document ``i`` (for callers that need them; the report does not)."""
+        out = []
+        for r in range(int(self.offsets[i]), int(self.offsets[i + 1])):
+            frags = self.fragments.get(r, ((int(self.start[r]), int(self.end[r])),))
+            out.append(Span(self.ids[r], self.type_names[int(self.type[r])], frags, ""))
+        return tuple(out)
 
 
 def _token_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -159,6 +233,23 @@ class PreparedSpans:
         type_codes: dict[str, int] = {}
         self.a = _Side([documents[d][0] for d in self.doc_ids], type_codes)
         self.b = _Side([documents[d][1] for d in self.doc_ids], type_codes)
+        self._finish(type_codes, texts)
+
+    @classmethod
+    def from_columns(
+        cls, a: SpanColumns, b: SpanColumns, docs: Sequence[str], texts: Mapping[str, str] | None = None
+    ) -> PreparedSpans:
+        """The same preparation from two raters' columns, on the documents ``docs`` (in that order;
+        each must be in both): equal, field for field, to building it from the records."""
+        self = cls.__new__(cls)
+        self.doc_ids = list(docs)
+        type_codes: dict[str, int] = {}
+        self.a = _Side.from_columns(a, self.doc_ids, type_codes)
+        self.b = _Side.from_columns(b, self.doc_ids, type_codes)
+        self._finish(type_codes, texts)
+        return self
+
+    def _finish(self, type_codes: dict[str, int], texts: Mapping[str, str] | None) -> None:
         self.type_names = [t for t, _ in sorted(type_codes.items(), key=lambda kv: kv[1])]
         self.texts = texts
         self._candidates()

@@ -132,10 +132,11 @@ def compare_pair(
 ) -> PairResult:
     """One pair on the layer of ``opts`` (not labels), with bootstrap CIs when asked."""
     docs = tuple(sorted(set(a.sets) & set(b.sets)))
-    prep = PreparedSpans(
-        {d: (a.sets[d].spans, b.sets[d].spans) for d in docs},
-        {d: texts[d] for d in docs} if texts is not None else None,
-    )
+    doc_texts = {d: texts[d] for d in docs} if texts is not None else None
+    if opts.layer == "spans" and a.columns is not None and b.columns is not None:
+        prep = PreparedSpans.from_columns(a.columns, b.columns, docs, doc_texts)
+    else:
+        prep = PreparedSpans({d: (a.sets[d].spans, b.sets[d].spans) for d in docs}, doc_texts)
     kw: dict[str, Any] = {
         "types": opts.types,
         "type_classes": dict(opts.type_classes) or None,
