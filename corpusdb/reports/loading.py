@@ -107,6 +107,10 @@ def load_raters(
             cols = read_span_columns(conn, by_rater[n])
             out.append(Rater(n, available[n], ColumnSets(cols), cols))
         return out
+    if opts.layer == "labels":  # document labels only
+        from corpusdb.reports.columns import read_labels
+
+        return [Rater(n, available[n], read_labels(conn, by_rater[n])) for n in chosen]
     wanted = [i for n in chosen for i in by_rater[n]]
     content = {s.info.id: s.annotations for s in read_contents(conn, wanted)}
     return [
