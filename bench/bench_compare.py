@@ -98,14 +98,16 @@ def child(tool: str, root: Path, url: str) -> None:
             "type_kappa": body["pairs"][0].get("type_kappa"),
         }
     elif tool == "corpusdb-all":
-        from corpusdb.agreement.spans import span_report
+        from corpusdb.agreement.spans import PreparedSpans, span_report
         from corpusdb.api import Corpus
-        from corpusdb.reports.loading import prepared_spans
+        from corpusdb.reports.columns import read_span_columns
 
         corpus = Corpus.open(url=url)
         texts = {d.external_id: d.text for d in corpus.documents(with_text=True)}
-        prep = prepared_spans(corpus, "A", "B", texts)
-        rep = span_report(prep)
+        with corpus.engine.connect() as conn:  # what ``agree`` reads, for both raters at once
+            a, b = (read_span_columns(conn, corpus.set_headers(annotator=who)) for who in ("A", "B"))
+        docs = sorted(set(a.doc_ids) & set(b.doc_ids))
+        rep = span_report(PreparedSpans.from_columns(a, b, docs, texts))
         figure = {
             "combinations": len(rep.comparisons),
             "f1": rep.comparisons["exact/required"].overall.f1,

@@ -164,3 +164,18 @@ def test_prepared_spans_from_columns_equal_from_records(project: Corpus) -> None
     assert back.body["raters"][0]["documents"] == len(records["alice"])
     got = [(s.id, s.type, s.fragments) for s in cols["alice"].spans(cols["alice"].doc_ids.index(d))]
     assert got == [(s.id, s.type, s.fragments) for s in records["alice"][d].spans]
+
+
+def test_packed_ids_give_back_every_id() -> None:
+    from corpusdb.reports.columns import PackedIds
+
+    packed = PackedIds()
+    chunks = [["T1", "T2"], [], ["odd\x1fid", "T4"], ["T5"]]
+    for c in chunks:
+        packed.add(c)
+    flat = [i for c in chunks for i in c]
+    assert len(packed) == len(flat) == 5
+    assert [packed[i] for i in range(len(flat))] == flat  # an id holding the separator survives
+    assert packed[-1] == "T5" and list(packed) == flat
+    with pytest.raises(IndexError):
+        packed[5]

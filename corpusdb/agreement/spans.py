@@ -92,7 +92,7 @@ class _Side:
             frs = [frs[i] for i in idx]
             doc_all, nfr = doc_all[idx], nfr[idx]
         n = len(flat)
-        self.ids: list[str] = [sp.id for sp in flat]
+        self._ids: list[str] | None = [sp.id for sp in flat]
         for sp in flat:
             if sp.type not in type_codes:
                 type_codes[sp.type] = len(type_codes)
@@ -127,7 +127,8 @@ class _Side:
             self.excluded = int((~keep).sum())
             owner, rows = owner[keep], rows[keep]
         n = len(rows)
-        self.ids = [cols.ids[r] for r in rows.tolist()]
+        self._ids = None  # read from the columns when asked (alignment): 10^6 strings otherwise
+        self._ids_from = (cols.ids, rows)
         local = cols.type[rows]
         # codes in order of first appearance, as the record path assigns them
         uniq, first = np.unique(local, return_index=True)
@@ -156,8 +157,16 @@ class _Side:
                 self.is_disc[list(self.disc)] = True
         return self
 
+    @property
+    def ids(self) -> list[str]:
+        """The spans' ids (``Span.id``), in the side's order."""
+        if self._ids is None:
+            src, rows = self._ids_from
+            self._ids = [src[r] for r in rows.tolist()]
+        return self._ids
+
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self.type)
 
     def fragments(self, i: int) -> tuple[tuple[int, int], ...]:
         return self.disc.get(i, ((int(self.start[i]), int(self.end[i])),))

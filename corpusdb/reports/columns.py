@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import gc
 import operator
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import chain, repeat
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -54,7 +55,8 @@ def _read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumn
     mark = "?" if db.is_sqlite(conn) else "%s"
     dec = orjson.loads if db.is_sqlite(conn) else _loads
     type_codes: dict[str, int] = {}
-    parts: dict[str, list[Any]] = {"set": [], "type": [], "start": [], "stop": [], "ids": []}
+    parts: dict[str, list[Any]] = {"set": [], "type": [], "start": [], "stop": []}
+    packed = PackedIds()
     fragments: dict[int, tuple[tuple[int, int], ...]] = {}
     fixes: list[tuple[int, int, int]] = []
     n = 0
@@ -81,7 +83,7 @@ def _read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumn
             parts["type"].append(np.fromiter(map(type_codes.__getitem__, type_col), dtype=np.int32, count=m))
             parts["start"].append(np.fromiter(start_col, dtype=np.int64, count=m))
             parts["stop"].append(np.fromiter(stop_col, dtype=np.int64, count=m))
-            parts["ids"].append(lid_col)
+            packed.add(lid_col)
             has = np.fromiter(map(operator.is_not, frag_col, repeat(None)), dtype=bool, count=m)
             for j in np.flatnonzero(has).tolist():
                 frs = tuple((int(a), int(b)) for a, b in dec(frag_col[j]))
@@ -107,7 +109,7 @@ def _read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumn
     return SpanColumns(
         doc_ids=tuple(i.document_external_id for i in infos),
         offsets=offsets,
-        ids=list(chain.from_iterable(parts["ids"])),
+        ids=packed,
         type_names=tuple(type_codes),
         type=cat("type", np.int32),
         start=start,
@@ -135,6 +137,47 @@ def read_labels(conn: Connection, infos: Sequence[SetInfo]) -> dict[str, Annotat
 def _loads(v: Any) -> Any:
     """psycopg decodes JSON columns itself; SQLite hands back text."""
     return orjson.loads(v) if isinstance(v, (str, bytes)) else v
+
+
+class PackedIds(Sequence[str]):
+    """Span ids kept as one string per chunk of rows, split only when one is asked for.
+
+    Why: the report never needs them (only ``SpanComparison.alignment()`` does), and 10^6 separate
+    strings a rater weigh about 60 MB.
+    """
+
+    SEP = "\x1f"
+
+    def __init__(self) -> None:
+        self._chunks: list[str | Sequence[str]] = []
+        self._starts: list[int] = []
+        self._n = 0
+
+    def add(self, ids: Sequence[str]) -> None:
+        """Append a chunk of ids (packed at once, so the separate strings can go)."""
+        if not ids:
+            return
+        joined = self.SEP.join(ids)
+        ok = joined.count(self.SEP) == len(ids) - 1  # an id holding the separator: keep the list
+        self._chunks.append(joined if ok else list(ids))
+        self._starts.append(self._n)
+        self._n += len(ids)
+
+    def _chunk(self, k: int) -> Sequence[str]:
+        c = self._chunks[k]
+        if isinstance(c, str):
+            c = self._chunks[k] = c.split(self.SEP)
+        return c
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]
+        if not -self._n <= i < self._n:
+            raise IndexError(i)
+        i %= self._n
+        k = bisect_right(self._starts, i) - 1
+        return self._chunk(k)[i - self._starts[k]]
+
+    def __len__(self) -> int:
+        return self._n
 
 
 class ColumnSets(Mapping[str, Annotations]):
