@@ -95,7 +95,7 @@ def child(tool: str, root: Path, url: str) -> None:
         figure = {
             "exit": code,
             "f1": body["summary"]["value"],
-            "type_kappa": body["pairs"][0].get("type_kappa"),
+            "type_kappa": body["pairs"][0]["type_agreement"]["cohen_kappa"]["value"],
         }
     elif tool == "corpusdb-all":
         from corpusdb.agreement.spans import PreparedSpans, span_report

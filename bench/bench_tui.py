@@ -171,7 +171,7 @@ def launch(url: str, n: int) -> None:
     def once(argv: list[str]) -> tuple[float, str]:
         t0 = time.time()
         out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
-        return (float(out[0]) - t0, out[1]) if out else (time.time() - t0, "")
+        return float(out[0]) - t0, (out[1] if len(out) > 1 else "")
 
     base = [sys.executable, "-c", "import textual.app; import time; print(time.time())"]
     times: dict[str, list[float]] = {"import textual.app (baseline)": [], "alice": [], "owner": []}

@@ -21,18 +21,19 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 from corpusdb import db
 from corpusdb.errors import Conflict, InvalidInput, UsageError
-from corpusdb.interchange import exporting
-from corpusdb.interchange.importing import Progress, Target, load
-from corpusdb.interchange.pipeline import gc_paused
 from corpusdb.interchange.report import ExportReport, ImportReport
-from corpusdb.interchange.sources import Source, biorelex_source, brat_source
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
 from corpusdb.service import ServiceBase
 from corpusdb.sets import current_guideline_version
-from guidelines.schema import Schema
+
+if TYPE_CHECKING:  # readers, writers and the pipeline load with the first import or export (issue #14)
+    from corpusdb.interchange.importing import Progress, Target
+    from corpusdb.interchange.sources import Source
+    from guidelines.schema import Schema
 
 PathLike = str | os.PathLike[str]
 
@@ -65,6 +66,8 @@ class InterchangeMixin(ServiceBase):
         t0 = perf_counter()
         spath = os.fspath(path)
         schema = self.schema()
+        from corpusdb.interchange.sources import brat_source
+
         source = brat_source(spath, keep_unknown=keep_unknown, schema=schema)
         return self._import(source, schema, "brat", spath, target, t0, progress)
 
@@ -85,6 +88,8 @@ class InterchangeMixin(ServiceBase):
         t0 = perf_counter()
         spath = os.fspath(path)
         schema = self.schema()
+        from corpusdb.interchange.sources import biorelex_source
+
         source = biorelex_source(spath, schema=schema)
         return self._import(source, schema, "biorelex", spath, target, t0, progress)
 
@@ -128,6 +133,8 @@ class InterchangeMixin(ServiceBase):
                 raise UsageError("gold belongs to the adjudication, not to an annotator: omit --annotator")
         elif annotator is None or not annotator.strip() or annotator != annotator.strip():
             raise UsageError(f"importing {kind} sets needs an annotator name (--annotator NAME)")
+        from corpusdb.interchange.importing import Target
+
         role = "system" if kind == "prediction" else "annotator"
         return Target(annotator, role, kind, status, replace, lenient)
 
@@ -141,6 +148,9 @@ class InterchangeMixin(ServiceBase):
         t0: float,
         progress: Progress | None,
     ) -> ImportReport:
+        from corpusdb.interchange.importing import load
+        from corpusdb.interchange.pipeline import gc_paused
+
         if not source.external_ids and not source.problems:
             raise InvalidInput(f"{path}: no documents found")
         # One write transaction for the whole run: chunks are read (by workers for large imports)
@@ -203,6 +213,8 @@ class InterchangeMixin(ServiceBase):
         Only sets this user may read are exported (blindness); hidden ones are counted in the report.
         Nothing is written when any document cannot be written or, without ``overwrite``, a file exists.
         """
+        from corpusdb.interchange import exporting
+
         items, hidden = self._export_items(annotator, gold, kind, documents)
         files = exporting.plan_brat_files(items, flat)
         written = exporting.write_files(outdir, files, overwrite=overwrite)
@@ -236,6 +248,8 @@ class InterchangeMixin(ServiceBase):
     def _export_items(
         self, annotator: str | None, gold: bool, kind: str | None, documents: Sequence[str] | None
     ) -> tuple[list[tuple[Document, Annotations]], int]:
+        from corpusdb.interchange import exporting
+
         with self._read() as conn:
             infos, hidden = exporting.choose_sets(
                 conn,
