@@ -12,6 +12,11 @@ measures:
   line and sentence; selection), median and 95th percentile;
 * per edit: adding a span locally and refreshing spans and lists, and the save transaction.
 
+* ``--launch N``: launch to first screen, whole processes (issue #14, target <= 1 s): a fresh
+  interpreter imports the app, opens the project and runs the app headless until its first screen
+  has painted, as an annotator (document list) and as the owner (lead view), median of N; the
+  baseline of the same run is a process that only imports ``textual.app``.
+
 Targets from issue 6: open < 100 ms, keystroke < 30 ms. The baseline, measured in the same run, is
 the same text with no spans: the ratios show what the spans cost (colouring, nesting, lists).
 """
@@ -143,8 +148,50 @@ def report(f: Figures, base: Figures, size: tuple[int, int]) -> None:
     )
 
 
+_LAUNCH = """
+import asyncio, sys, time
+from tui.app import build_app
+from tui.facade import open_facade
+
+async def first_screen() -> None:
+    app = build_app(open_facade(sys.argv[1], None, sys.argv[2] or None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()  # the first screen is composed, mounted and painted
+        print(time.time(), type(app.screen).__name__, flush=True)
+
+asyncio.run(first_screen())
+"""
+
+
+def launch(url: str, n: int) -> None:
+    """Launch -> first screen in fresh processes, against importing textual.app alone."""
+    import subprocess
+    import sys
+
+    def once(argv: list[str]) -> tuple[float, str]:
+        t0 = time.time()
+        out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
+        return float(out[0]) - t0, (out[1] if len(out) > 1 else "")
+
+    base = [sys.executable, "-c", "import textual.app; import time; print(time.time())"]
+    times: dict[str, list[float]] = {"import textual.app (baseline)": [], "alice": [], "owner": []}
+    screens: dict[str, str] = {}
+    for _ in range(n):
+        times["import textual.app (baseline)"].append(once(base)[0])
+        for who in ("alice", "owner"):
+            dt, screens[who] = once([sys.executable, "-c", _LAUNCH, url, "" if who == "owner" else who])
+            times[who].append(dt)
+    b = statistics.median(times["import textual.app (baseline)"])
+    print(f"launch -> first screen, median of {n} fresh processes (target <= 1 s):")
+    for name, xs in times.items():
+        med = statistics.median(xs)
+        what = f" ({screens[name]})" if name in screens else ""
+        print(f"  {name:<32} {ms(med):>8}  x{med / b:.2f} the baseline{what}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--launch", type=int, default=0, help="only time launch -> first screen, N runs")
     ap.add_argument("--chars", type=int, default=2000)
     ap.add_argument("--spans", type=int, default=300)
     ap.add_argument("--keys", type=int, default=200)
@@ -152,6 +199,12 @@ def main() -> None:
     ap.add_argument("--size", default="80x24")
     args = ap.parse_args()
     w, h = (int(x) for x in args.size.split("x"))
+    if args.launch:
+        with tempfile.TemporaryDirectory() as tmp:
+            url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
+            build(url, args.chars, args.spans)
+            launch(url, args.launch)
+        return
     runs: list[Figures] = []
     for with_spans in (False, True):
         with tempfile.TemporaryDirectory() as tmp:

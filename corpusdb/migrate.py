@@ -6,28 +6,65 @@ Why programmatic: ``corpusdb db upgrade`` must work from an installed wheel, wit
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, inspect
+from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy.exc import DBAPIError
 
 from corpusdb import db, rls
 from corpusdb.errors import DatabaseError
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# Alembic is imported only to upgrade or to explain a mismatch: every command checks the schema
+# revision when it opens the database, and alembic's import plus the parsing of every migration
+# script cost more than the command itself (issue #14). The check reads the version table and the
+# scripts' ``revision``/``down_revision`` lines directly.
+_REV = re.compile(r"^revision\s*(?::[^=]*)?=\s*['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision\s*(?::[^=]*)?=\s*(.+)$", re.M)
+
 
 def _config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(resources.files("corpusdb") / "migrations"))
     return cfg
 
 
+@functools.cache
+def _scripts() -> tuple[frozenset[str], frozenset[str]]:
+    """(every revision, every revision some script revises) read from the shipped scripts' text."""
+    revs: set[str] = set()
+    downs: set[str] = set()
+    for f in (resources.files("corpusdb") / "migrations" / "versions").iterdir():
+        if not f.name.endswith(".py"):
+            continue
+        src = f.read_text(encoding="utf-8")
+        rev, down = _REV.search(src), _DOWN.search(src)
+        if rev is None:
+            continue
+        revs.add(rev.group(1))
+        if down is not None:
+            downs.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
+    return frozenset(revs), frozenset(downs)
+
+
+@functools.cache
 def head() -> str:
     """The newest revision this corpusdb knows."""
+    revs, downs = _scripts()
+    heads = revs - downs
+    if len(heads) == 1:
+        return next(iter(heads))
+    from alembic.script import ScriptDirectory  # several heads or odd scripts: let alembic say
+
     rev = ScriptDirectory.from_config(_config()).get_current_head()
     assert rev is not None
     return rev
@@ -35,8 +72,17 @@ def head() -> str:
 
 def current(engine: Engine) -> str | None:
     """The database's revision; None for an empty database."""
-    with db.read(engine) as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+    with engine.connect() as conn:
+        try:
+            rows: list[Any] = list(conn.execute(text("SELECT version_num FROM alembic_version")))
+        except DBAPIError:  # no version table: let alembic look (it knows every dialect's quirks)
+            conn.rollback()
+            from alembic.runtime.migration import MigrationContext
+
+            return MigrationContext.configure(conn).get_current_revision()
+        if len(rows) > 1:
+            raise DatabaseError(f"database has several schema revisions ({', '.join(r[0] for r in rows)})")
+        return rows[0][0] if rows else None
 
 
 @contextmanager
@@ -73,6 +119,8 @@ def _migrating(engine: Engine) -> Iterator[Connection]:
 
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
     """Upgrade to ``revision`` in one transaction; returns (before, after)."""
+    from alembic import command
+
     before = current(engine)
     cfg = _config()
     with _migrating(engine) as conn:
@@ -87,6 +135,8 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
 
 def downgrade(engine: Engine, revision: str) -> tuple[str | None, str | None]:
     """Downgrade to ``revision`` (``base`` for none) in one transaction; returns (before, after)."""
+    from alembic import command
+
     before = current(engine)
     cfg = _config()
     with _migrating(engine) as conn:
@@ -96,6 +146,8 @@ def downgrade(engine: Engine, revision: str) -> tuple[str | None, str | None]:
 
 
 def current_in(conn: Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     return MigrationContext.configure(conn).get_current_revision()
 
 
@@ -113,8 +165,7 @@ def ensure_current(engine: Engine) -> None:
         has_tables = bool(inspect(engine).get_table_names())
         hint = "it is not a corpusdb database" if has_tables else "it is empty: run `corpusdb init`"
         raise DatabaseError(f"database {engine.url.render_as_string()} has no corpusdb schema ({hint})")
-    known = {s.revision for s in ScriptDirectory.from_config(_config()).walk_revisions()}
-    if rev not in known:
+    if rev not in _scripts()[0]:
         raise DatabaseError(
             f"database is at schema revision {rev}, newer than this corpusdb knows ({head()}); upgrade corpusdb"
         )

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from corpusdb.agreement.results import AgreementInputError
 
@@ -109,6 +108,8 @@ def interval(
     """
     if se is None or not math.isfinite(se) or se <= 0 or n < 2:
         return None, None, None, None
+    from scipy import stats  # heavy: only when an interval is computed
+
     z = value / se
     if ci == "t":
         q = stats.t.ppf(1 - (1 - confidence) / 2, n - 1)

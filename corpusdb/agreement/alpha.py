@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
-import krippendorff
 import numpy as np
 
 from corpusdb.agreement._checks import as_counts, check_confidence, encode_rows, interval
@@ -262,6 +261,8 @@ def _alpha_result(
 
             def metric(v1: Any, v2: Any, i1: np.ndarray, i2: np.ndarray, n_v: Any, dtype: Any = float) -> Any:
                 return dm[i1, i2].astype(dtype)
+
+        import krippendorff  # heavy: lazily
 
         value = float(krippendorff.alpha(value_counts=counts, value_domain=num, level_of_measurement=metric))
         details["engine"] = "krippendorff"

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
-from scipy import stats
 
 from corpusdb.agreement._checks import as_counts, check_confidence
 from corpusdb.agreement.alpha import alpha_statistic
@@ -100,6 +99,8 @@ def cluster_bootstrap(
     alpha = 1 - confidence
     lo_q, hi_q = alpha / 2, 1 - alpha / 2
     if method == "bca":
+        from scipy import stats  # heavy: only for BCa intervals
+
         prop = (np.sum(ok < est) + 0.5 * np.sum(ok == est)) / len(ok)
         z0 = stats.norm.ppf(min(max(prop, 1e-10), 1 - 1e-10))
         jack = statistic((total[None, :] - flat).reshape((d, *shape)))

@@ -25,7 +25,6 @@ from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
-from statsmodels.stats.inter_rater import cohens_kappa as _sm_cohens_kappa
 
 from corpusdb.agreement._checks import as_table, check_confidence, interval, is_missing
 from corpusdb.agreement.results import AgreementInputError, Coefficient
@@ -182,6 +181,8 @@ def cohen_kappa(
     name = "weighted_kappa" if weighted else "cohen_kappa"
     if math.isclose(pe, 1.0):
         return _degenerate(name, n, UNDEFINED_ONE_CATEGORY, pa, pe)
+    from statsmodels.stats.inter_rater import cohens_kappa as _sm_cohens_kappa  # heavy (pandas): lazily
+
     with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         if level_disagreement is not None:

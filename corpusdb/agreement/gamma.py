@@ -29,8 +29,6 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import coo_matrix
 
 from corpusdb.agreement.results import AgreementInputError, _ToDict
 
@@ -116,6 +114,9 @@ def best_alignment_disorder(
             if x >= 0:
                 rows.append(x)
                 cols.append(k)
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
     a = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(us), len(cands)))
     res = milp(
         costs, constraints=LinearConstraint(a, 1, 1), integrality=np.ones(len(cands)), bounds=Bounds(0, 1)

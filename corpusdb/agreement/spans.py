@@ -34,9 +34,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from corpusdb.agreement.coefficients import cohen_kappa, krippendorff_alpha_table, scott_pi
 from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _ToDict
@@ -95,7 +92,7 @@ class _Side:
             frs = [frs[i] for i in idx]
             doc_all, nfr = doc_all[idx], nfr[idx]
         n = len(flat)
-        self.ids: list[str] = [sp.id for sp in flat]
+        self._ids: list[str] | None = [sp.id for sp in flat]
         for sp in flat:
             if sp.type not in type_codes:
                 type_codes[sp.type] = len(type_codes)
@@ -114,11 +111,94 @@ class _Side:
         if self.disc:
             self.is_disc[list(self.disc)] = True
 
+    @classmethod
+    def from_columns(cls, cols: SpanColumns, docs: Sequence[str], type_codes: dict[str, int]) -> _Side:
+        """The same side from columns (no records): the documents ``docs``, in that order."""
+        self = cls.__new__(cls)
+        pos = {d: i for i, d in enumerate(cols.doc_ids)}
+        di = np.fromiter((pos[d] for d in docs), dtype=np.int64, count=len(docs))
+        owner, rows = _expand(cols.offsets[di], cols.offsets[di + 1])
+        empty = [r for r, f in cols.fragments.items() if not f]
+        self.excluded = 0
+        if empty:
+            drop = np.zeros(len(cols.type), dtype=bool)
+            drop[empty] = True
+            keep = ~drop[rows]
+            self.excluded = int((~keep).sum())
+            owner, rows = owner[keep], rows[keep]
+        n = len(rows)
+        self._ids = None  # read from the columns when asked (alignment): 10^6 strings otherwise
+        self._ids_from = (cols.ids, rows)
+        local = cols.type[rows]
+        # codes in order of first appearance, as the record path assigns them
+        uniq, first = np.unique(local, return_index=True)
+        lut = np.zeros(max(len(cols.type_names), 1), dtype=np.int32)
+        for c in uniq[np.argsort(first, kind="stable")].tolist():
+            lut[c] = type_codes.setdefault(cols.type_names[c], len(type_codes))
+        self.type = lut[local]
+        self.doc = owner.astype(np.int32)
+        self.start = cols.start[rows].astype(np.int32)
+        self.end = cols.end[rows].astype(np.int32)
+        self.disc = {}
+        self.is_disc = np.zeros(n, dtype=bool)
+        several = [r for r, f in cols.fragments.items() if len(f) > 1]
+        if several:
+            at = np.full(len(cols.type), -1, dtype=np.int64)
+            at[rows] = np.arange(n)
+            for r in several:
+                i = int(at[r])
+                if i < 0:  # a document not compared
+                    continue
+                m = _merge_fragments(cols.fragments[r])
+                self.start[i], self.end[i] = m[0][0], m[-1][1]
+                if len(m) > 1:
+                    self.disc[i] = m
+            if self.disc:
+                self.is_disc[list(self.disc)] = True
+        return self
+
+    @property
+    def ids(self) -> list[str]:
+        """The spans' ids (``Span.id``), in the side's order."""
+        if self._ids is None:
+            src, rows = self._ids_from
+            self._ids = [src[r] for r in rows.tolist()]
+        return self._ids
+
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self.type)
 
     def fragments(self, i: int) -> tuple[tuple[int, int], ...]:
         return self.disc.get(i, ((int(self.start[i]), int(self.end[i])),))
+
+
+@dataclass(frozen=True, slots=True)
+class SpanColumns:
+    """One rater's spans over many documents as columns: what a store can read for agreement
+    without building a record per span (at 10^6 spans the records cost more than the matching).
+
+    The spans of document ``doc_ids[i]`` are rows ``offsets[i]:offsets[i + 1]``, in the order the
+    document's records list them. ``start``/``end`` hold a span's one fragment; ``fragments`` maps
+    each row with any other number of fragments (several, or none: a name without a mention) to them.
+    """
+
+    doc_ids: tuple[str, ...]
+    offsets: np.ndarray
+    ids: Sequence[str]
+    type_names: tuple[str, ...]
+    type: np.ndarray
+    """Codes into ``type_names``."""
+    start: np.ndarray
+    end: np.ndarray
+    fragments: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def spans(self, i: int) -> tuple[Span, ...]:
+        """The records of document ``i`` (for callers that need them; the report does not)."""
+        out = []
+        for r in range(int(self.offsets[i]), int(self.offsets[i + 1])):
+            frags = self.fragments.get(r, ((int(self.start[r]), int(self.end[r])),))
+            out.append(Span(self.ids[r], self.type_names[int(self.type[r])], frags, ""))
+        return tuple(out)
 
 
 def _token_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -162,6 +242,23 @@ class PreparedSpans:
         type_codes: dict[str, int] = {}
         self.a = _Side([documents[d][0] for d in self.doc_ids], type_codes)
         self.b = _Side([documents[d][1] for d in self.doc_ids], type_codes)
+        self._finish(type_codes, texts)
+
+    @classmethod
+    def from_columns(
+        cls, a: SpanColumns, b: SpanColumns, docs: Sequence[str], texts: Mapping[str, str] | None = None
+    ) -> PreparedSpans:
+        """The same preparation from two raters' columns, on the documents ``docs`` (in that order;
+        each must be in both): equal, field for field, to building it from the records."""
+        self = cls.__new__(cls)
+        self.doc_ids = list(docs)
+        type_codes: dict[str, int] = {}
+        self.a = _Side.from_columns(a, self.doc_ids, type_codes)
+        self.b = _Side.from_columns(b, self.doc_ids, type_codes)
+        self._finish(type_codes, texts)
+        return self
+
+    def _finish(self, type_codes: dict[str, int], texts: Mapping[str, str] | None) -> None:
         self.type_names = [t for t, _ in sorted(type_codes.items(), key=lambda kv: kv[1])]
         self.texts = texts
         self._candidates()
@@ -388,6 +485,10 @@ def match_pairs(pa: np.ndarray, pb: np.ndarray, score: np.ndarray) -> np.ndarray
         free_a[ra[chosen]] = False
         free_b[rb[chosen]] = False
         if free_a[ra].any() and free_b[rb].any():
+            from scipy.optimize import linear_sum_assignment  # heavy: only when a repair is needed
+            from scipy.sparse import coo_matrix
+            from scipy.sparse.csgraph import connected_components
+
             g = coo_matrix((np.ones(len(rest), dtype=np.int8), (ra, na + rb)), shape=(na + nb, na + nb))
             _, lab = connected_components(g, directed=False)
             comp = lab[ra]

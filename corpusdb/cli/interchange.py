@@ -12,14 +12,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from corpusdb.cli.common import emit, out, progress, state
 from corpusdb.errors import Conflict, CorpusError
-from corpusdb.interchange import ExportReport, ImportProblems, ImportReport
 from corpusdb.terminal import clean
+
+if TYPE_CHECKING:  # the store loads when a command runs, not to parse the arguments (issue #14)
+    from corpusdb.interchange import ExportReport, ImportProblems, ImportReport
 
 
 class Kind(StrEnum):
@@ -118,6 +120,8 @@ def _bar() -> Iterator[Callable[[str, int, int | None], None]]:
 def _run_import(
     ctx: typer.Context, do: Callable[[Any, Callable[[str, int, int | None], None]], ImportReport]
 ) -> None:
+    from corpusdb.interchange import ImportProblems
+
     st = state(ctx)
     corpus = st.corpus()
     try:

@@ -9,7 +9,6 @@ import typer
 from corpusdb.cli.common import emit, err, out, state
 from corpusdb.cli.workflow_common import codes
 from corpusdb.errors import UsageError
-from corpusdb.workflow.types import SubmissionRefused
 
 
 def assign(
@@ -90,6 +89,8 @@ def submit(
 
             raise InvalidInput(f"set {sid} breaks the schema: {len(errors)} error(s), listed above")
         return
+    from corpusdb.workflow.types import SubmissionRefused
+
     try:
         info = c.submit(sid, force=force)
     except SubmissionRefused as exc:

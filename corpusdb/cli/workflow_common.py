@@ -6,12 +6,13 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpusdb.cli.common import progress
 from corpusdb.errors import InvalidInput
-from corpusdb.workflow.items import item_from_json
-from corpusdb.workflow.types import Item
+
+if TYPE_CHECKING:  # the workflow loads when a command runs, not to parse the arguments (issue #14)
+    from corpusdb.workflow.types import Item
 
 
 def codes(*extra: str) -> str:
@@ -22,6 +23,8 @@ def codes(*extra: str) -> str:
 
 def parse_item(text: str, kind: str | None = None) -> Item:
     """An item from JSON text (or ``@file.json``), e.g. ``{"type": "Host", "fragments": [[4, 9]]}``."""
+    from corpusdb.workflow.items import item_from_json
+
     raw = Path(text[1:]).read_text(encoding="utf-8") if text.startswith("@") else text
     try:
         data = json.loads(raw)

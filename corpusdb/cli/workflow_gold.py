@@ -9,8 +9,6 @@ import typer
 from corpusdb.cli.common import emit, out, state
 from corpusdb.cli.workflow_common import codes, parse_item
 from corpusdb.errors import NotFound, UsageError
-from corpusdb.records import DocLabel
-from corpusdb.workflow.units import display
 
 
 def correct(
@@ -38,6 +36,8 @@ def correct(
         name, eq, value = label.partition("=")
         if not eq or not name:
             raise UsageError("--label takes NAME=VALUE")
+        from corpusdb.records import DocLabel
+
         new, kind, key = DocLabel(name, value), "label", name
         if action is None:
             try:
@@ -63,6 +63,7 @@ def review(
     """Gold suspects: items several other sources agree on against gold, most contradicted first."""
     st = state(ctx)
     res = st.corpus().review(min_sources=min_sources, criterion=criterion, predictions=predictions)
+    from corpusdb.workflow.units import display
 
     def render() -> None:
         out.print(f"{len(res)} suspect(s)")

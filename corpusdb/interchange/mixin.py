@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 from corpusdb import db
 from corpusdb.errors import Conflict, InvalidInput, UsageError
@@ -35,7 +36,11 @@ from corpusdb.projects import check_annotator_name
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
 from corpusdb.service import ServiceBase
 from corpusdb.sets import current_guideline_version
-from guidelines.schema import Schema
+
+if TYPE_CHECKING:  # readers, writers and the pipeline load with the first import or export (issue #14)
+    from corpusdb.interchange.importing import Progress, Target
+    from corpusdb.interchange.sources import Source
+    from guidelines.schema import Schema
 
 PathLike = str | os.PathLike[str]
 
@@ -162,6 +167,9 @@ class InterchangeMixin(ServiceBase):
         *,
         forced: bool = False,
     ) -> ImportReport:
+        from corpusdb.interchange.importing import load
+        from corpusdb.interchange.pipeline import gc_paused
+
         if not source.external_ids and not source.problems:
             raise InvalidInput(f"{path}: no documents found")
         # One write transaction for the whole run: chunks are read (by workers for large imports)
@@ -225,6 +233,8 @@ class InterchangeMixin(ServiceBase):
         Only sets this user may read are exported (blindness); hidden ones are counted in the report.
         Nothing is written when any document cannot be written or, without ``overwrite``, a file exists.
         """
+        from corpusdb.interchange import exporting
+
         items, hidden = self._export_items(annotator, gold, kind, documents)
         files = exporting.plan_brat_files(items, flat)
         written = exporting.write_files(outdir, files, overwrite=overwrite)
@@ -258,6 +268,8 @@ class InterchangeMixin(ServiceBase):
     def _export_items(
         self, annotator: str | None, gold: bool, kind: str | None, documents: Sequence[str] | None
     ) -> tuple[list[tuple[Document, Annotations]], int]:
+        from corpusdb.interchange import exporting
+
         with self._read() as conn:
             infos, hidden = exporting.choose_sets(
                 conn,

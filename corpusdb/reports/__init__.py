@@ -8,8 +8,24 @@ through the blindness gate, computes with the pure engine :mod:`corpusdb.agreeme
 inline SVG pictures drawn by matplotlib, imported only there).
 """
 
-from corpusdb.reports.options import GOLD, LAYERS, AgreementOptions, parse_merge
-from corpusdb.reports.report import SCHEMA_ID, AgreementReport, build_report
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers; at run time the names load lazily (PEP 562)
+    from corpusdb.reports.options import GOLD, LAYERS, AgreementOptions, parse_merge
+    from corpusdb.reports.report import SCHEMA_ID, AgreementReport, build_report
+
+# Lazy because ``Corpus`` mixes in ``corpusdb.reports.service``: opening a project for any command
+# must not load the report machinery and the engine (issue #14).
+_LAZY = {
+    "GOLD": "options",
+    "LAYERS": "options",
+    "AgreementOptions": "options",
+    "parse_merge": "options",
+    "SCHEMA_ID": "report",
+    "AgreementReport": "report",
+    "build_report": "report",
+}
 
 __all__ = [
     "GOLD",
@@ -20,3 +36,16 @@ __all__ = [
     "build_report",
     "parse_merge",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection
 
@@ -21,6 +22,9 @@ from corpusdb.reports.options import GOLD, AgreementOptions
 from corpusdb.service import Actor
 from corpusdb.sets import read_contents
 
+if TYPE_CHECKING:
+    from corpusdb.agreement.spans import SpanColumns
+
 
 @dataclass(frozen=True, slots=True)
 class Rater:
@@ -30,6 +34,8 @@ class Rater:
     kind: str
     sets: Mapping[str, Annotations]
     """Document external id -> that rater's annotations."""
+    columns: SpanColumns | None = None
+    """The spans as columns (layer ``spans`` from the store): what the report computes from."""
 
     def info(self) -> dict[str, object]:
         return {"name": self.name, "kind": self.kind, "documents": len(self.sets)}
@@ -102,6 +108,18 @@ def load_raters(
         available.setdefault(name, info.kind)
         by_rater[name].append(info)
     chosen = _choose(available, opts, actor)
+    if opts.layer == "spans":  # only five columns of the spans, straight into arrays (issue #14)
+        from corpusdb.reports.columns import ColumnSets, read_span_columns
+
+        out = []
+        for n in chosen:
+            cols = read_span_columns(conn, by_rater[n])
+            out.append(Rater(n, available[n], ColumnSets(cols), cols))
+        return out
+    if opts.layer == "labels":  # document labels only
+        from corpusdb.reports.columns import read_labels
+
+        return [Rater(n, available[n], read_labels(conn, by_rater[n])) for n in chosen]
     wanted = [i for n in chosen for i in by_rater[n]]
     content = {s.info.id: s.annotations for s in read_contents(conn, wanted)}
     return [

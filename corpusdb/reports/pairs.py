@@ -151,11 +151,17 @@ def compare_pair(
 ) -> PairResult:
     """One pair on the layer of ``opts`` (not labels), with bootstrap CIs when asked."""
     docs = pair_documents(a, b, opts)
-    a_sets, b_sets = _answers(a, docs), _answers(b, docs)
-    prep = PreparedSpans(
-        {d: (a_sets[d].spans, b_sets[d].spans) for d in docs},
-        {d: texts[d] for d in docs} if texts is not None else None,
-    )
+    doc_texts = {d: texts[d] for d in docs} if texts is not None else None
+    if (
+        opts.layer == "spans"
+        and a.columns is not None
+        and b.columns is not None
+        and set(docs) <= set(a.columns.doc_ids) & set(b.columns.doc_ids)
+    ):  # a document one side did not answer (counted as misses) takes the record path
+        prep = PreparedSpans.from_columns(a.columns, b.columns, docs, doc_texts)
+    else:
+        a_sets, b_sets = _answers(a, docs), _answers(b, docs)
+        prep = PreparedSpans({d: (a_sets[d].spans, b_sets[d].spans) for d in docs}, doc_texts)
     kw: dict[str, Any] = {
         "types": opts.types,
         "type_classes": dict(opts.type_classes) or None,

@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from corpusdb.agreement.alpha import krippendorff_alpha_counts
 from corpusdb.agreement.bootstrap import bootstrap_alpha, bootstrap_units
@@ -86,6 +84,9 @@ def span_units(
     doc = uniq // _SLOT // len(names)
     ea = np.searchsorted(uniq, np.concatenate(edges_a))
     eb = np.searchsorted(uniq, np.concatenate(edges_b))
+    from scipy.sparse import coo_matrix  # heavy: lazily
+    from scipy.sparse.csgraph import connected_components
+
     n = len(uniq)
     _, comp_of = connected_components(coo_matrix((np.ones(len(ea)), (ea, eb)), shape=(n, n)), directed=False)
     ncomp = int(comp_of.max()) + 1 if n else 0

@@ -36,8 +36,7 @@ from typing import Any
 
 import orjson
 
-from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES
-from corpusdb.agreement.spans import compare_spans
+from corpusdb.agreement.entities import SYMMETRIC_LINK_TYPES  # no numpy: the CLI starts fast
 from corpusdb.records import Annotations, DocLabel, Entity, Link, Relation, Span
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
@@ -176,6 +175,8 @@ def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: st
             if criterion == "exact":
                 pairs = _exact_pairs(a, b, types)
             else:
+                from corpusdb.agreement.spans import compare_spans  # numpy: lazily (issue #14)
+
                 cmp = compare_spans({"d": (a, b)}, criterion, types=types, jaccard=jaccard, texts=texts)
                 pairs = list(cmp.alignment().get("d", {}).items())
             for x, y in pairs:

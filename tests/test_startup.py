@@ -1,0 +1,125 @@
+"""Start-up stays cheap: ordinary commands load none of the heavy libraries (issue #14).
+
+Checked in a fresh interpreter, through ``corpusdb.cli.main.main`` as the console script runs it:
+``--help`` and every command's ``--help`` (every command module registered in
+``corpusdb/cli/commands.py``, found through the Typer app, so a new command group is covered
+without editing this file), then ordinary commands on a real SQLite project. Heavy libraries belong
+inside the functions that compute with them; time itself is measured in ``bench/bench_startup.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpusdb.api import Corpus
+from corpusdb.records import Annotations, Document, Span
+
+REPO = Path(__file__).resolve().parents[1]
+HEAVY = ("scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "textual", "alembic", "jinja2")
+"""Never loaded to parse arguments or to run an ordinary command (alembic: only to upgrade)."""
+
+_PROBE = """
+import contextlib, io, json, sys
+from corpusdb.cli.main import main
+runs = json.loads(sys.argv[1])
+codes = []
+for argv in runs:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        codes.append(main(argv))
+heavy = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(sys.argv[2])))
+print(json.dumps({"codes": codes, "heavy": heavy}))
+"""
+
+
+def _run(runs: list[list[str]]) -> dict[str, list]:
+    res = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(runs), json.dumps(HEAVY)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def _help_runs() -> list[list[str]]:
+    """``--help`` of the program, of every group and of every command of the registered modules."""
+    import typer
+
+    from corpusdb.cli import commands
+    from corpusdb.cli.main import app
+
+    runs: list[list[str]] = [["--help"]]
+
+    def walk(cmd: Any, path: list[str]) -> None:  # a click command or group (typer's click)
+        runs.append([*path, "--help"])
+        for name, sub in getattr(cmd, "commands", {}).items():
+            walk(sub, [*path, name])
+
+    root: Any = typer.main.get_command(app)
+    for name, cmd in root.commands.items():
+        walk(cmd, [name])
+    modules = {r.__module__ for r in commands.REGISTRY}
+    assert {"corpusdb.cli.agree", "corpusdb.cli.tui", "corpusdb.cli.project"} <= modules
+    return runs
+
+
+def test_every_help_loads_no_heavy_library() -> None:
+    runs = _help_runs()
+    assert len(runs) > 30  # the program, its groups and commands: a broken walk would check nothing
+    out = _run(runs)
+    assert out["codes"] == [0] * len(runs)
+    assert out["heavy"] == [], f"`corpusdb ... --help` loads {out['heavy']}"
+
+
+@pytest.fixture
+def project(sqlite_url: str) -> str:
+    corpus = Corpus.create("p", "bb-2011", url=sqlite_url)
+    corpus.add_annotator("alice")
+    corpus.add_documents([Document("D1", "Bacillus subtilis lives in soil.")])
+    info = corpus.create_set("D1", "alice")
+    ann = Annotations(
+        spans=(
+            Span("T1", "Bacterium", ((0, 17),), "Bacillus subtilis"),
+            Span("T2", "Soil", ((27, 31),), "soil"),
+        )
+    )
+    corpus.as_user("alice").replace_set(info.id, ann, expected_version=info.version)
+    return sqlite_url
+
+
+def test_ordinary_commands_load_no_heavy_library(project: str) -> None:
+    db = ["--db", project]
+    runs = [
+        [*db, "status"],
+        [*db, "annotator", "list"],
+        [*db, "--as", "alice", "submit", "-d", "D1", "--check"],
+        [*db, "--as", "alice", "submit", "-d", "D1"],
+        [*db, "--as", "alice", "status"],
+    ]
+    out = _run(runs)
+    assert out["codes"] == [0] * len(runs)
+    assert out["heavy"] == [], f"ordinary commands load {out['heavy']}"
+
+
+def test_agreement_loads_what_it_computes_with(project: str) -> None:
+    """The probe can see a heavy library: the agreement report's kappa does load statsmodels."""
+    corpus = Corpus.open(url=project)
+    corpus.add_annotator("bob")
+    info = corpus.create_set("D1", "bob")
+    ann = Annotations(
+        spans=(Span("T1", "Bacterium", ((0, 8),), "Bacillus"), Span("T2", "Soil", ((27, 31),), "soil"))
+    )
+    corpus.as_user("bob").replace_set(info.id, ann, expected_version=info.version)
+    corpus.as_user("bob").submit(info.id)
+    corpus.as_user("alice").submit(corpus.as_user("alice").my_set("D1").info.id)
+    out = _run([["--db", project, "agree", "-c", "partial"]])
+    assert out["codes"] == [0]
+    assert "statsmodels" in out["heavy"]
