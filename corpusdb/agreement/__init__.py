@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs; at run time
         specific_agreement,
     )
     from corpusdb.agreement.gamma import gamma_agreement
+    from corpusdb.agreement.groundings import GroundingComparison, compare_groundings
     from corpusdb.agreement.labels import (
         LabelAgreement,
         PairwiseMatrix,
@@ -44,7 +45,6 @@ if TYPE_CHECKING:  # what the names are, for type checkers and IDEs; at run time
         label_ratings,
         pairwise_matrix,
     )
-    from corpusdb.agreement.groundings import GroundingComparison, compare_groundings
     from corpusdb.agreement.links import ClusterScore, LinkComparison, compare_links
     from corpusdb.agreement.multirater import (
         brennan_prediger,

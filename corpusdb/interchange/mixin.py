@@ -167,8 +167,6 @@ class InterchangeMixin(ServiceBase):
         *,
         forced: bool = False,
     ) -> ImportReport:
-        from corpusdb.interchange.importing import load
-        from corpusdb.interchange.pipeline import gc_paused
 
         if not source.external_ids and not source.problems:
             raise InvalidInput(f"{path}: no documents found")
@@ -233,7 +231,6 @@ class InterchangeMixin(ServiceBase):
         Only sets this user may read are exported (blindness); hidden ones are counted in the report.
         Nothing is written when any document cannot be written or, without ``overwrite``, a file exists.
         """
-        from corpusdb.interchange import exporting
 
         items, hidden = self._export_items(annotator, gold, kind, documents)
         files = exporting.plan_brat_files(items, flat)
@@ -268,7 +265,6 @@ class InterchangeMixin(ServiceBase):
     def _export_items(
         self, annotator: str | None, gold: bool, kind: str | None, documents: Sequence[str] | None
     ) -> tuple[list[tuple[Document, Annotations]], int]:
-        from corpusdb.interchange import exporting
 
         with self._read() as conn:
             infos, hidden = exporting.choose_sets(
