@@ -24,7 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
 from corpusdb import writers
-from corpusdb.errors import DatabaseError
+from corpusdb.errors import Conflict, DatabaseError
 
 DEFAULT_FILENAME = "corpusdb.sqlite"
 _WRITE = WRITE_OPTION = "corpusdb_write"
@@ -167,15 +167,28 @@ def _connect(engine: Engine) -> Connection:
         raise DatabaseError(explain(exc, engine)) from exc
 
 
+def _unique_violation(exc: IntegrityError) -> bool:
+    orig = exc.orig
+    return getattr(orig, "sqlstate", None) == "23505" or "UNIQUE constraint failed" in str(orig)
+
+
 @contextmanager
 def _translated(engine: Engine) -> Iterator[None]:
     """Driver errors inside a transaction become one-line ``DatabaseError`` (exit 7).
 
-    Integrity errors stay as they are: they are bugs or races the caller maps to its own errors.
+    A unique violation becomes ``Conflict`` (exit 6): every write path checks for what exists
+    before inserting, so the only way to hit a unique index is a concurrent writer that stored the
+    same thing after the check (on PostgreSQL, where writers do not queue as on SQLite). Other
+    integrity errors stay as they are: they are bugs.
     """
     try:
         yield
-    except IntegrityError:
+    except IntegrityError as exc:
+        if _unique_violation(exc):
+            raise Conflict(
+                "another writer stored the same thing at the same moment; nothing of this change was "
+                "saved: reload and try again"
+            ) from exc
         raise
     except DBAPIError as exc:
         raise DatabaseError(explain(exc, engine)) from exc

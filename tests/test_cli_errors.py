@@ -172,3 +172,12 @@ def test_ctrl_c_during_an_import_says_nothing_was_stored(project: str, tmp_path:
     from corpusdb.api import Corpus
 
     assert Corpus.open(url=f"sqlite:///{project}").status().documents == 0  # nothing was stored
+
+
+def test_error_texts_speak_the_cli_not_the_api(project: str, capsys: Cap) -> None:
+    """``resolve needs exactly one of: take=SOURCE, item=ITEM, reject=True`` reached CLI users."""
+    for extra in ([], ["--take", "alice", "--none"]):
+        code, _, err = run(capsys, "--db", project, "adjudicate", "d", "-k", "span:0-4", *extra, "-r", "why")
+        assert code == 2
+        line = one_line(err)
+        assert "exactly one of --take, --none and --item" in line and "=" not in line.split("error:", 1)[1]

@@ -168,3 +168,47 @@ async def test_names_are_shown_as_written_in_the_tui(sqlite_url: str) -> None:
         await settle(pilot)
         note = list(app._notifications)[-1]
         assert (note.message, note.markup) == ("saved [/] by [bold red]bob2?[2J", False)
+
+
+@run_async
+async def test_a_save_behind_an_import_is_announced_on_screen(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #10.7 in the TUI: a save that waits behind a long import says why on the screen.
+    The import is stood for by a real write transaction that leaves the import's note; the save is a
+    real one, in a thread as the TUI's saves are."""
+    import asyncio
+    import threading
+
+    from corpusdb import db, writers
+    from corpusdb.edits import Put
+    from corpusdb.records import Span
+
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 100)
+    build_sample(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "demo", "lena"), start=None)
+    alice = Corpus.open("demo", engine=db.make_engine(sqlite_url), user="alice")
+    set_id = alice.my_set("d1").info.id
+    loop = asyncio.get_running_loop()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        told = threading.Event()
+        stop = writers.on_wait(lambda _message: told.set())  # runs after the app's own listener
+        long_write = db.write(db.make_engine(sqlite_url), holder="an import of 3 documents from corpus/")
+        long_write.__enter__()
+        saver = threading.Thread(
+            target=alice.edit_set,
+            args=(set_id, [Put(Span("T9", "protein", ((0, 4),), TEXTS["d1"][:4]))]),
+            kwargs={"expected_version": alice.my_set("d1").info.version},
+        )
+        try:
+            saver.start()
+            assert await loop.run_in_executor(None, told.wait, 60)  # the app loop runs meanwhile
+        finally:
+            long_write.__exit__(None, None, None)
+            stop()
+        await loop.run_in_executor(None, saver.join, 60)
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        assert any(m.startswith("waiting: an import of 3 documents from corpus/") for m in messages), messages
+    assert any(s.id == "T9" for s in alice.my_set("d1").annotations.spans)  # the save landed

@@ -4,6 +4,7 @@ re-applies, and nothing is lost. Two ``Corpus`` handles with their own engines s
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -117,3 +118,42 @@ def test_every_lost_race_is_stale_version(two_processes: tuple[Corpus, Corpus, i
         assert f"T{winner}" in ids  # the winner's work is stored
         if act == "replace":
             assert ids == {f"T{winner}"}
+
+
+def _at_once(calls: list[Callable[[], object]]) -> list[object]:
+    """Run the calls in threads released together; each one's result or exception."""
+    start = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(k: int) -> None:
+        start.wait()
+        try:
+            results[k] = calls[k]()
+        except Exception as exc:  # the test says which exceptions are right
+            results[k] = exc
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+def test_two_leads_creating_one_set_at_once(any_url: str) -> None:
+    """A lost race to create a set is a Conflict (exit 6), not psycopg's UniqueViolation, on both
+    databases: the existence check of one writer cannot see the other's uncommitted row."""
+    from corpusdb.errors import Conflict
+
+    c = Corpus.create("p", "biorelex-1.0", url=any_url)
+    c.add_annotator("alice")
+    c.add_documents([Document(f"d{i}", TEXT) for i in range(10)])
+    leads = [Corpus.open("p", engine=make_engine(any_url)) for _ in range(2)]
+    won: set[int] = set()
+    for i in range(10):
+        results = _at_once([lambda lead=lead, doc=f"d{i}": lead.create_set(doc, "alice") for lead in leads])
+        kinds = sorted(type(r).__name__ for r in results)
+        assert kinds == ["Conflict", "SetInfo"], results
+        assert next(r for r in results if isinstance(r, Conflict)).exit_code == 6
+        won |= {r.id for r in results if not isinstance(r, Conflict)}  # type: ignore[union-attr]
+    assert len(won) == 10  # one set per document, each created once

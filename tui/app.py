@@ -41,6 +41,19 @@ class CorpusApp(App[None]):
         self.facade = facade
         self.start = start
 
+    def on_unmount(self) -> None:
+        stop = getattr(self, "_stop_listening", None)
+        if stop is not None:
+            stop()
+
+    def _writer_waits(self, message: str) -> None:
+        import threading
+
+        if threading.get_ident() == self._thread_id:
+            self.notify(message, severity="warning", timeout=10)
+        else:
+            self.call_from_thread(self.notify, message, severity="warning", timeout=10)
+
     def notify(self, message: str, *, markup: bool = True, **kwargs: Any) -> None:  # type: ignore[override]
         """Notifications carry names, document ids and error texts from users: shown as written (no
         markup, control characters replaced), whatever the caller asked for (issue #10.9)."""
@@ -49,6 +62,10 @@ class CorpusApp(App[None]):
         super().notify(clean(message), markup=False, **kwargs)
 
     def on_mount(self) -> None:
+        from corpusdb import writers
+
+        # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
+        self._stop_listening = writers.on_wait(self._writer_waits)
         self.title = f"corpusdb · {self.facade.project.name}"
         self.push_screen(self._home())
         if self.start:

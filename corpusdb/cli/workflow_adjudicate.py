@@ -113,6 +113,8 @@ def adjudicate(
         return
     if document is None:
         raise UsageError("resolving a conflict needs its DOCUMENT")
+    if sum((take is not None, none, item is not None)) != 1:  # said in CLI words, not the API's
+        raise UsageError("resolving a conflict needs exactly one of --take, --none and --item")
     parsed = parse_item(item, kind_of_key(key)) if item is not None else None
     r = c.resolve(document, key, take=take, item=parsed, reject=none, reason=reason, criterion=criterion,
                   types=types, sources=sources)  # fmt: skip
