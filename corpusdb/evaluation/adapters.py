@@ -42,6 +42,10 @@ def sentence_from_records(
     for lk in ann.links:
         if lk.type in link_types and lk.source in parent and lk.target in parent:
             parent[find(lk.target)] = find(lk.source)
+    for e in ann.entities:  # first-class entities (BioRelEx clusters): their members are one cluster
+        ms = [m for m in e.members if m in parent]
+        for m in ms[1:]:
+            parent[find(m)] = find(ms[0])
     groups: dict[str, list[Span]] = {}
     for s in ann.spans:
         groups.setdefault(find(s.id), []).append(s)
@@ -57,6 +61,10 @@ def sentence_from_records(
             flag = s.extra.get("name_mentioned")
             names[s.text] = (mentions, mentioned or (bool(flag) if flag is not None else bool(s.fragments)))
         clusters.append(Cluster(tuple(Name(n, tuple(m), f) for n, (m, f) in names.items()), members[0].type))
+    for e in ann.entities:  # a relation may name the entity itself
+        ms = [m for m in e.members if m in index]
+        if ms:
+            index[e.id] = index[ms[0]]
     interactions = tuple(
         Interaction(index[r.args[0].ref], index[r.args[1].ref], r.label, "implicit" in r.tags, r.type)
         for r in ann.relations
