@@ -50,6 +50,10 @@ def entities_of(ann: Annotations) -> dict[str, Entity]:
     for lk in ann.links:
         if lk.type in CLUSTER_LINKS and lk.source in parent and lk.target in parent:
             parent[find(lk.source)] = find(lk.target)
+    for ent in ann.entities:  # explicit clusters (BioRelEx): their members are one entity
+        ms = [m for m in ent.members if m in parent]
+        for m in ms[1:]:
+            parent[find(m)] = find(ms[0])
     groups: dict[str, Entity] = {}
     out: dict[str, Entity] = {}
     for s in ann.spans:
@@ -59,6 +63,11 @@ def entities_of(ann: Annotations) -> dict[str, Entity]:
         e.types.append(s.type)
         e.refs += [g.ref for g in s.groundings]
         out[s.id] = e
+    for ent in ann.entities:  # a relation may name the entity itself; its grounding is the cluster's
+        ms = [m for m in ent.members if m in out]
+        if ms:
+            out[ent.id] = out[ms[0]]
+            out[ms[0]].refs += [g.ref for g in ent.groundings]
     return out
 
 
