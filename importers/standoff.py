@@ -1326,6 +1326,10 @@ def mention_level(annotations: Annotations) -> Annotations:
                 members[0],
                 m,
                 group=f"entity:{e.id}",
+                # where the * line stood (a cluster of Equiv lines merged into gold keeps its place)
+                extra={k2: v for k2, v in e.extra.items() if k2 in ("file", "line", "prefix")}
+                if k == 1
+                else {},
             )
             for k, m in enumerate(members[1:], 1)
         ]

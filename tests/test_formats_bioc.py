@@ -80,11 +80,13 @@ def test_api_round_trip_and_blind_export(sqlite_url: str, tmp_path: Path) -> Non
         rep = c.export_file(out, fmt, "alice")
         assert rep.documents == 1 and rep.files == (str(out),)
         c2 = Corpus.create("q", "biorelex-1.0", url=f"sqlite:///{tmp_path}/{fmt}.sqlite")
-        imp = c2.import_file(out, fmt, "alice")
+        imp = c2.import_file(out, fmt, "alice", allow_unknown=True, force=True)  # ANN: beside its schema
         assert imp.items["spans"] == 3 and imp.items["relations"] == 2 and imp.items["links"] == 1
         [back] = c2.sets()
         assert _key(c2.read_set(back.id).annotations) == _key(ANN)
-        assert c2.import_file(out, fmt, "alice").sets_unchanged == 1  # the same file twice changes nothing
+        assert (
+            c2.import_file(out, fmt, "alice", allow_unknown=True, force=True).sets_unchanged == 1
+        )  # the same file twice changes nothing
 
 
 def test_foreign_bioc_with_passages_is_read(tmp_path: Path) -> None:
@@ -150,11 +152,13 @@ def _same_tree(a: Path, b: Path) -> list[str]:
 
 def _brat_bioc_brat(src: Path, tmp: Path, schema: str, fmt: str) -> tuple[Path, Path, int]:
     a = Corpus.create("a", schema, url=f"sqlite:///{tmp}/a-{fmt}.sqlite")
-    n = a.import_brat(src, "alice").items["spans"]
+    n = a.import_brat(src, "alice", allow_unknown=True, force=True).items[
+        "spans"
+    ]  # corpora beside their schema
     a.export_brat(tmp / f"orig-{fmt}", "alice")
     a.export_file(tmp / f"c.{fmt}", fmt, "alice")
     b = Corpus.create("b", schema, url=f"sqlite:///{tmp}/b-{fmt}.sqlite")
-    assert b.import_file(tmp / f"c.{fmt}", fmt, "alice").items["spans"] == n
+    assert b.import_file(tmp / f"c.{fmt}", fmt, "alice", allow_unknown=True, force=True).items["spans"] == n
     b.export_brat(tmp / f"back-{fmt}", "alice")
     return tmp / f"orig-{fmt}", tmp / f"back-{fmt}", n
 

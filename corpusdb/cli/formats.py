@@ -15,6 +15,7 @@ import typer
 
 from corpusdb.cli.common import state
 from corpusdb.cli.interchange import (
+    AllowUnknownOpt,
     AnnotatorOpt,
     DocsOpt,
     ExportAnnotatorOpt,
@@ -27,6 +28,7 @@ from corpusdb.cli.interchange import (
     ReplaceOpt,
     Status,
     StatusOpt,
+    SubmitForceOpt,
     _exported,
     _run_import,
     export_app,
@@ -47,11 +49,13 @@ def _importer(fmt: str, doc: str, options: dict[str, Any] | None = None) -> Any:
         status: StatusOpt = Status.submitted,
         lenient: LenientOpt = False,
         replace: ReplaceOpt = False,
+        allow_unknown: AllowUnknownOpt = False,
+        force: SubmitForceOpt = False,
     ) -> None:
         _run_import(
             ctx,
             lambda c, tick: c.import_file(
-                path, fmt, annotator, kind=kind.value, status=status.value, lenient=lenient, replace=replace,
+                path, fmt, annotator, kind=kind.value, status=status.value, lenient=lenient, replace=replace, allow_unknown=allow_unknown, force=force,
                 options=options, progress=tick,
             ),
         )  # fmt: skip
@@ -68,6 +72,8 @@ def import_bioc(
     status: StatusOpt = Status.submitted,
     lenient: LenientOpt = False,
     replace: ReplaceOpt = False,
+    allow_unknown: AllowUnknownOpt = False,
+    force: SubmitForceOpt = False,
     json: JsonOpt = False,
 ) -> None:
     """Import a BioC XML (or --json, or a .json file: BioC JSON) collection, all or nothing."""
@@ -75,7 +81,7 @@ def import_bioc(
     _run_import(
         ctx,
         lambda c, tick: c.import_file(
-            path, fmt, annotator, kind=kind.value, status=status.value, lenient=lenient, replace=replace,
+            path, fmt, annotator, kind=kind.value, status=status.value, lenient=lenient, replace=replace, allow_unknown=allow_unknown, force=force,
             progress=tick,
         ),
     )  # fmt: skip
@@ -89,13 +95,15 @@ def import_conll(
     status: StatusOpt = Status.submitted,
     lenient: LenientOpt = False,
     replace: ReplaceOpt = False,
+    allow_unknown: AllowUnknownOpt = False,
+    force: SubmitForceOpt = False,
     column: Annotated[int, typer.Option(help="The tag column (0-based; -1: the last).")] = -1,
 ) -> None:
     """Import a CoNLL / IOB2 file (-DOCSTART- lines start documents); the text is rebuilt from tokens."""
     _run_import(
         ctx,
         lambda c, tick: c.import_file(
-            path, "conll", annotator, kind=kind.value, status=status.value, lenient=lenient, replace=replace,
+            path, "conll", annotator, kind=kind.value, status=status.value, lenient=lenient, replace=replace, allow_unknown=allow_unknown, force=force,
             options={"column": column}, progress=tick,
         ),
     )  # fmt: skip
@@ -109,12 +117,21 @@ def import_judgments(
     status: StatusOpt = Status.submitted,
     lenient: LenientOpt = False,
     replace: ReplaceOpt = False,
+    allow_unknown: AllowUnknownOpt = False,
+    force: SubmitForceOpt = False,
 ) -> None:
     """Import document judgments (TSV) as label-only sets of stored documents, one annotator at a time."""
     _run_import(
         ctx,
         lambda c, _tick: c.import_judgments(
-            path, annotator, kind=kind.value, status=status.value, lenient=lenient, replace=replace
+            path,
+            annotator,
+            kind=kind.value,
+            status=status.value,
+            lenient=lenient,
+            replace=replace,
+            allow_unknown=allow_unknown,
+            force=force,
         ),
     )
 
@@ -127,6 +144,8 @@ def import_labelstudio(
     status: StatusOpt = Status.submitted,
     lenient: LenientOpt = False,
     replace: ReplaceOpt = False,
+    allow_unknown: AllowUnknownOpt = False,
+    force: SubmitForceOpt = False,
     completed_by: Annotated[
         str | None,
         typer.Option("--completed-by", help="Read this Label Studio user's annotations (id or e-mail)."),
@@ -138,7 +157,8 @@ def import_labelstudio(
         ctx,
         lambda c, tick: c.import_file(
             path, "labelstudio", annotator, kind=kind.value, status=status.value, lenient=lenient,
-            replace=replace, options={"completed_by": completed_by}, progress=tick,
+            replace=replace, allow_unknown=allow_unknown, force=force, options={"completed_by": completed_by},
+            progress=tick,
         ),
     )  # fmt: skip
 

@@ -76,7 +76,7 @@ AllowUnknownOpt = Annotated[
     ),
 ]
 
-ForceOpt = Annotated[
+SubmitForceOpt = Annotated[
     bool,
     typer.Option(
         "--force", help="Store sets as submitted even when they fail the submit check (as `submit --force`)."
@@ -152,7 +152,7 @@ def import_brat(
     ] = False,
     replace: ReplaceOpt = False,
     allow_unknown: AllowUnknownOpt = False,
-    force: ForceOpt = False,
+    force: SubmitForceOpt = False,
 ) -> None:
     """Import brat standoff / BioNLP .a1/.a2 files as one annotator's sets (or gold), all or nothing.
 
@@ -194,7 +194,7 @@ def import_biorelex(
     lenient: LenientOpt = False,
     replace: ReplaceOpt = False,
     allow_unknown: AllowUnknownOpt = False,
-    force: ForceOpt = False,
+    force: SubmitForceOpt = False,
 ) -> None:
     """Import a BioRelEx JSON file (one document per sentence) as one annotator's sets (or gold).
 

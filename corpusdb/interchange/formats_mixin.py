@@ -17,7 +17,8 @@ from corpusdb.errors import Conflict, FormatError, InvalidInput, Problem, UsageE
 from corpusdb.interchange import exporting, pipeline
 from corpusdb.interchange.formats import reader, writer
 from corpusdb.interchange.importing import Prepared, Progress
-from corpusdb.interchange.mixin import InterchangeMixin, PathLike
+from corpusdb.interchange.mixin import InterchangeMixin, PathLike, _checks
+from corpusdb.interchange.pipeline import NO_CHECKS, Checks
 from corpusdb.interchange.report import ExportReport, ImportReport
 from corpusdb.interchange.sources import Source
 from corpusdb.records import Document
@@ -25,7 +26,7 @@ from guidelines.schema import Schema
 from importers.standoff import ReadResult
 
 
-def parsed_source(path: str, result: ReadResult, schema: Schema) -> Source:
+def parsed_source(path: str, result: ReadResult, schema: Schema, checks: Checks = NO_CHECKS) -> Source:
     """An import source over documents already read (one chunk): what every one-file format gives."""
     docs = result.documents
     by_id = {d.document.external_id: d for d in docs}
@@ -33,7 +34,14 @@ def parsed_source(path: str, result: ReadResult, schema: Schema) -> Source:
     def chunks(prep: Prepared) -> Iterable[pipeline.Chunk]:
         where = [f"{path} (document {d.document.external_id})" for d in docs]
         chunk = pipeline.sort_documents(
-            docs, prep.set_ids, where, stored=prep.stored, held=prep.held, schema=schema, size=len(docs)
+            docs,
+            prep.set_ids,
+            where,
+            stored=prep.stored,
+            held=prep.held,
+            schema=schema,
+            size=len(docs),
+            checks=checks,
         )
         names = dict(zip(where, by_id, strict=True))
         chunk.rejected = [names[w] for w in chunk.rejected]
@@ -57,6 +65,8 @@ class FormatsMixin(InterchangeMixin):
         status: str = "submitted",
         lenient: bool = False,
         replace: bool = False,
+        allow_unknown: bool = False,
+        force: bool = False,
         options: Mapping[str, Any] | None = None,
         progress: Progress | None = None,
     ) -> ImportReport:
@@ -64,7 +74,9 @@ class FormatsMixin(InterchangeMixin):
         conll, doccano, labelstudio, prodigy, webanno) as ``annotator``'s sets (None with ``kind="gold"``).
 
         The rules of :meth:`import_brat`: all or nothing unless ``lenient``, every problem listed with
-        its file and line, the same file twice changes nothing, a different set needs ``replace``.
+        its file and line, the same file twice changes nothing, a different set needs ``replace``; the
+        schema is a contract (unknown names refused unless ``allow_unknown``; sets stored as submitted
+        pass the submit check unless ``force``).
         """
         read = reader(fmt)
         target = self._target(annotator, kind, status, lenient, replace)
@@ -74,7 +86,8 @@ class FormatsMixin(InterchangeMixin):
             raise InvalidInput(f"{spath}: no such file")
         schema = self.schema()
         result = read(spath, dict(options or {}))
-        return self._import(parsed_source(spath, result, schema), schema, fmt, spath, target, t0, progress)
+        source = parsed_source(spath, result, schema, _checks(target, allow_unknown, force))
+        return self._import(source, schema, fmt, spath, target, t0, progress, forced=force)
 
     def export_file(
         self,
@@ -143,6 +156,8 @@ class FormatsMixin(InterchangeMixin):
         status: str = "submitted",
         lenient: bool = False,
         replace: bool = False,
+        allow_unknown: bool = False,
+        force: bool = False,
     ) -> ImportReport:
         """Import document judgments from TSV (``document``, ``label``, ``value`` and, unless
         ``annotator`` is given, ``annotator``) as label-only sets, one annotator at a time:
@@ -176,9 +191,8 @@ class FormatsMixin(InterchangeMixin):
         result = as_documents(spath, wanted, texts)
         target = self._target(annotator, kind, status, lenient, replace)
         schema = self.schema()
-        return self._import(
-            parsed_source(spath, result, schema), schema, "judgments", spath, target, perf_counter(), None
-        )
+        source = parsed_source(spath, result, schema, _checks(target, allow_unknown, force))
+        return self._import(source, schema, "judgments", spath, target, perf_counter(), None, forced=force)
 
     def _texts_of(self, external_ids: list[str], path: str, lines: Mapping[str, int]) -> dict[str, Document]:
         """The stored documents these judgments are about; a missing one is a problem at its line."""

@@ -91,12 +91,12 @@ class _Gold:
     def annotations(self) -> Annotations:
         if self.rank:
 
-            def key(x: Span | Relation | Link) -> int:
+            def key(x: Span | Relation | Link | Entity) -> int:
                 return self.rank.get(x.id, len(self.rank))
 
             return Annotations(tuple(sorted(self.spans, key=key)), tuple(sorted(self.relations, key=key)),
                                tuple(sorted(self.links, key=key)), tuple(self.notes), tuple(self.labels), self.extra,
-                               tuple(self.entities))  # fmt: skip
+                               tuple(sorted(self.entities, key=key)))  # fmt: skip
         return Annotations(tuple(self.spans), tuple(self.relations), tuple(self.links), tuple(self.notes),
                            tuple(self.labels), self.extra, tuple(self.entities))  # fmt: skip
 
@@ -130,6 +130,8 @@ class _Gold:
         )
         self.taken.add(keep)
         self._count(keep)
+        if own in self.rank and keep not in self.rank:  # renamed (a * line's cluster): its place stays
+            self.rank[keep] = self.rank[own]
         extra = {
             k: item.extra[k] for k in ("prefix", "file", "line", "attrs", "link_type") if item.extra.get(k)
         }  # type: ignore[union-attr]
@@ -138,6 +140,7 @@ class _Gold:
         return new.id  # type: ignore[union-attr]
 
 
+_ENTITY_EXTRA = ("link_type", "file", "line", "prefix")  # a * line's type and place
 _NUM = re.compile(r"^(\D+?)(\d+)$")
 
 
@@ -238,7 +241,7 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
             return "every member was refused"
         # a cluster of symmetric links stays one: gold keeps its link type (brat writes one * line)
         return replace(
-            item, members=tuple(members), extra={k: v for k, v in item.extra.items() if k == "link_type"}
+            item, members=tuple(members), extra={k: v for k, v in item.extra.items() if k in _ENTITY_EXTRA}
         )
     if isinstance(item, Span):
         return replace(item, extra=_layout_extra(item))

@@ -29,7 +29,7 @@ and BioNLP scorers do. Annotator notes are personal and are not aligned.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -364,11 +364,14 @@ def _link_clusters(
     for i, src in enumerate(sources):
         by_type: dict[str, _UF] = defaultdict(_UF)
         first: dict[tuple[str, str], str] = {}
+        placed: dict[str, Mapping[str, Any]] = {}  # a * line's position (file, line), kept for gold
         for lk in src.annotations.links:
             if lk.type in symmetric:
                 by_type[lk.type].union(lk.source, lk.target)
                 first.setdefault((lk.type, lk.source), lk.id)
                 first.setdefault((lk.type, lk.target), lk.id)
+                if lk.extra.get("line") is not None:
+                    placed[lk.id] = lk.extra
         for e in src.annotations.entities:
             t = e.extra.get("link_type")
             if t:
@@ -381,11 +384,17 @@ def _link_clusters(
             members: dict[Any, list[str]] = defaultdict(list)
             for node in list(luf.parent):
                 members[luf.find(node)].append(node)
-            order = {s.id: k for k, s in enumerate(src.annotations.spans)}
+            # members in the order the links name them (a * line's own order: written back as it was)
+            order: dict[str, int] = {}
+            for lk in src.annotations.links:
+                if lk.type == t:
+                    order.setdefault(lk.source, len(order))
+                    order.setdefault(lk.target, len(order))
             for ms in members.values():
                 ms.sort(key=lambda m: (order.get(m, 1 << 30), m))
                 keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in ms}))
-                e = Entity(first[(t, ms[0])], t, tuple(ms), extra={"link_type": t})
+                eid = first[(t, ms[0])]
+                e = Entity(eid, t, tuple(ms), extra={**placed.get(eid, {}), "link_type": t})
                 found.append((i, e, keys))
                 uf.find(("c", i, e.id))
                 for k in keys:
