@@ -16,6 +16,7 @@ from corpusdb.cli import (
     workflow_assign,
     workflow_gold,
     workflow_release,
+    workflow_sets,
 )
 
 REGISTRY: list[Callable[[typer.Typer], None]] = [
@@ -27,6 +28,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     interchange.register,
     workflow_assign.register,
     workflow_adjudicate.register,
+    workflow_sets.register,
     workflow_gold.register,
     workflow_release.register,
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
