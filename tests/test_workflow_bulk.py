@@ -166,6 +166,9 @@ def test_bulk_over_every_ready_document_is_one_transaction_each(
     assert [ln.split(":")[0] for ln in lines[:-1]] == ["d1", "d2"]  # d3 is not ready (bob has not submitted)
     assert lines[-1] == "total: 2 documents, 4 taken, 4 refused, 0 skipped, 0 open"
     assert [q.open for q in c.adjudication_queue()] == [0, 0]
+    # a type no ready document has is a clear error, not an empty success
+    code, _, err = run(capsys, *base, "adjudicate", "--take", "alice", "--type", "Water")
+    assert code == 3 and "no item of type 'Water'" in err
 
 
 def test_sets_listing_and_table_headers_and_totals(project: tuple[Corpus, list[str]], capsys: Cap) -> None:

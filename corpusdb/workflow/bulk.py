@@ -121,6 +121,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         else:
             docs = [document]
         out: list[BulkResolution] = []
+        seen_type = False
         for doc in docs:
             with self._write() as conn:
                 [a] = analyse_many(conn, self.project_id, self.actor, [doc], schema, criterion=criterion,
@@ -132,7 +133,16 @@ class BulkAdjudicationMixin(AdjudicationMixin):
                         continue  # every ready document: only those this source annotated
                     names = ", ".join(f"{s.ref.annotator} (set {s.ref.set_id})" for s in a.sources)
                     raise NotFound(f"{spec!r} is not a source of {a.document} (sources: {names})")
+                if (
+                    document is None
+                    and item_type is not None
+                    and not any(item_type in _types_of(u) for u in a.units)
+                ):
+                    continue  # every ready document: only those with items of that type
+                seen_type = True
                 out.append(self._bulk_one(conn, a, spec, item_type, why))
+        if document is None and item_type is not None and not seen_type and docs:
+            raise NotFound(f"no item of type {item_type!r} on any ready document {spec} annotated")
         return out
 
     def _bulk_one(self, conn: Any, a: Analysis, spec: str, item_type: str | None, why: str) -> BulkResolution:
