@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, text
 
 from corpusdb.api import Corpus
 from corpusdb.cli.main import main
+from corpusdb.errors import UsageError
 from corpusdb.records import Annotations, Argument, Document, Relation, Span
 
 Cap = pytest.CaptureFixture[str]
@@ -205,3 +206,33 @@ def test_sets_listing_and_table_headers_and_totals(project: tuple[Corpus, list[s
     assert lines[-1] == "total: 1 decisions on 1 documents (unanimous 1)"
     code, out, _ = run(capsys, *owner, "status")
     assert "total (3)" in out
+
+
+def test_resolve_bulk_through_the_api_on_both_databases(any_url: str) -> None:
+    """The API call the CLI wraps: decisions and their provenance, on SQLite and PostgreSQL."""
+    c = Corpus.create("bb", "bb-2011", url=any_url)
+    for n in ("alice", "bob"):
+        c.add_annotator(n)
+    c.add_annotator("judy", "adjudicator")
+    c.add_documents([Document("d1", TEXT)])
+    c.assign(["d1"], ["alice", "bob"])
+    for who, ann in (("alice", ALICE), ("bob", BOB)):
+        me = c.as_user(who)
+        s = me.my_set("d1").info
+        me.replace_set(s.id, ann, expected_version=s.version)
+        me.submit(s.id)
+    judy = c.as_user("judy")
+    [res] = judy.resolve_bulk("d1", take="bob", reason="bob re-read the paper")
+    assert (res.taken, res.refused, res.followed, res.skipped, res.open) == (3, 1, 2, (), 0)
+    decided = {d.id: d for d in judy.decisions("d1")}
+    assert set(res.decision_ids) <= set(decided)
+    mine = [decided[i] for i in res.decision_ids if decided[i].method == "adjudicated"]
+    assert len(mine) == 4 and all(
+        d.reason == "bob re-read the paper" and d.decided_by == "judy" for d in mine
+    )
+    assert {d.item_id for d in mine} == {"T2", "T3", "R1", ""}  # soil, chickens, its relation; gut refused
+    assert [r.args[1].ref for r in judy.gold("d1").annotations.relations] == ["T3", "T2"]  # R2 followed
+    gold = judy.gold("d1").annotations
+    assert sorted(s.type for s in gold.spans) == ["Bacterium", "Host", "Soil"]
+    with pytest.raises(UsageError, match="whole source"):
+        judy.resolve_bulk("d1", take="bob:T2")

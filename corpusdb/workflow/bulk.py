@@ -51,7 +51,8 @@ class BulkResolution(_ToDict):
     refused: int
     """Conflicts decided by refusing every version (the source has nothing there)."""
     followed: int
-    """Agreed relations and links that followed their newly decided spans into gold."""
+    """Agreed items put into gold on the way (``unanimous``): not merged yet, or relations and links
+    that followed their newly decided spans."""
     skipped: tuple[Skipped, ...]
     open: int
     """Conflicts still open on the document afterwards."""
@@ -147,6 +148,8 @@ class BulkAdjudicationMixin(AdjudicationMixin):
 
     def _bulk_one(self, conn: Any, a: Analysis, spec: str, item_type: str | None, why: str) -> BulkResolution:
         gold = _Gold(a.gold_ann, _used_ids(a))
+        self._auto_pass(a, gold, None)  # what every source agrees on first (as a merge would): arguments
+        agreed = len(gold.decisions)
         taken = refused = 0
         skipped: dict[str, str] = {}
         todo = [u for u in a.units if a.is_open(u) and (item_type is None or item_type in _types_of(u))]
@@ -181,7 +184,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
             todo = left
         mine = len(gold.decisions)
         self._auto_pass(a, gold, None)  # agreed relations whose spans are now in gold follow them
-        followed = len(gold.decisions) - mine
+        followed = agreed + len(gold.decisions) - mine
         open_ = _open_count(a)
         ids: list[int] = []
         if gold.decisions:
