@@ -125,6 +125,7 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "adjudication_queue": lambda s: s.alice.adjudication_queue(),
     "merge": lambda s: s.alice.merge("done"),
     "resolve": lambda s: s.alice.resolve("done", "span:15-28", take="bob"),
+    "resolve_bulk": lambda s: s.alice.resolve_bulk("done", take="bob"),
     "decisions": lambda s: s.alice.decisions(),
     "gold": lambda s: s.alice.gold("done"),
     "correct": lambda s: s.alice.correct("done", action="delete", key="T1", reason="peek"),
@@ -243,6 +244,8 @@ def test_adjudicators_see_a_document_only_once_every_set_is_submitted(scene: Sce
         judy.merge("open")
     with pytest.raises(PermissionDenied, match="not ready"):
         judy.resolve("open", "span:15-28", take="bob")
+    with pytest.raises(PermissionDenied, match="not ready"):
+        judy.resolve_bulk("open", take="bob")
     listings = [
         judy.sets(), judy.conflicts(), judy.adjudication_queue(), judy.merge(), judy.decisions(),
         judy.review(min_sources=1), judy.agreement("spans"), judy.export_brat(scene.tmp / "j", "bob"),
@@ -255,6 +258,7 @@ def test_adjudicators_see_a_document_only_once_every_set_is_submitted(scene: Sce
     # the complete document is fully visible to her, including bob's grounding
     assert leaks(judy.read_set(scene.bob_done), SECRET_DONE)
     assert leaks(judy.conflicts("done"), SECRET_DONE)
+    assert [b.document for b in judy.resolve_bulk(None, take="bob")] == ["done"]  # never the open one
     # the owner (a lead) follows the same rule, and a release carries only complete documents
     with pytest.raises(PermissionDenied):
         scene.owner.read_set(scene.bob_open)

@@ -105,6 +105,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "conflicts": ["conflicts", "done"],
         "adjudicate": ["adjudicate", "done"],
         "decisions": ["decisions"],
+        "sets": ["sets"],
         "correct": ["correct", "done", "--action", "delete", "--key", "T1", "-r", "peek"],
         "review": ["review", "--min-sources", "1"],
         "split": ["split"],
@@ -237,3 +238,26 @@ def test_refusals_are_exit_5(
     assert main([*who("judy"), "-f", "json", "conflicts", "--all"]) == 0
     got = capsys.readouterr().out
     assert SECRETS[1] in got and SECRETS[0] not in got
+
+
+def test_sets_lists_an_annotators_own_sets_only(
+    db: tuple[str, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sets`` shows headers (who, status, ids); an annotator sees only their own, whatever the filters."""
+    import json
+
+    path, ids, _ = db
+    for args in (["sets"], ["sets", "open"], ["sets", "-a", "bob"], ["sets", "--status", "in_progress"]):
+        assert main(["--db", path, "--as", "alice", "-f", "json", *args]) == 0, args
+        rows = json.loads(capsys.readouterr().out)
+        assert {r["annotator"] for r in rows} <= {"alice"}, args
+        assert ids["bob-open"] not in {r["id"] for r in rows}
+    assert main(["--db", path, "--as", "alice", "-f", "json", "sets"]) == 0
+    assert {r["id"] for r in json.loads(capsys.readouterr().out)} == {ids["alice-open"], ids["alice-done"]}
+    # the adjudicator sees who has which set (headers, no content), as `status` does
+    assert main(["--db", path, "--as", "judy", "-f", "json", "sets", "-a", "bob"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {(r["document"], r["status"]) for r in rows} == {("open", "in_progress"), ("done", "submitted")}
+    # alice's bulk take on the complete document is refused like every adjudication command
+    assert main(["--db", path, "--as", "alice", "adjudicate", "done", "--take", "bob", "--all"]) == 5
+    assert "corpusdb: error:" in capsys.readouterr().err

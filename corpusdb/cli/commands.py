@@ -21,6 +21,7 @@ from corpusdb.cli import (
     workflow_assign,
     workflow_gold,
     workflow_release,
+    workflow_sets,
 )
 
 REGISTRY: list[Callable[[typer.Typer], None]] = [
@@ -36,6 +37,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     hygiene.register,
     workflow_assign.register,
     workflow_adjudicate.register,
+    workflow_sets.register,
     workflow_gold.register,
     workflow_release.register,
     relevance.register,  # topics, runs, pool, judge, judgments, qrels; `evaluate trec` (after any evaluate group)

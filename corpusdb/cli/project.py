@@ -55,12 +55,23 @@ def status(ctx: typer.Context) -> None:
             )
         )
         t = Table("annotator", "role", "assigned", "in progress", "submitted", "total", title="Annotators")
-        for a in rep.annotators:
-            t.add_row(a.name, a.role, str(a.assigned), str(a.in_progress), str(a.submitted), str(a.total))
+        for i, a in enumerate(rep.annotators):
+            t.add_row(a.name, a.role, str(a.assigned), str(a.in_progress), str(a.submitted), str(a.total),
+                      end_section=i == len(rep.annotators) - 1)  # fmt: skip
+        sums = [
+            sum(getattr(a, f) for a in rep.annotators)
+            for f in ("assigned", "in_progress", "submitted", "total")
+        ]
+        t.add_row(f"total ({len(rep.annotators)})", "", *map(str, sums))
         out.print(t)
-        t2 = Table("kind", "assigned", "in progress", "submitted", title="Annotation sets")
-        for kind, by in rep.sets_by_kind_status.items():
-            t2.add_row(kind, *(str(by.get(s, 0)) for s in ("assigned", "in_progress", "submitted")))
+        statuses = ("assigned", "in_progress", "submitted")
+        t2 = Table("kind", "assigned", "in progress", "submitted", "total", title="Annotation sets")
+        kinds = list(rep.sets_by_kind_status.items())
+        for i, (kind, by) in enumerate(kinds):
+            t2.add_row(kind, *(str(by.get(s, 0)) for s in statuses), str(sum(by.get(s, 0) for s in statuses)),
+                       end_section=i == len(kinds) - 1)  # fmt: skip
+        col = [sum(by.get(s, 0) for _, by in kinds) for s in statuses]
+        t2.add_row("total", *map(str, col), str(sum(col)))
         out.print(t2)
         out.print(
             f"documents ready for adjudication: {rep.documents_ready}; documents with gold: {rep.documents_with_gold}"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections import Counter
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
 
 from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
 from corpusdb.errors import UsageError
 
@@ -40,10 +42,11 @@ def conflicts(
         if document is not None:
             raise UsageError("--counts lists every ready document: give no DOCUMENT")
         q = c.adjudication_queue(criterion=criterion, types=types)
-        emit(st, [e.to_dict() for e in q], lambda: [
-            out.print(f"{e.document}\t{e.sets} sets\t{e.conflicts} conflicts\t{e.open} open"
-                      f"\t{'gold ' + str(e.gold_status) if e.has_gold else 'no gold'}", markup=False)
-            for e in q])  # fmt: skip
+        emit(st, [e.to_dict() for e in q], lambda: print_table(
+            ("document", "sets", "conflicts", "open", "gold"),
+            [(e.document, e.sets, e.conflicts, e.open, e.gold_status if e.has_gold else "none") for e in q],
+            f"total: {len(q)} documents, {sum(e.conflicts for e in q)} conflicts, {sum(e.open for e in q)} open",
+        ))  # fmt: skip
         return
     res = c.conflicts(document, criterion=criterion, types=types, sources=sources, include_resolved=all_items)
 
@@ -55,12 +58,18 @@ def conflicts(
                       f"conflicts ({counts_s or 'none'}); {dc.agreed} agreed; sources: {who}"))  # fmt: skip
             for x in dc.conflicts:
                 state_s = (
-                    f"decided {x.decision.method}" if x.decision else ("blocked" if x.blocked else "open")
+                    f"decided {x.decision.method}"
+                    if x.decision
+                    else (f"blocked: {x.blocked}" if x.blocked else "open")
                 )
                 out.print(f"  {x.key}  [{', '.join(x.differs) or 'agreed'}] {state_s}", markup=False)
                 for v in x.variants:
                     names = ", ".join(s.annotator or str(s.set_id) for s in v.sources)
                     out.print(f"      {v.display}  <- {names}", markup=False)
+        if len(res) != 1:
+            blocked = sum(1 for dc in res for x in dc.conflicts if x.blocked and not x.decision)
+            out.print(f"total: {len(res)} documents, {sum(dc.open for dc in res)} open conflicts "
+                      f"({blocked} blocked), {sum(dc.agreed for dc in res)} agreed items", markup=False)  # fmt: skip
 
     emit(st, [dc.to_dict() for dc in res], render)
 
@@ -93,16 +102,35 @@ def adjudicate(
     criterion: Annotated[str, CRITERION] = "exact",
     types: Annotated[str, TYPES] = "ignored",
     sources: Annotated[list[str] | None, SOURCES] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="With --take: take that source's version of every open conflict.")
+    ] = False,
+    item_type: Annotated[
+        str | None,
+        typer.Option("--type", help="With --take: ...of every open conflict whose versions have this type."),
+    ] = None,
 ) -> None:
-    """Build gold: auto-merge agreed items (default), or resolve one conflict with --key.
+    """Build gold: auto-merge agreed items (default), resolve one conflict with --key, or many with
+    --take NAME --all / --type TYPE (one transaction per document; blocked items are listed with why).
 
     Decisions already made are kept on every run; each gold item records how it was decided.
     """
     st = state(ctx)
     c = st.corpus()
+    if every or item_type is not None:
+        if key is not None or none or item is not None or threshold is not None:
+            raise UsageError("--all/--type take a source's version of many conflicts: give --take, not --key, "
+                             "--none, --item or --threshold")  # fmt: skip
+        if take is None:
+            raise UsageError("--all/--type need --take NAME (whose version to take)")
+        bulk = c.resolve_bulk(document, take=take, item_type=item_type, reason=reason, criterion=criterion,
+                              types=types, sources=sources)  # fmt: skip
+        emit(st, [b.to_dict() for b in bulk], lambda: _print_bulk(bulk))
+        return
     if key is None:
         if take is not None or none or item is not None:
-            raise UsageError("--take, --none and --item resolve one conflict: give its --key and DOCUMENT")
+            raise UsageError("--take, --none and --item resolve one conflict: give its --key and DOCUMENT "
+                             "(or --take NAME --all for every conflict)")  # fmt: skip
         with bar("merging") as cb:
             res = c.merge(document, threshold=threshold, criterion=criterion, types=types, sources=sources,
                           progress=cb)  # fmt: skip
@@ -123,6 +151,17 @@ def adjudicate(
         + f" (decision {r.decision.id}); {r.open} open conflict(s) left", markup=False))  # fmt: skip
 
 
+def _print_bulk(bulk: list[Any]) -> None:
+    for b in bulk:
+        out.print(f"{b.document}: took {b.take}'s version of {b.taken}, refused {b.refused} (nothing there), "
+                  f"{b.followed} followed, {len(b.skipped)} skipped, {b.open} open", markup=False)  # fmt: skip
+        for s in b.skipped:
+            out.print(f"  skipped {s.key}: {s.reason}", markup=False)
+    out.print(f"total: {len(bulk)} documents, {sum(b.taken for b in bulk)} taken, "
+              f"{sum(b.refused for b in bulk)} refused, {sum(len(b.skipped) for b in bulk)} skipped, "
+              f"{sum(b.open for b in bulk)} open", markup=False)  # fmt: skip
+
+
 def decisions(
     ctx: typer.Context,
     document: Annotated[str | None, typer.Argument(help="One document; default: all.")] = None,
@@ -132,14 +171,18 @@ def decisions(
     res = st.corpus().decisions(document)
 
     def render() -> None:
+        rows = []
         for d in res:
             src = ", ".join(
                 f"{s.get('annotator')}:{s.get('local_id') or '-'}" if "set_id" in s else f"correction {s.get('correction')}"
                 for s in d.sources
             )  # fmt: skip
-            out.print(f"{d.document_external_id}\t{d.item_kind} {d.item_id or '(refused)'}\t{d.method}\t"
-                      f"{d.decided_by or 'owner'}\t{d.created:%Y-%m-%d %H:%M}\t{src}"
-                      + (f"\t{d.reason}" if d.reason else ""), markup=False)  # fmt: skip
+            rows.append((d.document_external_id, f"{d.item_kind} {d.item_id or '(refused)'}", d.method,
+                         d.decided_by or "owner", f"{d.created:%Y-%m-%d %H:%M}", src, d.reason or ""))  # fmt: skip
+        by = Counter(d.method for d in res)
+        print_table(("document", "item", "method", "decided by", "when", "sources", "reason"), rows,
+                    f"total: {len(res)} decisions on {len({d.document_external_id for d in res})} documents"
+                    + (f" ({', '.join(f'{k} {v}' for k, v in sorted(by.items()))})" if by else ""))  # fmt: skip
 
     emit(st, [{"id": d.id, "document": d.document_external_id, "kind": d.item_kind, "item": d.item_id,
                "method": d.method, "decided_by": d.decided_by, "sources": list(d.sources), "reason": d.reason,

@@ -1,5 +1,6 @@
-"""A self-contained HTML agreement report: tables plus inline SVG pictures (no external files,
-scripts or fonts), so it can be mailed or archived as one file."""
+"""A self-contained HTML agreement report: tables plus inline SVG pictures and a few lines of inline
+script to sort tables (no external files, scripts or fonts), so it can be mailed or archived as one file.
+Beyond the shared sections it lists every document and the one-sided items."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from corpusdb.reports.tables import NAMES, Section, describe, headline_matrix, sections
+from corpusdb.reports.tables import (
+    NAMES,
+    Section,
+    describe,
+    documents_section,
+    headline_matrix,
+    one_sided_section,
+    sections,
+)
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:70rem;color:#222;padding:0 1rem}
@@ -16,6 +25,19 @@ table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #ddd;padding:.2rem .5rem;text-align:right}th{background:#f4f4f4}
 td:first-child,th:first-child{text-align:left}.note{color:#555;font-size:.9rem}
 figure{margin:.5rem 0}figure svg{max-width:100%;height:auto}.meta{color:#555}
+table.sortable th{cursor:pointer}table.sortable th[aria-sort]::after{content:" \\2195"}
+"""
+# Sorting by a header click: a few lines of inline script, no library or external file, so the
+# report stays one self-contained page. Numbers sort as numbers, an en dash (undefined) last.
+SORT_JS = """
+document.querySelectorAll("table.sortable th").forEach(function(th, i){th.addEventListener("click", function(){
+ var t=th.closest("table"), b=t.tBodies[0], up=th.getAttribute("aria-sort")!=="ascending";
+ t.querySelectorAll("th").forEach(function(h){h.removeAttribute("aria-sort")});
+ th.setAttribute("aria-sort", up?"ascending":"descending");
+ var key=function(r){var s=r.cells[i].textContent, n=parseFloat(s); return isNaN(n)?(s==="–"?null:s):n};
+ Array.from(b.rows).sort(function(x,y){var a=key(x), c=key(y); if(a===c)return 0; if(a===null)return 1;
+  if(c===null)return -1; var r=(typeof a===typeof c)?(a<c?-1:1):(typeof a==="number"?-1:1); return up?r:-r})
+  .forEach(function(r){b.appendChild(r)});});});
 """
 
 
@@ -52,7 +74,8 @@ def render_html(body: Mapping[str, Any], *, pictures: bool = True, matrix: str |
         f'<p class="meta">Run as {escape(body["actor"])} at {escape(body["generated"])} · '
         f"<code>{escape(body['schema'])}</code></p>",
     ]
-    for sec in sections(body, matrix):
+    extra = [x for x in (documents_section(body), one_sided_section(body)) if x is not None]
+    for sec in [*sections(body, matrix), *extra]:
         parts.append(f"<section><h2>{escape(sec.title)}</h2>")
         if not sec.headers:
             parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in sec.lines) + "</ul>")
@@ -60,7 +83,7 @@ def render_html(body: Mapping[str, Any], *, pictures: bool = True, matrix: str |
             if pictures and sec.key:
                 parts.append(f"<figure>{_figure(sec, body, matrix)}</figure>")
             parts.append(
-                "<table><thead><tr>"
+                '<table class="sortable"><thead><tr>'
                 + "".join(f"<th>{escape(h)}</th>" for h in sec.headers)
                 + "</tr></thead><tbody>"
             )
@@ -69,5 +92,5 @@ def render_html(body: Mapping[str, Any], *, pictures: bool = True, matrix: str |
             if sec.note:
                 parts.append(f'<p class="note">{escape(sec.note)}</p>')
         parts.append("</section>")
-    parts.append("</body></html>")
+    parts.append(f"<script>{SORT_JS}</script></body></html>")
     return "\n".join(parts)

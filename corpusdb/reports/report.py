@@ -15,6 +15,7 @@ from corpusdb.agreement import relations as _relations
 from corpusdb.agreement import spans as _spans
 from corpusdb.agreement.labels import LabelAgreement, PairwiseMatrix
 from corpusdb.reports import aggregate
+from corpusdb.reports import raters as _raters
 from corpusdb.reports.doclabels import compute_labels
 from corpusdb.reports.loading import Rater
 from corpusdb.reports.options import AgreementOptions
@@ -157,6 +158,7 @@ def build_report(
         }
         if progress:
             progress(1, 1, "document labels")
+        body |= {"per_rater": None, "one_sided": None}  # the same keys on every layer
         return AgreementReport({**head, **_order(body), "notes": notes}, opts, labels=la)
     if schema is not None:
         seen = {sp.type for r in raters for ann in r.sets.values() for sp in ann.spans}
@@ -187,7 +189,10 @@ def build_report(
     if excluded:
         notes.append(f"{excluded} span(s) without a text mention (names only) are left out of span matching")
     type_rows = aggregate.per_type_rows(pairs)
+    n_of = _raters.type_counts(raters, compared, opts.layer, opts)
+    type_rows = [{**r, "n": n_of.get(r["name"], 0)} for r in type_rows]
     doc_rows = aggregate.per_document_rows(pairs)
+    rater_rows, one_sided = _raters.per_rater(raters, pairs, compared, opts.layer)
     body = {
         "summary": {**aggregate.summary(pairs, opts), "pair_measure": "f1"},
         "pairs": [aggregate.pair_entry(p, opts.layer) for p in pairs],
@@ -197,6 +202,8 @@ def build_report(
         else None,
         "per_type": {"measure": "mean_pairwise_f1", "rows": type_rows},
         "per_document": {"measure": "mean_pairwise_f1", "rows": doc_rows},
+        "per_rater": rater_rows,
+        "one_sided": one_sided,
         "lowest": {
             "documents": aggregate.lowest(doc_rows, opts.lowest),
             "types": aggregate.lowest(type_rows, opts.lowest),
@@ -215,6 +222,8 @@ def _order(body: dict[str, Any]) -> dict[str, Any]:
         "multirater",
         "per_type",
         "per_document",
+        "per_rater",
+        "one_sided",
         "lowest",
         "confusion",
         "categories",

@@ -249,14 +249,15 @@ def _per_type(body: Mapping[str, Any]) -> Section:
             str(r["only_a"]),
             str(r["only_b"]),
             num(r["pooled_f1"]),
+            num(r.get("n")),
         )
         for r in pt["rows"]
     )
     return Section(
         "Per type",
-        ("type", "mean F1", "min", "max", "matched", "only A", "only B", "pooled F1"),
+        ("type", "mean F1", "min", "max", "matched", "only A", "only B", "pooled F1", "n"),
         rows,
-        "mean, min and max over pairs; counts pooled over pairs",
+        "mean, min and max over pairs; counts pooled over pairs; n: items of the type over every rater",
         key="per_type",
     )
 
@@ -352,9 +353,78 @@ def sections(body: Mapping[str, Any], matrix: str | None = None) -> list[Section
         _matrix(body, headline_matrix(body, matrix)),
         _pairs(body),
         _multirater(body),
+        _per_rater(body),
         _per_type(body),
         *_lowest(body),
         _confusion(body),
         _policy(body),
     ]
     return [s for s in out if s is not None]
+
+
+def _per_rater(body: Mapping[str, Any]) -> Section | None:
+    """Who is the outlier: each rater's mean F1 against every other rater, items, one-sided items."""
+    pr = body.get("per_rater")
+    if not pr or not pr.get("rows"):
+        return None
+    rows = tuple(
+        (
+            r["name"] + (" (lowest)" if r.get("outlier") else ""),
+            num(r["mean_f1"]),
+            num(r["min_f1"]),
+            str(r["n_pairs"]),
+            str(r["items"]),
+            num(r.get("one_sided")),
+        )
+        for r in sorted(pr["rows"], key=lambda r: (r["mean_f1"] is None, r["mean_f1"] or 0.0))
+    )
+    return Section(
+        "Per rater",
+        ("rater", "mean F1", "min F1", "pairs", "items", "one-sided"),
+        rows,
+        "mean and min F1 against every other rater; items on the compared documents; one-sided: "
+        "spans no other rater marked (types ignored); lowest mean first",
+    )
+
+
+def documents_section(body: Mapping[str, Any]) -> Section | None:
+    """Every compared document (the HTML report's sortable table; the others show the lowest)."""
+    pd = body.get("per_document")
+    if not pd or body["layer"] == "labels":
+        return None
+    rows = tuple(
+        (
+            r["document"],
+            num(r["value"]),
+            num(r["min"]),
+            f"{r['lowest_pair']['a']}–{r['lowest_pair']['b']}" if r.get("lowest_pair") else "",
+            str(r["n_pairs"]),
+            str(r["matched"]),
+            str(r["only_a"] + r["only_b"]),
+        )
+        for r in pd["rows"]
+    )
+    return Section(
+        f"Every document ({len(rows)})",
+        ("document", "mean F1", "min F1", "worst pair", "pairs", "matched", "one-sided"),
+        rows,
+        "click a column header to sort",
+    )
+
+
+def one_sided_section(body: Mapping[str, Any]) -> Section | None:
+    """The spans only one rater marked, capped (the total is in the title)."""
+    one = body.get("one_sided")
+    if not one:
+        return None
+    rows = tuple(
+        (r["document"], r["rater"], r["type"], r["text"], ",".join(f"{a}-{b}" for a, b in r["fragments"]))
+        for r in one["rows"]
+    )
+    shown = f"the first {len(rows)} of {one['total']}" if one["total"] > len(rows) else f"all {one['total']}"
+    return Section(
+        f"One-sided items ({one['total']})",
+        ("document", "rater", "type", "text", "offsets"),
+        rows,
+        f"spans no other rater marked (types ignored, the report's criterion); {shown}",
+    )

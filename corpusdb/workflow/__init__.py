@@ -40,6 +40,10 @@ submitted — naming another document raises PermissionDenied)::
         # take = annotator name, "name:localid" or set id; item = an edited Span/Relation/Link/DocLabel
         # (relation arguments and link ends name *gold* span ids); reject=True: none of them.
         # Agreed relations/links whose spans are now decided follow into gold in the same transaction.
+    resolve_bulk(document, *, take, item_type=None, reason=None, criterion="exact", types="ignored",
+                 sources=None) -> list[BulkResolution]
+        # take one source's version of every open conflict (of one type); one transaction per
+        # document; .taken, .refused, .followed, .skipped (key + why: a blocked argument), .open
     decisions(document=None) -> list[DecisionInfo]   # provenance; item_id "" records a refusal
     gold(document) -> AnnotationSet                  # the gold set (NotFound before any merge)
 
@@ -73,6 +77,7 @@ from __future__ import annotations
 
 from corpusdb.workflow.adjudication import AdjudicationMixin
 from corpusdb.workflow.assignment import AssignmentMixin
+from corpusdb.workflow.bulk import BulkAdjudicationMixin
 from corpusdb.workflow.conflicts import ConflictsMixin
 from corpusdb.workflow.corrections import CorrectionsMixin
 from corpusdb.workflow.releases import ReleasesMixin
@@ -87,6 +92,7 @@ class WorkflowMixin(
     SplitsMixin,
     ReviewMixin,
     CorrectionsMixin,
+    BulkAdjudicationMixin,
     AdjudicationMixin,
     ConflictsMixin,
     SubmissionMixin,
