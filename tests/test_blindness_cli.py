@@ -241,23 +241,23 @@ def test_refusals_are_exit_5(
 
 
 def test_sets_lists_an_annotators_own_sets_only(
-    db: tuple[str, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
+    db: tuple[Who, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``sets`` shows headers (who, status, ids); an annotator sees only their own, whatever the filters."""
     import json
 
-    path, ids, _ = db
+    who, ids, _ = db
     for args in (["sets"], ["sets", "open"], ["sets", "-a", "bob"], ["sets", "--status", "in_progress"]):
-        assert main(["--db", path, "--as", "alice", "-f", "json", *args]) == 0, args
+        assert main([*who("alice"), "-f", "json", *args]) == 0, args
         rows = json.loads(capsys.readouterr().out)
         assert {r["annotator"] for r in rows} <= {"alice"}, args
         assert ids["bob-open"] not in {r["id"] for r in rows}
-    assert main(["--db", path, "--as", "alice", "-f", "json", "sets"]) == 0
+    assert main([*who("alice"), "-f", "json", "sets"]) == 0
     assert {r["id"] for r in json.loads(capsys.readouterr().out)} == {ids["alice-open"], ids["alice-done"]}
     # the adjudicator sees who has which set (headers, no content), as `status` does
-    assert main(["--db", path, "--as", "judy", "-f", "json", "sets", "-a", "bob"]) == 0
+    assert main([*who("judy"), "-f", "json", "sets", "-a", "bob"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {(r["document"], r["status"]) for r in rows} == {("open", "in_progress"), ("done", "submitted")}
     # alice's bulk take on the complete document is refused like every adjudication command
-    assert main(["--db", path, "--as", "alice", "adjudicate", "done", "--take", "bob", "--all"]) == 5
+    assert main([*who("alice"), "adjudicate", "done", "--take", "bob", "--all"]) == 5
     assert "corpusdb: error:" in capsys.readouterr().err

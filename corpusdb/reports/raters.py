@@ -8,7 +8,7 @@ as the pair results, where ``aggregate`` only folds pair results. The figures go
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from corpusdb.reports.loading import Rater
@@ -51,7 +51,12 @@ def _unmatched(
 
 
 def per_rater(
-    raters: Sequence[Rater], pairs: Sequence[PairResult], documents: Sequence[str], layer: str
+    raters: Sequence[Rater],
+    pairs: Sequence[PairResult],
+    documents: Sequence[str],
+    layer: str,
+    texts: Mapping[str, str] | None = None,
+    fetch_texts: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The per-rater summary (mean F1 against every other rater, items, one-sided items) and, for
     spans, the one-sided items themselves (capped, with the total)."""
@@ -82,9 +87,14 @@ def per_rater(
         return summary, None
     spans = {(r.name, d, sp.id): sp for r in raters for d, ann in r.sets.items() for sp in ann.spans}
     items = []
-    for who, d, sid in sorted(one, key=lambda k: (k[1], spans[k].fragments[0][0], k[0], k[2])):
+    ordered = sorted(one, key=lambda k: (k[1], spans[k].fragments[0][0], k[0], k[2]))
+    if texts is None and fetch_texts is not None:  # spans read as columns carry no text
+        shown = {d for who, d, sid in ordered[:ONE_SIDED_CAP] if not spans[(who, d, sid)].text}
+        texts = fetch_texts(sorted(shown)) if shown else None
+    for who, d, sid in ordered:
         sp = spans[(who, d, sid)]
-        items.append({"document": d, "rater": who, "id": sid, "type": sp.type, "text": sp.text,
+        text = sp.text or (" ".join(texts[d][a:b] for a, b in sp.fragments) if texts and d in texts else "")
+        items.append({"document": d, "rater": who, "id": sid, "type": sp.type, "text": text,
                       "fragments": [list(f) for f in sp.fragments]})  # fmt: skip
     return summary, {"total": len(items), "cap": ONE_SIDED_CAP, "rows": items[:ONE_SIDED_CAP]}
 

@@ -6,7 +6,7 @@ shows exactly the numbers the JSON API gives.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -121,6 +121,7 @@ def build_report(
     opts: AgreementOptions,
     texts: dict[str, str] | None = None,
     progress: Progress | None = None,
+    fetch_texts: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
 ) -> AgreementReport:
     """Compute every pairwise and multi-rater figure for the loaded raters."""
     names = [r.name for r in raters]
@@ -192,7 +193,7 @@ def build_report(
     n_of = _raters.type_counts(raters, compared, opts.layer, opts)
     type_rows = [{**r, "n": n_of.get(r["name"], 0)} for r in type_rows]
     doc_rows = aggregate.per_document_rows(pairs)
-    rater_rows, one_sided = _raters.per_rater(raters, pairs, compared, opts.layer)
+    rater_rows, one_sided = _raters.per_rater(raters, pairs, compared, opts.layer, texts, fetch_texts)
     body = {
         "summary": {**aggregate.summary(pairs, opts), "pair_measure": "f1"},
         "pairs": [aggregate.pair_entry(p, opts.layer) for p in pairs],

@@ -93,5 +93,6 @@ class AgreementMixin(ServiceBase):
             raters=raters_,
             opts=options,
             texts=texts,
+            fetch_texts=lambda ids: {d.external_id: d.text for d in self.documents(external_ids=ids)},  # type: ignore[attr-defined]
             progress=progress,
         )
