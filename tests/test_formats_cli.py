@@ -28,14 +28,24 @@ def test_formats_through_the_cli(tmp_path: Path, capsys: Cap) -> None:
     assert run(capsys, "--db", db, "init", "p", "--schema", "ge-2011")[0] == 0
     src = tmp_path / "x.pubtator"
     src.write_text(PUBTATOR, encoding="utf-8")
-    code, out, err = run(capsys, "--db", db, "import", "pubtator", str(src), "-a", "alice")
+    code, out, err = run(capsys, "--db", db, "import", "pubtator", str(src), "-a", "alice", "--allow-unknown")
     assert code == 0 and "imported 1 documents (1 new) as alice" in out and "2 spans, 1 relations" in out
     code, out, _ = run(
         capsys, "--db", db, "export", "bioc", str(tmp_path / "x.json"), "-a", "alice", "--json"
     )
     assert code == 0 and json.loads((tmp_path / "x.json").read_text())["documents"][0]["id"] == "1"
     code, out, _ = run(
-        capsys, "--db", db, "-f", "json", "import", "bioc", str(tmp_path / "x.json"), "-a", "alice"
+        capsys,
+        "--db",
+        db,
+        "-f",
+        "json",
+        "import",
+        "bioc",
+        str(tmp_path / "x.json"),
+        "-a",
+        "alice",
+        "--allow-unknown",
     )
     assert code == 0 and json.loads(out)["sets_unchanged"] == 1  # the same content: nothing changes
     code, out, err = run(capsys, "--db", db, "export", "conll", str(tmp_path / "x.conll"), "-a", "alice",
@@ -63,7 +73,7 @@ def test_refused_import_lists_every_problem(tmp_path: Path, capsys: Cap) -> None
     bad.write_text(
         '{"id": 1, "text": "ab", "label": [[0, 9, "X"]]}\n{"id": 2, "label": []}\n', encoding="utf-8"
     )
-    code, out, err = run(capsys, "--db", db, "import", "doccano", str(bad), "-a", "alice")
+    code, out, err = run(capsys, "--db", db, "import", "doccano", str(bad), "-a", "alice", "--allow-unknown")
     lines = err.strip().splitlines()
     assert code == 4 and out == ""
     assert (
@@ -71,5 +81,7 @@ def test_refused_import_lists_every_problem(tmp_path: Path, capsys: Cap) -> None
     )
     assert lines[1] == f"{bad}:2: error: document '2': no 'text' string"
     assert run(capsys, "--db", db, "-f", "json", "status")[0] == 0
-    code, out, _ = run(capsys, "--db", db, "import", "doccano", str(bad), "-a", "alice", "--lenient")
+    code, out, _ = run(
+        capsys, "--db", db, "import", "doccano", str(bad), "-a", "alice", "--lenient", "--allow-unknown"
+    )
     assert code == 0 and "imported 0 documents" in out

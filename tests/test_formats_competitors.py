@@ -53,9 +53,9 @@ def test_doccano_errors_name_their_line_and_nothing_is_stored(tmp_path: Path, sq
     with pytest.raises(
         ImportRefused, match=r"bad\.jsonl:2: error: document '18': span T1 \(ORG\): offsets 0-40"
     ):
-        c.import_file(p, "doccano", "alice")
+        c.import_file(p, "doccano", "alice", allow_unknown=True)
     assert c.documents() == []
-    rep = c.import_file(p, "doccano", "alice", lenient=True)
+    rep = c.import_file(p, "doccano", "alice", lenient=True, allow_unknown=True)
     assert rep.documents == 1 and rep.rejected == ("18",)
     (tmp_path / "notjson.jsonl").write_text('{"id": 1, "text": "x"}\n{oops\n', encoding="utf-8")
     with pytest.raises(FormatError, match=r"notjson\.jsonl:2: error: not a JSON object"):
@@ -149,7 +149,7 @@ def test_webanno_tsv(tmp_path: Path, sqlite_url: str) -> None:
     [r] = d.annotations.relations
     assert r.type == "binds" and r.args == (Argument("Arg1", "T1"), Argument("Arg2", "T2"))
     c = Corpus.create("p", "ge-2011", url=sqlite_url)
-    assert c.import_file(p, "webanno", "alice").items["spans"] == 3
+    assert c.import_file(p, "webanno", "alice", allow_unknown=True).items["spans"] == 3
 
 
 def test_webanno_refusals(tmp_path: Path) -> None:
@@ -177,8 +177,8 @@ def test_label_studio_one_annotator_at_a_time(tmp_path: Path, sqlite_url: str) -
     assert [(s.id, s.text) for s in d.annotations.spans] == [("b1", "T cells")] and d.warnings == ()
     assert res.rejected == ["102"] and "task 102: no annotation by 4" in str(res.problems[0])
     c = Corpus.create("p", "ge-2011", url=sqlite_url)
-    c.import_file(p, "labelstudio", "carol", options={"completed_by": 3})
-    rep = c.import_file(p, "labelstudio", "dave", options={"completed_by": 4})
+    c.import_file(p, "labelstudio", "carol", options={"completed_by": 3}, allow_unknown=True)
+    rep = c.import_file(p, "labelstudio", "dave", options={"completed_by": 4}, allow_unknown=True)
     assert rep.documents == 1 and rep.items["spans"] == 1 and rep.rejected == ("102",)
     assert {(s.annotator, s.document_external_id) for s in c.sets()} == {
         ("carol", "101"), ("carol", "102"), ("dave", "101"),

@@ -190,3 +190,15 @@ def test_conll_export_of_bacteria_biotope(tmp_path: Path, sqlite_url: str) -> No
         out.read_text(encoding="utf-8").count(f"\tB-{t}") for t in ("Bacteria", "Habitat", "Geographical")
     )
     assert back.documents == 95 and back.items["spans"] == written > 500
+
+
+def test_every_format_import_keeps_the_schema_contract(tmp_path: Path, sqlite_url: str) -> None:
+    """A format other than brat/BioRelEx is no way around the schema: unknown types are refused
+    (nothing stored) unless allowed, as `import brat` does."""
+    p = tmp_path / "x.pubtator"
+    p.write_text(PUBTATOR, encoding="utf-8")
+    c = Corpus.create("p", "ge-2011", url=sqlite_url)
+    with pytest.raises(ImportRefused, match="not an entity type of schema ge-2011"):
+        c.import_file(p, "pubtator", "alice")
+    assert c.documents() == []
+    assert c.import_file(p, "pubtator", "alice", allow_unknown=True).documents == 2

@@ -102,12 +102,12 @@ def test_judgments_out_and_in(tmp_path: Path, corpus: Corpus, sqlite_url: str) -
     tsv.write_text("document\tlabel\tvalue\tannotator\nd1\trelevance\tNR\tbob\nd2\trelevance\tDR\tbob\n"
                    "d1\trelevance\tDR\tcarol\n", encoding="utf-8")  # fmt: skip
     with pytest.raises(UsageError, match="2 annotators"):
-        c.import_judgments(tsv)
-    imp = c.import_judgments(tsv, "bob")
+        c.import_judgments(tsv, allow_unknown=True)
+    imp = c.import_judgments(tsv, "bob", allow_unknown=True)
     assert imp.sets_created == 2 and imp.items["labels"] == 2
     assert {(s.document_external_id, s.annotator) for s in c.sets()} == {("d1", "bob"), ("d2", "bob")}
     assert c.read_set(c.sets()[0].id).annotations.labels == (DocLabel("relevance", "NR"),)
-    assert c.import_judgments(tsv, "bob").sets_unchanged == 2  # again: nothing changes
+    assert c.import_judgments(tsv, "bob", allow_unknown=True).sets_unchanged == 2  # again: nothing changes
 
 
 def test_judgments_refusals_name_lines(tmp_path: Path, sqlite_url: str) -> None:
@@ -118,10 +118,10 @@ def test_judgments_refusals_name_lines(tmp_path: Path, sqlite_url: str) -> None:
         "document\tlabel\tvalue\nd1\trelevance\tNR\nd9\trelevance\tDR\nd1\trelevance\n", encoding="utf-8"
     )
     with pytest.raises(FormatError, match=r"in\.tsv:4: error: expected document, label, value"):
-        c.import_judgments(tsv, "bob")
+        c.import_judgments(tsv, "bob", allow_unknown=True)
     tsv.write_text("document\tlabel\tvalue\nd1\trelevance\tNR\nd9\trelevance\tDR\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"in\.tsv:3: error: no document 'd9' in this project"):
-        c.import_judgments(tsv, "bob")
+        c.import_judgments(tsv, "bob", allow_unknown=True)
     assert c.sets() == []
 
 
