@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
 from corpusdb.api import Corpus
@@ -113,6 +116,23 @@ async def test_an_annotator_never_sees_another_annotators_work(sqlite_url: str) 
     assert carol.queue() == [] and carol.progress().agreement == ()
 
 
+async def _palette_found(pilot: Any, text: str, timeout: float = 20.0) -> None:
+    """Wait until the command palette's highlighted hit names ``text`` (its search runs in a worker:
+    a fixed pause fails on a loaded machine)."""
+    from textual.command import CommandList
+
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        hits = pilot.app.screen.query(CommandList)
+        if hits:
+            lst = hits.first()
+            if lst.highlighted is not None and text in str(lst.get_option_at_index(lst.highlighted).prompt):
+                return
+        await pilot.pause(0.05)
+    raise AssertionError(f"the command palette found nothing with {text!r}")
+
+
 @run_async
 async def test_command_palette_finds_documents_and_commands(sqlite_url: str) -> None:
     build_sample(sqlite_url)
@@ -122,12 +142,12 @@ async def test_command_palette_finds_documents_and_commands(sqlite_url: str) -> 
         await press(pilot, "ctrl+p")
         await type_text(pilot, "annotate d2")
         await settle(pilot)
-        await pilot.pause(0.3)  # the palette searches in the background
+        await _palette_found(pilot, "d2")  # the palette searches in the background
         await press(pilot, "enter")
         assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "d2"
         await press(pilot, "ctrl+p")
         await type_text(pilot, "guidelines")
-        await pilot.pause(0.3)
+        await _palette_found(pilot, "uideline")
         await press(pilot, "enter")
         assert "Guidelines v1" in screen_text(app)
 
