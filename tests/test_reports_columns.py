@@ -122,7 +122,7 @@ def test_report_from_columns_equals_report_from_records(project: Corpus, types: 
         opts = AgreementOptions.build(**kw)
         slow = build_report(
             project="cols", actor=fast.body["actor"], schema=project.schema(), raters=records, opts=opts,
-            texts=texts if criterion == "fragment" else None,
+            texts=texts if criterion == "fragment" else None, fetch_texts=lambda ids: {d: texts[d] for d in ids},
         )  # fmt: skip
         assert _body(fast) == _body(slow), criterion
     assert fast.units is not None and fast.units.units > 0  # three raters: multi-rater units were compared
@@ -131,10 +131,12 @@ def test_report_from_columns_equals_report_from_records(project: Corpus, types: 
 
 def test_bootstrap_and_alignment_from_columns(project: Corpus) -> None:
     records = _record_raters(project, ("alice", "bob"))
+    texts = {d.external_id: d.text for d in project.documents(with_text=True)}
     fast = project.agreement(raters=["alice", "bob"], bootstrap=200, seed=3)
     slow = build_report(
         project="cols", actor=fast.body["actor"], schema=project.schema(), raters=records,
         opts=AgreementOptions.build(raters=["alice", "bob"], bootstrap=200, seed=3),
+        fetch_texts=lambda ids: {d: texts[d] for d in ids},
     )  # fmt: skip
     assert _body(fast) == _body(slow)
     assert fast.pair("alice", "bob").spans.alignment() == slow.pair("alice", "bob").spans.alignment()
