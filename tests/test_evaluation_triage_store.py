@@ -186,6 +186,9 @@ def test_rights_and_errors(sqlite_url: str, tmp_path: Path, capsys: pytest.Captu
     c = build(sqlite_url)
     with pytest.raises(PermissionDenied):
         c.as_user("alice").evaluate_triage("relevance", "DR", systems=["alpha"])
+    c.add_annotator("judy", "adjudicator")  # an adjudicator may: the same figures as the lead's
+    judged = c.as_user("judy").evaluate_triage("relevance", "DR,PR", systems=["alpha"])
+    check(figures(judged, "alpha"), ALPHA_FIGS)
     assert (
         main(
             [
