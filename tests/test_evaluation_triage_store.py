@@ -1,6 +1,6 @@
 """``evaluate triage`` from the store: gold document labels against systems' prediction sets.
 
-The project is real SQLite built here: eight documents with gold ``relevance`` labels (d0..d7) and one
+The project is real SQLite (and PostgreSQL, where a server answers) built here: eight documents with gold ``relevance`` labels (d0..d7) and one
 gold set without the label (d8, left out), two systems' prediction sets (alpha's confidence in each
 label's extra, beta's in its label's attributes and, for one document, in the set's extra), every
 figure computed by hand below and equal to what the TSV path gives on the same data.
@@ -89,8 +89,8 @@ def check(got: dict, want: dict) -> None:
         assert got[k] == pytest.approx(v), k
 
 
-def test_the_api_scores_document_labels_by_hand(sqlite_url: str) -> None:
-    c = build(sqlite_url)
+def test_the_api_scores_document_labels_by_hand(any_url: str) -> None:
+    c = build(any_url)
     body = c.evaluate_triage(
         "relevance", "DR,PR", systems=["alpha", "beta"], beta=2.0, test_resamples=500, seed=3
     )
@@ -161,8 +161,8 @@ def test_text_markdown_html_say_the_policy(
     assert "<svg" in html.read_text() and "misses" in html.read_text()
 
 
-def test_a_release_split_is_the_reference(sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    c = build(sqlite_url)
+def test_a_release_split_is_the_reference(any_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    c = build(any_url)
     c.split(ratios=(0.5, 0.5), names=("train", "test"), seed=1)
     c.release("v1", allow_open=True, agreement=False)
     body = c.evaluate_triage("relevance", "DR,PR", systems=["alpha"], release="v1")
@@ -170,7 +170,7 @@ def test_a_release_split_is_the_reference(sqlite_url: str, capsys: pytest.Captur
     check(figures(body, "alpha"), ALPHA_FIGS)
     test_docs = c.triage_data("relevance", "DR,PR", release="v1", split="test").reference
     assert 0 < len(test_docs) < 8
-    code = main(["--db", sqlite_url, "-f", "json", "evaluate", "triage", "--release", "v1", "--split", "test",
+    code = main(["--db", any_url, "-f", "json", "evaluate", "triage", "--release", "v1", "--split", "test",
                  "-s", "beta", "--positive", "DR,PR"])  # fmt: skip
     body = json.loads(capsys.readouterr().out)
     assert code == 0 and body["reference"]["name"] == "release v1 (test)"
