@@ -113,6 +113,7 @@ class EvaluationMixin(ServiceBase):
         (leads and adjudicators) and the same reference (gold or a release, one split) apply."""
         from corpusdb.evaluation.triage import parse_positive, reference_from_labels, run_from_labels
 
+        self._require("lead", "adjudicator", doing="evaluate systems against gold")
         pos = parse_positive(positive)
         if not label.strip():
             raise UsageError("give the document label to score, e.g. --label relevance")
@@ -151,7 +152,10 @@ class EvaluationMixin(ServiceBase):
                 + ", ".join(d.unlabelled[:20])
                 + (" ..." if len(d.unlabelled) > 20 else "")
             )
-        all_runs = {**d.systems, **{n: r for n, r in (runs or {}).items() if n not in d.systems}}
+        clash = sorted(set(d.systems) & set(runs or {}))
+        if clash:
+            raise UsageError(f"two systems named {', '.join(clash)}: rename the run")
+        all_runs = {**d.systems, **(runs or {})}
         return triage_report(d.reference_name, d.reference, all_runs, beta=beta, ur=ur, answered_only=answered_only,
                              bootstrap=bootstrap, seed=seed, confidence=confidence, test=test,
                              test_resamples=test_resamples, progress=progress, notes=notes,
