@@ -104,6 +104,8 @@ def files_under(p: Path) -> str:
 Probe = Callable[[Scene], Any]
 ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "evaluation_data": lambda s: s.alice.evaluation_data(systems=["bob"]),
+    "triage_data": lambda s: s.alice.triage_data("relevance", "DR,PR", systems=["bob"]),
+    "evaluate_triage": lambda s: s.alice.evaluate_triage("relevance", "DR,PR", systems=["bob"]),
     "read_set": lambda s: s.alice.read_set(s.bob_open),
     "read_sets": lambda s: s.alice.read_sets([s.alice_open, s.bob_done]),
     "sets": lambda s: s.alice.sets(),

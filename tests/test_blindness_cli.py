@@ -121,7 +121,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "evaluate bb": ["evaluate", "bb", "--release", "v1", "--system", "bob"],
         "evaluate rename": ["evaluate", "rename", "--gold", "--system", "bob"],
         "evaluate ner": ["evaluate", "ner", "--gold", "--system", "bob"],
-        "evaluate triage": None,  # files only, no database
+        "evaluate triage": ["evaluate", "triage", "--gold", "--system", "bob", "--positive", "DR,PR"],
         "evaluate ranked": None,
         "export brat": ["export", "brat", str(out / "brat"), "-a", "bob"],
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -97,7 +98,7 @@ class _Run:
     """What every subcommand shares: where the reference and predictions come from, and the output."""
 
     def __init__(self, ctx: typer.Context, files: list[Path] | None, release: str | None, split: str | None,
-                 gold: bool, systems: list[str] | None) -> None:  # fmt: skip
+                 gold: bool, systems: list[str] | None, *, load: bool = True) -> None:  # fmt: skip
         self.st = state(ctx)
         self.files = list(files or [])
         self.release, self.split, self.gold = release, split, gold
@@ -117,7 +118,7 @@ class _Run:
         if not self.prediction_files and not self.systems:
             raise UsageError("nothing to evaluate: give PREDICTION files or folders, or --system NAME")
         self.data: Any = None
-        if self.from_store:
+        if self.from_store and load:
             self.data = self.st.corpus().evaluation_data(release=release, split=split, systems=self.systems)
 
     @staticmethod
@@ -142,17 +143,24 @@ def _finish(st: Any, body: dict[str, Any], fmt: OutFormat | None, output: Path |
         sys.stdout.write(text)
 
 
-def _report(task: str, reference: str, docs: list[str], entries: list[dict[str, Any]], headline: str,
-            answered_only: bool, bootstrap: int, seed: int, confidence: float, test: str, resamples: int,
-            **kw: Any) -> dict[str, Any]:  # fmt: skip
-    from corpusdb.evaluation.report import build_report
-
+@contextmanager
+def _stepper() -> Iterator[Callable[[int, int, str], None]]:
+    """A progress callback ``(done, total, what)`` drawing on stderr (on a terminal) while it is open."""
     with progress("evaluating") as bar:
         task_id = bar.add_task("evaluating", total=None)
 
         def step(done: int, total: int, what: str) -> None:
             bar.update(task_id, completed=done, total=total, description=what)
 
+        yield step
+
+
+def _report(task: str, reference: str, docs: list[str], entries: list[dict[str, Any]], headline: str,
+            answered_only: bool, bootstrap: int, seed: int, confidence: float, test: str, resamples: int,
+            **kw: Any) -> dict[str, Any]:  # fmt: skip
+    from corpusdb.evaluation.report import build_report
+
+    with _stepper() as step:
         return build_report(task, reference, docs, entries, headline=headline, answered_only=answered_only,
                             bootstrap=bootstrap, seed=seed, confidence=confidence, test=test,
                             test_resamples=resamples, progress=step, **kw)  # fmt: skip
@@ -326,32 +334,54 @@ def _doc_task_files(files: list[Path] | None) -> list[Path]:
 
 @evaluate_app.command("triage")
 def triage(
-    ctx: typer.Context, files: Files = None,
+    ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,
+    system: Systems = None,
+    label: Annotated[str, typer.Option("--label", help="With --gold/--release: the document label judged (e.g. relevance).")] = "relevance",
+    positive: Annotated[str | None, typer.Option("--positive", help="With --gold/--release: the label values that mean relevant, e.g. DR,PR.")] = None,
     beta: Annotated[float, typer.Option("--beta", help="F-beta's beta (besides F1).")] = 1.0,
     ur: Annotated[float, typer.Option("--ur", help="Utility weight of a true positive (TREC 2004: 20).")] = 20.0,
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
     test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None,
 ) -> None:  # fmt: skip
     """Article triage (BioCreative II.5 ACT, TREC 2004): P/R/F, F-beta, accuracy, MCC, sensitivity,
-    specificity, AUC iP/R, normalised utility. REFERENCE: DOC<TAB>1|0; RUN: DOC<TAB>1|0<TAB>CONFIDENCE."""
-    from corpusdb.evaluation.documents import score_triage
-    from corpusdb.evaluation.report import system_entry
+    specificity, AUC iP/R, normalised utility. Files: REFERENCE DOC<TAB>1|0, RUN DOC<TAB>1|0<TAB>CONFIDENCE.
+    Store: --gold or --release V [--split S] with --system NAME: the reference's document label --label
+    against each system's (confidence from the label's extra), --positive naming the relevant values."""
     from corpusdb.evaluation.tsv import read_triage_reference, read_triage_run
 
     _check_common(bootstrap, confidence, test, test_resamples)
-    fs = _doc_task_files(files)
-    ref = read_triage_reference(fs[0])
-    entries: list[dict[str, Any]] = []
-    taken: dict[str, Any] = {}
-    for p in fs[1:]:
+    if release is None and not gold:
+        if system or positive is not None:
+            raise UsageError(
+                "--system and --positive read document labels in the store: give --gold or --release"
+            )
+        fs = _doc_task_files(files)
+        ref_name, ref = str(fs[0]), read_triage_reference(fs[0])
+        run_files = fs[1:]
+    else:
+        run = _Run(ctx, files, release, split, gold, system, load=False)
+        if positive is None:
+            raise UsageError("give --positive, the label values that mean relevant (e.g. --positive DR,PR)")
+        run_files = run.prediction_files
+    store = release is not None or gold
+    runs: dict[str, Any] = {}
+    taken: dict[str, Any] = dict.fromkeys(run.systems) if store else {}
+    for p in run_files:
         name = _Run.system_name(p, taken)
         taken[name] = True
-        r = score_triage(ref, read_triage_run(p), beta=beta, ur=ur, answered_only=answered_only)
-        docs = [d for d in ref if not (answered_only and d in r.unanswered)]
-        entries.append(system_entry(name, {"triage": r.score}, documents=docs, unanswered=r.unanswered,
-                                    figures=r.figures, curve=r.curve, figure_bootstrap=r.bootstrap))  # fmt: skip
-    body = _report("triage", str(fs[0]), list(ref), entries, "triage", answered_only, bootstrap, seed,
-                   confidence, test, test_resamples, options={"beta": beta, "ur": ur})  # fmt: skip
+        runs[name] = read_triage_run(p)
+    with _stepper() as step:
+        if store:
+            body = run.st.corpus().evaluate_triage(
+                label, positive or "", systems=run.systems, release=release, split=split,
+                answered_only=answered_only, beta=beta, ur=ur, bootstrap=bootstrap, seed=seed,
+                confidence=confidence, test=test, test_resamples=test_resamples, runs=runs, progress=step)  # fmt: skip
+        else:
+            from corpusdb.evaluation.triage import triage_report
+
+            body = triage_report(ref_name, ref, runs, beta=beta, ur=ur, answered_only=answered_only,
+                                 bootstrap=bootstrap, seed=seed, confidence=confidence, test=test,
+                                 test_resamples=test_resamples, progress=step)  # fmt: skip
     _finish(state(ctx), body, fmt, output)
 
 
