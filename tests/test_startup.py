@@ -123,3 +123,48 @@ def test_agreement_loads_what_it_computes_with(project: str) -> None:
     out = _run([["--db", project, "agree", "-c", "partial"]])
     assert out["codes"] == [0]
     assert "statsmodels" in out["heavy"]
+
+
+TUI_HEAVY = ("numpy", "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "alembic", "jinja2")
+"""Not needed to paint the TUI's first screen and show its data (the lead's agreement tab, which
+computes with numpy, is read when opened)."""
+
+_TUI_PROBE = """
+import asyncio, json, sys
+from tui.app import build_app
+from tui.facade import open_facade
+from tui.testing import screen_text, settle
+
+async def first_screen() -> dict:
+    app = build_app(open_facade(sys.argv[1], "p", sys.argv[2]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)  # composed, painted, its data read in the worker and shown
+        screen, text = type(app.screen).__name__, screen_text(app)
+    heavy = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(sys.argv[3])))
+    return {"screen": screen, "text": text, "heavy": heavy}
+
+print(json.dumps(asyncio.run(first_screen())))
+"""
+
+
+@pytest.mark.parametrize(
+    ("user", "screen", "shown"),
+    [("alice", "DocumentsScreen", "D1"), ("lena", "LeadScreen", "alice"), ("carol", "QueueScreen", "D1")],
+)
+def test_tui_first_screen_loads_no_heavy_library(project: str, user: str, screen: str, shown: str) -> None:
+    """Launching the app module and showing the first screen of each role, in a fresh interpreter."""
+    corpus = Corpus.open(url=project)
+    corpus.add_annotator("lena", role="lead")
+    corpus.add_annotator("carol", role="adjudicator")
+    corpus.as_user("alice").submit(corpus.as_user("alice").my_set("D1").info.id)
+    res = subprocess.run(
+        [sys.executable, "-c", _TUI_PROBE, project, user, json.dumps(TUI_HEAVY)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["screen"] == screen and shown in out["text"]  # the screen and its data are there
+    assert out["heavy"] == [], f"the TUI's first screen ({user}) loads {out['heavy']}"

@@ -12,7 +12,7 @@ from corpusdb.records import Argument, Relation, Span
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample, span
-from tui.testing import settle
+from tui.testing import press, settle
 
 Compare = Callable[..., bool]
 
@@ -58,7 +58,12 @@ def test_snapshot_annotate(snap_compare: Compare, sqlite_url: str) -> None:
 
 def test_snapshot_lead_agreement(snap_compare: Compare, sqlite_url: str) -> None:
     build_sample(sqlite_url, submitted=True)
-    assert snap_compare(_app(sqlite_url, "lena"), run_before=_settled, press=["l", "l"])
+
+    async def to_agreement(pilot: Any) -> None:
+        await settle(pilot)
+        await press(pilot, "l", "l")  # agreement is read in a worker once its tab opens: settle
+
+    assert snap_compare(_app(sqlite_url, "lena"), run_before=to_agreement)
 
 
 def test_snapshot_adjudicate(snap_compare: Compare, sqlite_url: str) -> None:

@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -18,11 +18,12 @@ from textual.screen import Screen
 from corpusdb.errors import CorpusError
 from tui.commands import DocumentCommands
 from tui.facade import TuiFacade
-from tui.screens.annotate import AnnotateScreen
-from tui.screens.base import BaseScreen
+from tui.screens.base import BaseScreen, ReloadingScreen
 from tui.screens.documents import DocumentsScreen
-from tui.screens.info import GuidelineScreen, HelpScreen
 from tui.screens.lead import LeadScreen
+
+# The annotation, help and guideline screens (and markdown-it behind the last) are imported when
+# first shown: the first screen paints sooner without them (issue #14, launch <= 1 s).
 
 
 class CorpusApp(App[None]):
@@ -61,6 +62,18 @@ class CorpusApp(App[None]):
 
         super().notify(clean(message), markup=False, **kwargs)
 
+    async def on_event(self, event: events.Event) -> None:
+        """Keys typed while the first screen still loads its data (or before the app ran: they wait
+        in the terminal) are kept by that screen and replayed once its data is shown, so typing
+        ahead after launch loses nothing. Priority bindings (quit) act at once."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self._screen_stack:
+            screen = self.screen
+            if isinstance(screen, ReloadingScreen) and screen.typed_ahead is not None:
+                if not await self._check_bindings(event.key, priority=True):
+                    screen.typed_ahead.append(event)
+                return
+        await super().on_event(event)
+
     def on_mount(self) -> None:
         from corpusdb import writers
 
@@ -88,6 +101,8 @@ class CorpusApp(App[None]):
 
     @work(thread=True, group="load")
     def _read_and_open(self, document: str) -> None:
+        from tui.screens.annotate import AnnotateScreen
+
         try:
             session = self.facade.open_document(document)
         except CorpusError as exc:
@@ -118,6 +133,8 @@ class CorpusApp(App[None]):
 
     async def action_quit(self) -> None:
         """Quit, after saving any action still queued (normally none: saves take milliseconds)."""
+        from tui.screens.annotate import AnnotateScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, AnnotateScreen) and screen.session is not None and screen.session.dirty:
                 await asyncio.to_thread(screen.session.save_pending)
@@ -125,6 +142,8 @@ class CorpusApp(App[None]):
 
     # -- help -------------------------------------------------------------------------------------
     def action_help(self) -> None:
+        from tui.screens.info import HelpScreen
+
         screen = self.screen
         if isinstance(screen, HelpScreen):
             return
@@ -135,6 +154,8 @@ class CorpusApp(App[None]):
             self.action_show_help_panel()
 
     def action_guideline(self) -> None:
+        from tui.screens.info import GuidelineScreen
+
         if not isinstance(self.screen, GuidelineScreen):
             self.push_screen(GuidelineScreen())
 

@@ -11,23 +11,28 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from time import perf_counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpusdb.errors import Conflict, FormatError, InvalidInput, Problem, UsageError
-from corpusdb.interchange import exporting, pipeline
-from corpusdb.interchange.formats import reader, writer
-from corpusdb.interchange.importing import Prepared, Progress
 from corpusdb.interchange.mixin import InterchangeMixin, PathLike, _checks
-from corpusdb.interchange.pipeline import NO_CHECKS, Checks
 from corpusdb.interchange.report import ExportReport, ImportReport
-from corpusdb.interchange.sources import Source
 from corpusdb.records import Document
-from guidelines.schema import Schema
-from importers.standoff import ReadResult
+
+if TYPE_CHECKING:  # readers, writers and the pipeline load with the first import or export (issue #14)
+    from corpusdb.interchange import pipeline
+    from corpusdb.interchange.importing import Prepared, Progress
+    from corpusdb.interchange.pipeline import Checks
+    from corpusdb.interchange.sources import Source
+    from guidelines.schema import Schema
+    from importers.standoff import ReadResult
 
 
-def parsed_source(path: str, result: ReadResult, schema: Schema, checks: Checks = NO_CHECKS) -> Source:
+def parsed_source(path: str, result: ReadResult, schema: Schema, checks: Checks | None = None) -> Source:
     """An import source over documents already read (one chunk): what every one-file format gives."""
+    from corpusdb.interchange import pipeline
+    from corpusdb.interchange.sources import Source
+
+    checks = pipeline.NO_CHECKS if checks is None else checks
     docs = result.documents
     by_id = {d.document.external_id: d for d in docs}
 
@@ -78,6 +83,8 @@ class FormatsMixin(InterchangeMixin):
         schema is a contract (unknown names refused unless ``allow_unknown``; sets stored as submitted
         pass the submit check unless ``force``).
         """
+        from corpusdb.interchange.formats import reader
+
         read = reader(fmt)
         target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
@@ -104,6 +111,8 @@ class FormatsMixin(InterchangeMixin):
         """Write the chosen sets as one file in ``fmt`` (``formats.WRITERS``: bioc, bioc-json, pubtator,
         conll, spacy-jsonl, spacy-docbin); what the format cannot express is counted in the report's
         warnings. The same choice of sets and blindness as :meth:`export_brat`."""
+        from corpusdb.interchange.formats import writer
+
         write = writer(fmt)
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
@@ -123,6 +132,7 @@ class FormatsMixin(InterchangeMixin):
         ``value``, ``annotator``; ``gold`` for the gold set), documents in order. Blindness applies:
         an annotator gets their own judgments, a lead those of complete documents and gold."""
         from corpusdb import access
+        from corpusdb.interchange import exporting
         from importers.judgments import format_judgments
 
         target = os.fspath(path)

@@ -27,11 +27,7 @@ from typing import TYPE_CHECKING
 
 from corpusdb import db
 from corpusdb.errors import Conflict, InvalidInput, UsageError
-from corpusdb.interchange import exporting
-from corpusdb.interchange.importing import Progress, Target, load
-from corpusdb.interchange.pipeline import Checks, gc_paused
 from corpusdb.interchange.report import ExportReport, ImportReport
-from corpusdb.interchange.sources import Source, biorelex_source, brat_source
 from corpusdb.projects import check_annotator_name
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
 from corpusdb.service import ServiceBase
@@ -39,6 +35,7 @@ from corpusdb.sets import current_guideline_version
 
 if TYPE_CHECKING:  # readers, writers and the pipeline load with the first import or export (issue #14)
     from corpusdb.interchange.importing import Progress, Target
+    from corpusdb.interchange.pipeline import Checks
     from corpusdb.interchange.sources import Source
     from guidelines.schema import Schema
 
@@ -46,6 +43,8 @@ PathLike = str | os.PathLike[str]
 
 
 def _checks(target: Target, allow_unknown: bool, force: bool) -> Checks:
+    from corpusdb.interchange.pipeline import Checks
+
     submitted = target.kind == "annotation" and target.status == "submitted"
     return Checks(allow_unknown=allow_unknown, submit=submitted and not force)
 
@@ -79,6 +78,8 @@ class InterchangeMixin(ServiceBase):
         annotation sets stored as submitted pass the submit check (``pipeline.Checks``) unless
         ``force`` (as ``submit(force=True)``; the audit trail records it).
         """
+        from corpusdb.interchange.sources import brat_source
+
         target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
         spath = os.fspath(path)
@@ -103,6 +104,8 @@ class InterchangeMixin(ServiceBase):
     ) -> ImportReport:
         """Import a BioRelEx JSON file (one document per sentence) as ``annotator``'s sets; the same
         rules as :meth:`import_brat`."""
+        from corpusdb.interchange.sources import biorelex_source
+
         target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
         spath = os.fspath(path)
@@ -140,6 +143,8 @@ class InterchangeMixin(ServiceBase):
         )  # fmt: skip
 
     def _target(self, annotator: str | None, kind: str, status: str, lenient: bool, replace: bool) -> Target:
+        from corpusdb.interchange.importing import Target
+
         self._require("lead", doing="import annotations")
         if kind not in SET_KINDS:
             raise UsageError(f"kind {kind!r} is not one of {', '.join(SET_KINDS)}")
@@ -167,6 +172,9 @@ class InterchangeMixin(ServiceBase):
         *,
         forced: bool = False,
     ) -> ImportReport:
+
+        from corpusdb.interchange.importing import load
+        from corpusdb.interchange.pipeline import gc_paused
 
         if not source.external_ids and not source.problems:
             raise InvalidInput(f"{path}: no documents found")
@@ -231,6 +239,7 @@ class InterchangeMixin(ServiceBase):
         Only sets this user may read are exported (blindness); hidden ones are counted in the report.
         Nothing is written when any document cannot be written or, without ``overwrite``, a file exists.
         """
+        from corpusdb.interchange import exporting
 
         items, hidden = self._export_items(annotator, gold, kind, documents)
         files = exporting.plan_brat_files(items, flat)
@@ -265,6 +274,8 @@ class InterchangeMixin(ServiceBase):
     def _export_items(
         self, annotator: str | None, gold: bool, kind: str | None, documents: Sequence[str] | None
     ) -> tuple[list[tuple[Document, Annotations]], int]:
+
+        from corpusdb.interchange import exporting
 
         with self._read() as conn:
             infos, hidden = exporting.choose_sets(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
@@ -44,6 +45,12 @@ class LeadScreen(ReloadingScreen):
         Binding("l", "next_tab", "Next tab", show=False),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.with_agreement = False
+        """Agreement is computed once its tab is first opened, not before the first paint: it is
+        the one costly read of this screen (numpy and the agreement engine; issue #14)."""
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("Loading…", id="summary", markup=False)
@@ -64,7 +71,14 @@ class LeadScreen(ReloadingScreen):
     LOADING = "read progress"
 
     def fetch(self) -> Any:
-        return self.facade.progress()
+        return self.facade.progress(with_agreement=self.with_agreement)
+
+    @on(TabbedContent.TabActivated, "#lead-tabs")
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "tab-agreement" and not self.with_agreement:
+            self.with_agreement = True
+            self.query_one("#agreement-note", Static).update("Computing agreement…")
+            self.action_reload()
 
     def show(self, p: Progress) -> None:
         r = p.report
@@ -99,6 +113,8 @@ class LeadScreen(ReloadingScreen):
                 for d in p.documents
             ],
         )
+        if not self.with_agreement:
+            return
         rows = list(p.agreement) + ([p.agreement_overall] if p.agreement_overall else [])
         fill_table(self.query_one("#agreement", DataTable), ("type", "matched", "only A", "only B", "F1", " "),
                    [(t.type, str(t.matched), str(t.only_a), str(t.only_b), _f(t.f1), Text(bar(t.f1), style="cyan"))
