@@ -11,6 +11,7 @@ Why this shape:
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -233,7 +234,11 @@ def bulk_cache(conn: Connection) -> Iterator[None]:
     try:
         yield
     finally:
-        dbapi.execute(f"PRAGMA cache_size={int(old)}")  # type: ignore[union-attr]
+        import sqlite3
+
+        # interrupted (Ctrl-C): the connection may be closed already, and its cache with it
+        with contextlib.suppress(sqlite3.ProgrammingError):
+            dbapi.execute(f"PRAGMA cache_size={int(old)}")  # type: ignore[union-attr]
 
 
 def allocate_ids(conn: Connection, table: str, n: int) -> list[int]:

@@ -163,7 +163,7 @@ def test_ctrl_c_during_an_import_says_nothing_was_stored(project: str, tmp_path:
         pytest.fail(f"the import ended before it could be interrupted: {proc.communicate()}")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err[-3000:]
     assert (
         err.strip().splitlines()[-1]
         == "corpusdb: import interrupted: nothing was stored (an import is all or nothing)"
