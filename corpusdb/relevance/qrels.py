@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from corpusdb.errors import FormatError, InvalidInput, Problem
+from corpusdb.errors import InvalidInput
+from corpusdb.relevance.columns import Rows
 from corpusdb.relevance.records import QrelLine
 
 DEFAULT_MAPPING = {"DR": 2, "PR": 1, "NR": 0}
@@ -54,38 +55,17 @@ def inverse(mapping: Mapping[str, int]) -> dict[int, str]:
 
 def read_qrels(path: str | Path) -> list[QrelLine]:
     """Every line of a qrels file, checked, all or nothing."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError.single(p, None, f"cannot read the qrels file: {exc}") from exc
+    rows = Rows(path, "qrels", "topic iteration doc grade")
     out: list[QrelLine] = []
-    problems: list[Problem] = []
-    seen: set[tuple[str, str]] = set()
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        cols = line.split()
-        if len(cols) != 4:
-            problems.append(
-                Problem(str(p), n, f"expected 4 columns 'topic iteration doc grade', got {len(cols)}")
-            )
-            continue  # fmt: skip
-        topic, _it, doc, grade_s = cols
+    for n, (topic, _it, doc, grade_s) in rows:
         try:
             grade = int(grade_s)
         except ValueError:
-            problems.append(Problem(str(p), n, f"grade {grade_s!r} is not an integer"))
+            rows.problem(n, f"grade {grade_s!r} is not an integer")
             continue
-        if (topic, doc) in seen:
-            problems.append(Problem(str(p), n, f"document {doc} is judged twice for topic {topic}"))
-            continue
-        seen.add((topic, doc))
-        out.append(QrelLine(topic, doc, grade))
-    if not problems and not out:
-        problems.append(Problem(str(p), None, "the qrels file holds no line"))
-    if problems:
-        raise FormatError(problems)
+        if rows.first_time(n, topic, doc, "judged"):
+            out.append(QrelLine(topic, doc, grade))
+    rows.done(len(out))
     return out
 
 
