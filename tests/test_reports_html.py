@@ -138,3 +138,13 @@ def test_one_sided_list_is_capped_with_the_total(corpus: Corpus, monkeypatch: py
     _, _, rows = p.tables["One-sided items (3)"]
     assert len(rows) == 2
     assert "the first 2 of 3" in render_html(body, pictures=False)
+
+
+def test_per_document_rows_carry_their_items_n(corpus: Corpus) -> None:
+    """``n`` of a per-document row: every rater's items on it (d1: 3 + 3 + 2, d2: 3 + 3 + 3), what a
+    low per-document F1 rests on (the TUI lead view shows it beside the F1)."""
+    rows = corpus.agreement("spans", types="required").to_dict()["per_document"]["rows"]
+    assert {r["document"]: r["n"] for r in rows} == {
+        d: sum(len(SPANS[(who, d)]) for who in ("alice", "bob", "carol")) for d in ("d1", "d2")
+    }
+    assert {r["document"]: r["n"] for r in rows} == {"d1": 8, "d2": 9}

@@ -110,3 +110,15 @@ def type_counts(
             if d in compared:
                 n.update(opts.class_of(x.type) for x in _items(ann, layer))
     return n
+
+
+def document_counts(raters: Sequence[Rater], documents: Sequence[str], layer: str) -> Counter[str]:
+    """Items per compared document over every rater: the ``n`` of the per-document rows (how much
+    a document's F1 rests on: a low F1 over 4 items is not one over 400)."""
+    compared = set(documents)
+    n: Counter[str] = Counter()
+    for r in raters:
+        for d, ann in r.sets.items():
+            if d in compared:
+                n[d] += len(_items(ann, layer))
+    return n

@@ -193,6 +193,8 @@ def build_report(
     n_of = _raters.type_counts(raters, compared, opts.layer, opts)
     type_rows = [{**r, "n": n_of.get(r["name"], 0)} for r in type_rows]
     doc_rows = aggregate.per_document_rows(pairs)
+    n_doc = _raters.document_counts(raters, head["documents"], opts.layer)
+    doc_rows = [{**r, "n": n_doc.get(r["document"], 0)} for r in doc_rows]
     rater_rows, one_sided = _raters.per_rater(raters, pairs, compared, opts.layer, texts, fetch_texts)
     body = {
         "summary": {**aggregate.summary(pairs, opts), "pair_measure": "f1"},
