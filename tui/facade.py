@@ -59,6 +59,23 @@ class TypeAgreement:
 
 
 @dataclass(frozen=True, slots=True)
+class LeadAgreement:
+    """What the lead view shows of agreement: the API's report bodies, unchanged.
+
+    Why the JSON bodies (schema ``corpusdb.agreement/1``) and not TUI records: every figure on the
+    screen is then the one ``corpusdb agree`` and ``Corpus.agreement`` give, never recomputed here."""
+
+    layers: dict[str, dict[str, Any]]
+    """Layer (``spans`` first, then ``relations``, ``links`` when the schema has them) -> report body."""
+    errors: dict[str, str]
+    """Layer -> why it has no report (e.g. nothing readable yet)."""
+    conflicts: dict[str, Any]
+    """Document -> the workflow's ``QueueEntry`` (conflicts, open) for documents ready to adjudicate."""
+    bootstrap: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
 class Progress:
     report: StatusReport
     documents: tuple[DocProgress, ...]
@@ -66,6 +83,7 @@ class Progress:
     agreement_overall: TypeAgreement | None = None
     agreement_note: str = ""
     pairs: int = 0
+    lead: LeadAgreement | None = None
 
 
 @dataclass
@@ -202,16 +220,48 @@ class TuiFacade:
         docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc))
         if not with_agreement or self.role not in ("lead", "adjudicator"):
             return Progress(report, docs)
-        rows, overall, note, pairs = self._agreement()
-        return Progress(report, docs, rows, overall, note, pairs)
+        lead = self.lead_agreement()
+        if "spans" not in lead.layers:
+            return Progress(report, docs, agreement_note=f"no agreement yet: {lead.errors.get('spans', '')}",
+                            lead=lead)  # fmt: skip
+        rows, overall, note, pairs = self._agreement(lead.layers["spans"])
+        return Progress(report, docs, rows, overall, note, pairs, lead)
 
-    def _agreement(self) -> tuple[tuple[TypeAgreement, ...], TypeAgreement | None, str, int]:
-        """Span agreement per type from ``Corpus.agreement`` (exact boundaries, same type): mean
-        pairwise F1 over the documents whose sets this user may read."""
-        try:
-            report = self.corpus.agreement("spans", criterion="exact").to_dict()
-        except CorpusError as exc:
-            return (), None, f"no agreement yet: {exc}", 0
+    LEAD_BOOTSTRAP = 1000
+    """Document-bootstrap resamples behind the lead view's CIs (seeded: the same figures each time)."""
+
+    def lead_agreement(self, *, bootstrap: int | None = None, seed: int = 0) -> LeadAgreement:
+        """Agreement reports for the lead view: spans, and relations and links when the schema has
+        them (exact boundaries, same type; seeded document-bootstrap CIs), plus each ready
+        document's conflict counts. Only what this user may read (the API's blindness gate)."""
+        n = self.LEAD_BOOTSTRAP if bootstrap is None else bootstrap
+        wanted = ["spans"]
+        if self.schema.relations:
+            wanted.append("relations")
+        if self.schema.links:
+            wanted.append("links")
+        layers: dict[str, dict[str, Any]] = {}
+        errors: dict[str, str] = {}
+        for layer in wanted:
+            try:
+                layers[layer] = self.corpus.agreement(
+                    layer, criterion="exact", bootstrap=n, seed=seed
+                ).to_dict()
+            except CorpusError as exc:
+                errors[layer] = str(exc)
+        conflicts: dict[str, Any] = {}
+        if self.can_adjudicate and self.has("adjudication_queue"):
+            try:
+                conflicts = {q.document: q for q in self.queue()}
+            except CorpusError as exc:
+                errors["conflicts"] = str(exc)
+        return LeadAgreement(layers, errors, conflicts, n, seed)
+
+    def _agreement(
+        self, report: dict[str, Any]
+    ) -> tuple[tuple[TypeAgreement, ...], TypeAgreement | None, str, int]:
+        """Span agreement per type from a ``Corpus.agreement`` body (exact boundaries, same type):
+        mean pairwise F1 over the documents whose sets this user may read."""
         rows = tuple(
             TypeAgreement(r["name"], r["matched"], r["only_a"], r["only_b"], r["value"])
             for r in report["per_type"]["rows"]

@@ -1,21 +1,46 @@
-"""The lead's view: progress per annotator and per document, span agreement per type with bars."""
+"""The lead's view: progress per annotator and per document; agreement per layer and type with its
+CIs, the annotator x annotator matrix as a heat map, and every document lowest agreement first, from
+which Enter opens that document's conflicts (read-only: looking writes nothing).
+
+Every agreement figure shown is read from the API's report body (``Corpus.agreement(...).to_dict()``,
+through ``TuiFacade.lead_agreement``), never recomputed here: the screen and ``corpusdb agree`` agree.
+"""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Container
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
-from tui.facade import Progress
+from tui.facade import LeadAgreement, Progress
 from tui.screens.base import ReloadingScreen
-from tui.widgets.tables import fill_table
+from tui.widgets.tables import fill_table, heat
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
+TABS = ("tab-annotators", "tab-documents", "tab-agreement", "tab-pairs", "tab-by-document")
+AGREEMENT_TABS = TABS[2:]
+WIDE = 140
+"""From this many columns the lead view puts its tables side by side (the room of 160x50)."""
+
+MEASURES = (
+    ("spans", "f1", "span F1"),
+    ("spans", "type_kappa", "span type κ"),
+    ("relations", "f1", "relation F1"),
+    ("relations", "label_kappa", "relation label κ"),
+    ("links", "f1", "link F1"),
+)
+"""The pair matrix's measures, in the order ``m`` cycles through them (those the report has)."""
+COEFFICIENT_NAMES = {
+    "fleiss_kappa": "Fleiss' κ",
+    "krippendorff_alpha": "Krippendorff's α",
+    "gwet_ac1": "Gwet's AC1",
+}
 
 
 def bar(fraction: float | None, width: int = 12) -> str:
@@ -31,25 +56,85 @@ def _f(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
+def _ci(ci: dict[str, Any] | None) -> str:
+    """A CI as ``low–high`` (two decimals), ``—`` when the report has none."""
+    if not ci or ci.get("ci_low") is None or ci.get("ci_high") is None:
+        return "—"
+    return f"{ci['ci_low']:.2f}–{ci['ci_high']:.2f}"
+
+
+def _boot_method(ci: dict[str, Any]) -> str:
+    return f"document bootstrap ({ci['method']}, {ci['n_resamples']} resamples, seed {ci['seed']})"
+
+
+def pair_kappa(pair: dict[str, Any], layer: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str]:
+    """A pair's Cohen's kappa (types of matched spans, or labels of matched relations), its CI and
+    the CI's method: the document bootstrap when the report ran one, else the coefficient's own."""
+    coeffs = pair.get("label_agreement" if layer == "relations" else "type_agreement") or {}
+    kappa = coeffs.get("cohen_kappa")
+    boot = (pair.get("ci") or {}).get("type_kappa")
+    if boot:
+        return kappa, boot, "bootstrap"
+    if kappa and kappa.get("ci_low") is not None:
+        return kappa, kappa, f"normal ({kappa.get('details', {}).get('se_method', 'asymptotic se')})"
+    return kappa, None, ""
+
+
+def measure_rows(layers: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
+    """(layer, measure, value, 95% CI, method, n) for each layer's headline and coefficients."""
+    rows: list[tuple[str, ...]] = []
+    for layer, body in layers.items():
+        s = body["summary"]
+        ci = s.get("ci")
+        rows.append((layer, "mean pairwise F1", _f(s.get("value")), _ci(ci), "bootstrap" if ci else "",
+                     f"{s.get('n_pairs', 0)} pairs · {len(body['documents'])} docs"))  # fmt: skip
+        multi = body.get("multirater")
+        if multi and multi.get("coefficients"):
+            boots = multi.get("bootstrap") or {}
+            for key, c in multi["coefficients"].items():
+                b = boots.get(key)
+                rows.append((layer, COEFFICIENT_NAMES.get(key, key), _f(c.get("value")), _ci(b or c),
+                             "bootstrap" if b else c.get("details", {}).get("ci", ""), f"{multi['units']} units"))  # fmt: skip
+        elif len(body["pairs"]) == 1:
+            p = body["pairs"][0]
+            kappa, kci, how = pair_kappa(p, layer)
+            if kappa is not None:
+                what = "label κ (matched relations)" if layer == "relations" else "type κ (matched spans)"
+                rows.append((layer, what, _f(kappa.get("value")), _ci(kci), how.split(" ")[0],
+                             f"{kappa.get('n', 0)} matched"))  # fmt: skip
+    return rows
+
+
 class LeadScreen(ReloadingScreen):
-    """Where the project stands, and how well the annotators agree so far."""
+    """Where the project stands, how well the annotators agree, and where they disagree most."""
 
     HELP = (
-        "Progress per annotator and per document. Agreement: pairwise span F1 per type (exact "
-        "boundaries, same type) over documents whose sets are all submitted."
+        "Progress per annotator and per document. Agreement (computed when one of its tabs is first "
+        "opened): mean pairwise F1 per layer with 95% CIs (document bootstrap), per type; Pairs: the "
+        "annotator x annotator matrix coloured red (0) to green (1), m changes the measure; By document: "
+        "lowest agreement first, Enter shows that document's conflicts (read-only: nothing is written)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("R", "reload", "Reload"),
         Binding("A", "adjudicate", "Adjudication"),
+        Binding("m", "next_measure", "Measure"),
+        Binding("enter", "open_document", "Conflicts"),
         Binding("l", "next_tab", "Next tab", show=False),
+        *[Binding(str(i + 1), f"tab({i})", "Go to that tab", show=False) for i in range(len(TABS))],
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.with_agreement = False
-        """Agreement is computed once its tab is first opened, not before the first paint: it is
-        the one costly read of this screen (numpy and the agreement engine; issue #14)."""
+        """Agreement is computed once one of its tabs is first opened, not before the first paint:
+        it is the one costly read of this screen (numpy and the agreement engine; issue #14)."""
+        self.progress: Progress | None = None
+        self.measure = 0
+        """Index in :data:`MEASURES` of the pair matrix's measure."""
+        self.doc_order: list[str] = []
+        self._open_when_shown = False
+        """Enter came while the agreement was being computed: open the lowest document once shown."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -61,12 +146,25 @@ class LeadScreen(ReloadingScreen):
                 yield DataTable(id="documents", cursor_type="row")
             with TabPane("Agreement", id="tab-agreement"):
                 yield Static("", id="agreement-note", markup=False)
-                yield DataTable(id="agreement", cursor_type="row")
+                with Container(classes="split"):
+                    yield DataTable(id="measures", cursor_type="row")
+                    yield DataTable(id="agreement", cursor_type="row")
+            with TabPane("Pairs", id="tab-pairs"):
+                yield Static("", id="pairs-note", markup=False)
+                with Container(classes="split"):
+                    yield DataTable(id="matrix", cursor_type="cell")
+                    yield DataTable(id="pairs", cursor_type="row")
+            with TabPane("By document", id="tab-by-document"):
+                yield Static("", id="doc-note", markup=False)
+                yield DataTable(id="doc-agreement", cursor_type="row")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Project progress"
         self.sub_title = f"{self.facade.user} ({self.facade.role}) · {self.facade.project.name}"
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "wide")
 
     LOADING = "read progress"
 
@@ -75,12 +173,37 @@ class LeadScreen(ReloadingScreen):
 
     @on(TabbedContent.TabActivated, "#lead-tabs")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.pane.id == "tab-agreement" and not self.with_agreement:
+        self.refresh_bindings()
+        self._want_agreement(str(event.pane.id))
+        self._focus_tab_table()
+
+    def _want_agreement(self, tab: str) -> None:
+        """Start computing agreement when one of its tabs is opened (once; R reads it again)."""
+        if tab in AGREEMENT_TABS and not self.with_agreement:
             self.with_agreement = True
-            self.query_one("#agreement-note", Static).update("Computing agreement…")
+            for note in ("#agreement-note", "#pairs-note", "#doc-note"):
+                self.query_one(note, Static).update("Computing agreement…")
             self.action_reload()
 
+    def _focus_tab_table(self) -> None:
+        """The active tab's main table takes the keys (Enter on a document), once it has rows."""
+        main = {"tab-by-document": "#doc-agreement", "tab-pairs": "#matrix", "tab-agreement": "#measures"}
+        tab = self.query_one("#lead-tabs", TabbedContent).active
+        table = self.query_one(main.get(tab, "#" + tab.removeprefix("tab-")), DataTable)
+        if table.row_count:
+            table.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        tab = self.query_one("#lead-tabs", TabbedContent).active
+        if action == "next_measure":
+            return tab == "tab-pairs"
+        if action == "open_document":
+            return tab == "tab-by-document"
+        return True
+
+    # -- showing ----------------------------------------------------------------------------------
     def show(self, p: Progress) -> None:
+        self.progress = p
         r = p.report
         self.query_one("#summary", Static).update(
             f"{r.project} · schema {r.schema} · guidelines v{r.guideline_version} · {r.documents} documents · "
@@ -115,16 +238,153 @@ class LeadScreen(ReloadingScreen):
         )
         if not self.with_agreement:
             return
-        rows = list(p.agreement) + ([p.agreement_overall] if p.agreement_overall else [])
-        fill_table(self.query_one("#agreement", DataTable), ("type", "matched", "only A", "only B", "F1", " "),
-                   [(t.type, str(t.matched), str(t.only_a), str(t.only_b), _f(t.f1), Text(bar(t.f1), style="cyan"))
-                    for t in rows])  # fmt: skip
-        self.query_one("#agreement-note", Static).update(p.agreement_note or "span F1 per type")
+        lead = p.lead
+        self._show_agreement(p, lead)
+        if lead is not None:
+            self._show_pairs(lead)
+            self._show_documents(lead)
+        self._focus_tab_table()
+        if self._open_when_shown:
+            self._open_when_shown = False
+            self.action_open_document()
+
+    def _show_agreement(self, p: Progress, lead: LeadAgreement | None) -> None:
+        layers = lead.layers if lead else {}
+        fill_table(self.query_one("#measures", DataTable), ("layer", "measure", "value", "95% CI", "CI", "n"),
+                   measure_rows(layers))  # fmt: skip
+        rows: list[tuple[str | Text, ...]] = []
+        for layer, body in layers.items():
+            suffix = "" if layer == "spans" else f" ({layer})"
+            for t in body["per_type"]["rows"]:
+                rows.append((t["name"] + suffix, str(t.get("n", "")), str(t["matched"]), str(t["only_a"]),
+                             str(t["only_b"]), _f(t["value"]), Text(bar(t["value"]), style="cyan")))  # fmt: skip
+            if layer == "spans" and p.agreement_overall is not None:
+                t0 = p.agreement_overall
+                rows.append(("(all)", "", str(t0.matched), str(t0.only_a), str(t0.only_b), _f(t0.f1),
+                             Text(bar(t0.f1), style="cyan")))  # fmt: skip
+        fill_table(self.query_one("#agreement", DataTable), ("type", "n", "matched", "only A", "only B", "F1", " "),
+                   rows)  # fmt: skip
+        note = p.agreement_note or "span F1 per type"
+        if lead is not None:
+            spans = lead.layers.get("spans")
+            ci = spans["summary"].get("ci") if spans else None
+            if ci:
+                note += f" · 95% CIs: {_boot_method(ci)}"
+            note += "".join(f" · {k}: {v}" for k, v in lead.errors.items() if k != "spans")
+        self.query_one("#agreement-note", Static).update(note)
+
+    def _measures(self, lead: LeadAgreement) -> list[tuple[str, str, str]]:
+        return [m for m in MEASURES if m[0] in lead.layers and m[1] in lead.layers[m[0]]["matrices"]]
+
+    def _show_pairs(self, lead: LeadAgreement) -> None:
+        available = self._measures(lead)
+        note = self.query_one("#pairs-note", Static)
+        matrix, pairs = self.query_one("#matrix", DataTable), self.query_one("#pairs", DataTable)
+        if not available:
+            fill_table(matrix, (), [])
+            fill_table(pairs, (), [])
+            note.update(f"no pair to compare yet: {lead.errors.get('spans', 'no readable sets')}")
+            return
+        layer, key, label = available[self.measure % len(available)]
+        body = lead.layers[layer]
+        m = body["matrices"][key]
+        names = m["names"]
+        rows = [
+            (n, *(Text("  ·  ") if i == j else heat(v, f" {_f(v)} ") for j, v in enumerate(vals)))
+            for i, (n, vals) in enumerate(zip(names, m["values"], strict=True))
+        ]
+        fill_table(matrix, ("", *names), rows, keys=names)
+        prow = []
+        method = ""
+        for pr in body["pairs"]:
+            o = pr["overall"]
+            kappa, kci, how = pair_kappa(pr, layer)
+            method = method or how
+            prow.append((pr["a"], pr["b"], heat(o["f1"], _f(o["f1"])), _ci((pr.get("ci") or {}).get("f1")),
+                         _f(kappa.get("value") if kappa else None), _ci(kci), str(pr["documents"]),
+                         str(o["matched"]), str(o["only_a"]), str(o["only_b"])))  # fmt: skip
+        fill_table(
+            pairs, ("A", "B", "F1", "F1 95% CI", "κ", "κ 95% CI", "docs", "agreed", "only A", "only B"), prow
+        )
+        ci = body["summary"].get("ci")
+        note.update(
+            f"{label} (m: next of {len(available)}) · row A × column B"
+            + (f" · 95% CIs: {_boot_method(ci)}" if ci else "")
+            + (f"; κ CI: {method}" if method and method != "bootstrap" else "")
+        )
+
+    def _show_documents(self, lead: LeadAgreement) -> None:
+        spans = lead.layers.get("spans")
+        table = self.query_one("#doc-agreement", DataTable)
+        note = self.query_one("#doc-note", Static)
+        if spans is None:
+            fill_table(table, (), [])
+            self.doc_order = []
+            note.update(f"no agreement yet: {lead.errors.get('spans', '')}")
+            return
+        rel = (
+            {r["document"]: r for r in lead.layers["relations"]["per_document"]["rows"]}
+            if "relations" in lead.layers
+            else None
+        )
+        docs = sorted(spans["per_document"]["rows"],
+                      key=lambda r: (r["value"] is None, r["value"] if r["value"] is not None else 0.0, r["document"]))  # fmt: skip
+        self.doc_order = [r["document"] for r in docs]
+        cols = ["document", "F1", "min", "n", "unmatched", *(["rel. F1"] if rel is not None else []), "conflicts",
+                "gold", "lowest pair"]  # fmt: skip
+        rows = []
+        for r in docs:
+            q = lead.conflicts.get(r["document"])
+            low = r.get("lowest_pair")
+            rows.append((r["document"], heat(r["value"], _f(r["value"])), _f(r["min"]), str(r.get("n", "")),
+                         str(r["only_a"] + r["only_b"]),
+                         *([_f((rel.get(r["document"]) or {}).get("value"))] if rel is not None else []),
+                         f"{q.open}/{q.conflicts}" if q else "—", (q.gold_status or "none") if q else "—",
+                         f"{low['a']}–{low['b']}" if low else ""))  # fmt: skip
+        keep = table.cursor_row
+        fill_table(table, cols, rows, keys=self.doc_order)
+        if rows:
+            table.move_cursor(row=min(keep, len(rows) - 1))
+        note.update(
+            f"{len(docs)} document(s), lowest mean pairwise span F1 first · n: items · unmatched: one-sided "
+            "over pairs · conflicts: open/all · Enter: the document's conflicts (read-only)"
+        )
+
+    # -- actions ----------------------------------------------------------------------------------
+    @on(DataTable.RowSelected, "#doc-agreement")
+    def _document_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.open_conflicts(str(event.row_key.value))
+
+    def action_open_document(self) -> None:
+        """Enter on the By document tab: the highlighted document's conflicts (the lowest first)."""
+        table = self.query_one("#doc-agreement", DataTable)
+        if not self.doc_order:
+            self._open_when_shown = self.with_agreement
+            return
+        row = table.cursor_row if 0 <= table.cursor_row < len(self.doc_order) else 0
+        self.open_conflicts(self.doc_order[row])
+
+    def open_conflicts(self, document: str) -> None:
+        """A document's conflicts, read-only: a lead looking writes no gold (issue #15.7)."""
+        from tui.screens.lead_conflicts import LeadConflictsScreen
+
+        self.app.push_screen(LeadConflictsScreen(document))
+
+    def action_next_measure(self) -> None:
+        p = self.progress
+        if p is None or p.lead is None:
+            return
+        self.measure = (self.measure + 1) % max(1, len(self._measures(p.lead)))
+        self._show_pairs(p.lead)
 
     def action_adjudicate(self) -> None:
         self.corpus_app.show_queue()
 
+    def action_tab(self, index: int) -> None:
+        self._want_agreement(TABS[index])  # at once, not a few messages later: the worker starts now
+        self.query_one("#lead-tabs", TabbedContent).active = TABS[index]
+
     def action_next_tab(self) -> None:
-        tabs = self.query_one("#lead-tabs", TabbedContent)
-        order = ["tab-annotators", "tab-documents", "tab-agreement"]
-        tabs.active = order[(order.index(tabs.active) + 1) % 3] if tabs.active in order else order[0]
+        active = self.query_one("#lead-tabs", TabbedContent).active
+        self.action_tab((TABS.index(active) + 1) % len(TABS) if active in TABS else 0)

@@ -8,6 +8,7 @@ layout a function of the data alone, which is also what keeps the SVG snapshots 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -43,3 +44,26 @@ def _plain(cell: Cell) -> Cell:
     from corpusdb.terminal import clean
 
     return Text(clean(cell)) if isinstance(cell, str) else cell
+
+
+# Red (0) through yellow (0.5) to green (1): the colours of agreement a lead reads at a glance.
+_HEAT = ((0.0, (205, 70, 60)), (0.5, (225, 195, 70)), (1.0, (80, 175, 95)))
+
+
+def heat_colour(value: float) -> str:
+    """The background for an agreement value in [0, 1] (below 0, e.g. a negative kappa, is red)."""
+    v = max(0.0, min(1.0, value))
+    for (x0, c0), (x1, c1) in itertools.pairwise(_HEAT):
+        if v <= x1:
+            t = (v - x0) / (x1 - x0)
+            r, g, b = (round(a + (b - a) * t) for a, b in zip(c0, c1, strict=True))
+            return f"#{r:02x}{g:02x}{b:02x}"
+    return "#{:02x}{:02x}{:02x}".format(*_HEAT[-1][1])
+
+
+def heat(value: float | None, text: str) -> Text:
+    """A table cell whose background shows ``value``: the pair matrix and per-document F1 as a
+    picture (no colour for an undefined value)."""
+    if value is None:
+        return Text(text)
+    return Text(text, style=f"#000000 on {heat_colour(value)}")
