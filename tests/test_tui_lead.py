@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from textual.widgets import DataTable
+from textual.widgets import DataTable, TabbedContent
 
 from corpusdb.api import Corpus
 from corpusdb.demo import build_demo
@@ -24,7 +24,7 @@ from tui.sample import build_sample
 from tui.screens.adjudicate import AdjudicateScreen
 from tui.screens.lead import LeadScreen
 from tui.screens.lead_conflicts import LeadConflictsScreen, LookingFacade
-from tui.testing import press, run_async, screen_text, settle
+from tui.testing import press, run_async, screen_text, settle, wait_until
 from tui.widgets.tables import heat_colour
 
 BOOT = TuiFacade.LEAD_BOOTSTRAP
@@ -55,6 +55,34 @@ def demo_url(sqlite_url: str) -> str:
     return sqlite_url
 
 
+async def _tab(pilot: Any, *keys: str) -> LeadScreen:
+    """Press keys on the lead view, then wait until its agreement is shown (computed in a worker)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, LeadScreen)
+    await press(pilot, *keys)
+    await wait_until(
+        pilot, lambda: screen.progress is not None and screen.progress.lead is not None, "agreement"
+    )
+    return screen
+
+
+async def _drilled(pilot: Any) -> LeadConflictsScreen:
+    """Wait until the read-only conflicts screen shows its document."""
+    app = pilot.app
+    await wait_until(pilot, lambda: isinstance(app.screen, LeadConflictsScreen) and app.screen.adj is not None,
+                     "the conflicts screen")  # fmt: skip
+    return app.screen
+
+
+async def _on(pilot: Any, key: str, ready: Any, what: str) -> None:
+    await press(pilot, key)
+    await wait_until(pilot, ready, what)
+
+
+def _active(screen: LeadScreen) -> str:
+    return str(screen.query_one("#lead-tabs", TabbedContent).active)
+
+
 def _demo_app(url: str) -> CorpusApp:
     return build_app(open_facade(url, "sample", None))  # the owner: a lead
 
@@ -68,7 +96,7 @@ async def test_agreement_pairs_and_documents_show_the_reports_figures(demo_url: 
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, LeadScreen)
-        await press(pilot, "3")  # Agreement: the headline, the multi-rater coefficients, per type
+        await _tab(pilot, "3")  # Agreement: the headline, the multi-rater coefficients, per type
         rows = _cells(screen.query_one("#measures", DataTable))
         s = body["summary"]
         assert rows[0] == ["spans", "mean pairwise F1", _f(s["value"]), _ci(s["ci"]), "bootstrap",
@@ -84,7 +112,9 @@ async def test_agreement_pairs_and_documents_show_the_reports_figures(demo_url: 
             assert per_type[t["name"]][1:6] == [str(t["n"]), str(t["matched"]), str(t["only_a"]),
                                                 str(t["only_b"]), _f(t["value"])]  # fmt: skip
 
-        await press(pilot, "4")  # Pairs: the matrix (heat-coloured) and each pair with n and CIs
+        await _on(
+            pilot, "4", lambda: _active(screen) == "tab-pairs", "pairs"
+        )  # Pairs: the matrix (heat-coloured) and each pair with n and CIs
         matrix = screen.query_one("#matrix", DataTable)
         f1 = body["matrices"]["f1"]
         names = f1["names"]
@@ -101,13 +131,17 @@ async def test_agreement_pairs_and_documents_show_the_reports_figures(demo_url: 
             assert got == [p["a"], p["b"], _f(p["overall"]["f1"]), _ci(p["ci"]["f1"]), _f(kappa),
                            _ci(p["ci"]["type_kappa"]), str(p["documents"]), str(p["overall"]["matched"]),
                            str(p["overall"]["only_a"]), str(p["overall"]["only_b"])]  # fmt: skip
-        await press(pilot, "m")  # the matrix of Cohen's kappa on the types of matched spans
+        await _on(
+            pilot, "m", lambda: screen.measure == 1, "kappa"
+        )  # the matrix of Cohen's kappa on the types of matched spans
         kap = body["matrices"]["type_kappa"]["values"]
         assert [r[1:] for r in _cells(matrix)] == [
             ["·" if i == j else _f(v) for j, v in enumerate(kap[i])] for i in range(len(names))
         ]
 
-        await press(pilot, "5")  # By document: lowest mean pairwise F1 first, n, conflicts
+        await _on(
+            pilot, "5", lambda: _active(screen) == "tab-by-document", "documents"
+        )  # By document: lowest mean pairwise F1 first, n, conflicts
         docs = _cells(screen.query_one("#doc-agreement", DataTable))
         expected = sorted(body["per_document"]["rows"], key=lambda r: (r["value"], r["document"]))
         assert [r[0] for r in docs] == [r["document"] for r in expected]
@@ -133,19 +167,17 @@ async def test_lowest_document_to_its_conflicts_in_two_keys_writing_nothing(demo
         keys = ["5", "enter"]  # the By document tab (lowest first), Enter: its conflicts
         await press(pilot, *keys)
         assert len(keys) == 2
-        screen = app.screen
-        assert isinstance(screen, LeadConflictsScreen) and screen.document == lowest == "esp.train-doc-100"
+        screen = await _drilled(pilot)
+        assert screen.document == lowest == "esp.train-doc-100"
         assert screen.adj is not None and screen.adj.conflicts.open == found.open == 52
         assert "(read-only)" in screen_text(app) and f"{found.open} open" in str(screen.sub_title)
         # browsing, and every deciding key: nothing is decided, merged or written
         await press(pilot, "n", "n", "p", "s", "h", "a", "b", "x", "e", "1", "A", "X", "E", "R")
         assert isinstance(app.screen, LeadConflictsScreen)
-        await press(pilot, "escape")
-        assert isinstance(app.screen, LeadScreen)
+        await _on(pilot, "escape", lambda: isinstance(app.screen, LeadScreen), "back")
         await press(pilot, "enter")  # again, another way back
-        assert isinstance(app.screen, LeadConflictsScreen)
-        await press(pilot, "q")
-        assert isinstance(app.screen, LeadScreen)
+        await _drilled(pilot)
+        await _on(pilot, "q", lambda: isinstance(app.screen, LeadScreen), "back")
     assert _dump(path) == before
     with pytest.raises(NotFound):
         lead.gold(lowest)
@@ -158,7 +190,12 @@ async def test_w_turns_looking_into_adjudicating(demo_url: str) -> None:
     app = _demo_app(demo_url)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await press(pilot, "5", "enter", "W")
+        await press(pilot, "5", "enter")
+        await _drilled(pilot)
+        await press(pilot, "W")
+        await wait_until(
+            pilot, lambda: type(app.screen) is AdjudicateScreen and app.screen.adj is not None, "adjudicate"
+        )
         screen = app.screen
         assert type(screen) is AdjudicateScreen and screen.document == "esp.train-doc-100"
     gold = Corpus.open("sample", url=demo_url).gold("esp.train-doc-100")
@@ -176,7 +213,7 @@ async def test_relations_beside_spans_and_their_pair_matrix(sqlite_url: str) -> 
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, LeadScreen)
-        await press(pilot, "3")
+        screen = await _tab(pilot, "3")
         rows = {(r[0], r[1]): r for r in _cells(screen.query_one("#measures", DataTable))}
         assert rows[("relations", "mean pairwise F1")][2:4] == [
             _f(rel["summary"]["value"]),
@@ -187,11 +224,14 @@ async def test_relations_beside_spans_and_their_pair_matrix(sqlite_url: str) -> 
         assert rows[("spans", "type κ (matched spans)")][2] == _f(kappa["value"])
         per_type = {r[0]: r for r in _cells(screen.query_one("#agreement", DataTable))}
         assert per_type["bind (relations)"][5] == _f(rel["per_type"]["rows"][0]["value"])
-        await press(pilot, "4", "m", "m")  # span F1, span type kappa, relation F1
+        await press(pilot, "4", "m")
+        await _on(
+            pilot, "m", lambda: screen.measure == 2, "relation F1"
+        )  # span F1, span type kappa, relation F1
         assert "relation F1" in screen_text(app)
         matrix = _cells(screen.query_one("#matrix", DataTable))
         assert matrix[0] == ["alice", "·", _f(rel["matrices"]["f1"]["values"][0][1])]
-        await press(pilot, "5")
+        await _on(pilot, "5", lambda: _active(screen) == "tab-by-document", "documents")
         (doc,) = _cells(screen.query_one("#doc-agreement", DataTable))
         assert doc[:6] == ["d1", _f(spans["per_document"]["rows"][0]["value"]), _f(spans["per_document"]["rows"][0]["min"]),
                            str(spans["per_document"]["rows"][0]["n"]), "3", _f(rel["per_document"]["rows"][0]["value"])]  # fmt: skip
@@ -203,8 +243,8 @@ async def test_blindness_the_lead_view_shows_nothing_unsubmitted(sqlite_url: str
     build_sample(sqlite_url)
     lena = open_facade(sqlite_url, "demo", "lena")
     got = lena.lead_agreement(bootstrap=0)
-    assert all(not body["pairs"] or not body["documents"] for body in got.layers.values())
-    assert got.conflicts == {}
+    assert got.layers == {} and got.conflicts == {}
+    assert "lena (lead) can read none" in got.errors["spans"]
     alice = open_facade(sqlite_url, "demo", "alice")
     mine = alice.lead_agreement(bootstrap=0)
     assert mine.layers == {} and "spans" in mine.errors and mine.conflicts == {}
@@ -213,6 +253,7 @@ async def test_blindness_the_lead_view_shows_nothing_unsubmitted(sqlite_url: str
     app = build_app(lena)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await press(pilot, "5", "enter")
-        assert isinstance(app.screen, LeadScreen)  # no document to drill into
+        screen = await _tab(pilot, "5")
+        await press(pilot, "enter")
+        assert app.screen is screen and screen.doc_order == []  # no document to drill into
         assert "STAT5" not in screen_text(app)

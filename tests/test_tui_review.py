@@ -14,7 +14,7 @@ from tui.sample import TEXTS, build_sample
 from tui.screens.adjudicate import AdjudicateScreen, QueueScreen
 from tui.screens.annotate import AnnotateScreen
 from tui.screens.lead import LeadScreen
-from tui.testing import press, run_async, screen_text, settle, type_text
+from tui.testing import press, run_async, screen_text, settle, type_text, wait_until
 
 
 @pytest.fixture
@@ -83,7 +83,11 @@ async def test_lead_view_shows_progress_and_agreement(ready_url: str) -> None:
         assert isinstance(app.screen, LeadScreen)
         text = screen_text(app)
         assert "1 ready for adjudication" in text and "alice" in text and "bob" in text
-        await press(pilot, "l", "l")  # to the agreement tab
+        await press(pilot, "l", "l")  # to the agreement tab (computed in a worker: wait for it)
+        screen = app.screen
+        await wait_until(
+            pilot, lambda: screen.progress is not None and screen.progress.lead is not None, "agreement"
+        )
         text = screen_text(app)
         assert "protein" in text and "0.40" in text  # 1 matched, 2 only alice, 1 only bob
         await press(pilot, "A")  # the lead can adjudicate too

@@ -12,7 +12,7 @@ from corpusdb.records import Argument, Relation, Span
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample, span
-from tui.testing import press, settle
+from tui.testing import press, settle, wait_until
 
 Compare = Callable[..., bool]
 
@@ -56,14 +56,64 @@ def test_snapshot_annotate(snap_compare: Compare, sqlite_url: str) -> None:
     assert snap_compare(_app(sqlite_url, "alice", "d1"), run_before=_settled, press=["w", "w", "shift+right"])
 
 
+async def _agreement_shown(pilot: Any) -> None:
+    """The lead view computes agreement in a worker once one of its tabs opens: wait until shown."""
+    screen = pilot.app.screen
+    await wait_until(
+        pilot, lambda: screen.progress is not None and screen.progress.lead is not None, "agreement"
+    )
+
+
 def test_snapshot_lead_agreement(snap_compare: Compare, sqlite_url: str) -> None:
     build_sample(sqlite_url, submitted=True)
 
     async def to_agreement(pilot: Any) -> None:
         await settle(pilot)
-        await press(pilot, "l", "l")  # agreement is read in a worker once its tab opens: settle
+        await press(pilot, "l", "l")  # agreement is read in a worker once its tab opens: wait for it
+        await _agreement_shown(pilot)
 
     assert snap_compare(_app(sqlite_url, "lena"), run_before=to_agreement)
+
+
+def _lead_tab(key: str) -> Callable[[Any], Any]:
+    async def go(pilot: Any) -> None:
+        await settle(pilot)
+        await press(pilot, key)
+        await _agreement_shown(pilot)
+
+    return go
+
+
+def test_snapshot_lead_pairs(snap_compare: Compare, sqlite_url: str) -> None:
+    """The bundled demo's four annotators: the pair matrix as a heat map, the pairs with n and CIs."""
+    from corpusdb.demo import build_demo
+
+    build_demo(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "sample", None))
+    assert snap_compare(app, run_before=_lead_tab("4"))
+
+
+def test_snapshot_lead_pairs_wide(snap_compare: Compare, sqlite_url: str) -> None:
+    from corpusdb.demo import build_demo
+
+    build_demo(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "sample", None))
+    assert snap_compare(app, run_before=_lead_tab("4"), terminal_size=(160, 50))
+
+
+def test_snapshot_lead_documents(snap_compare: Compare, sqlite_url: str) -> None:
+    """Every document, lowest agreement first (Enter opens its conflicts)."""
+    from corpusdb.demo import build_demo
+
+    build_demo(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "sample", None))
+    assert snap_compare(app, run_before=_lead_tab("5"))
+
+
+def test_snapshot_lead_agreement_wide(snap_compare: Compare, sqlite_url: str) -> None:
+    """Relations beside spans, CIs, per type: side by side at 160x50."""
+    build_sample(sqlite_url, submitted=True)
+    assert snap_compare(_app(sqlite_url, "lena"), run_before=_lead_tab("3"), terminal_size=(160, 50))
 
 
 def test_snapshot_adjudicate(snap_compare: Compare, sqlite_url: str) -> None:

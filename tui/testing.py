@@ -106,3 +106,20 @@ def run_async(fn: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, T]:
         return asyncio.run(fn(*args, **kwargs))
 
     return wrapper
+
+
+async def wait_until(
+    pilot: Pilot[Any], ready: Callable[[], bool], what: str, *, timeout: float = 30.0
+) -> None:
+    """Wait until ``ready()`` holds (polling), then settle: for a state a key starts a worker for.
+
+    Why besides ``settle``: a key sent through the driver reaches the app a loop turn later and then
+    hops through message queues (app, screen, focused widget), so ``settle`` can see no worker yet
+    and return before the key's action started one."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not ready():
+        if loop.time() > end:
+            raise AssertionError(f"not ready after {timeout}s: {what}")
+        await pilot.pause(0.02)
+    await settle(pilot)

@@ -63,6 +63,13 @@ def _ci(ci: dict[str, Any] | None) -> str:
     return f"{ci['ci_low']:.2f}–{ci['ci_high']:.2f}"
 
 
+def _how(ci: dict[str, Any] | None, method: str) -> str:
+    """The CI's method when there is a CI (a bootstrap over one document gives none: say so)."""
+    if _ci(ci) != "—":
+        return method
+    return (ci or {}).get("note", "")[:24] if ci else ""
+
+
 def _boot_method(ci: dict[str, Any]) -> str:
     return f"document bootstrap ({ci['method']}, {ci['n_resamples']} resamples, seed {ci['seed']})"
 
@@ -86,7 +93,7 @@ def measure_rows(layers: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
     for layer, body in layers.items():
         s = body["summary"]
         ci = s.get("ci")
-        rows.append((layer, "mean pairwise F1", _f(s.get("value")), _ci(ci), "bootstrap" if ci else "",
+        rows.append((layer, "mean pairwise F1", _f(s.get("value")), _ci(ci), _how(ci, "bootstrap"),
                      f"{s.get('n_pairs', 0)} pairs · {len(body['documents'])} docs"))  # fmt: skip
         multi = body.get("multirater")
         if multi and multi.get("coefficients"):
@@ -94,13 +101,13 @@ def measure_rows(layers: dict[str, dict[str, Any]]) -> list[tuple[str, ...]]:
             for key, c in multi["coefficients"].items():
                 b = boots.get(key)
                 rows.append((layer, COEFFICIENT_NAMES.get(key, key), _f(c.get("value")), _ci(b or c),
-                             "bootstrap" if b else c.get("details", {}).get("ci", ""), f"{multi['units']} units"))  # fmt: skip
+                             _how(b, "bootstrap") if b else _how(c, c.get("details", {}).get("ci", "")), f"{multi['units']} units"))  # fmt: skip
         elif len(body["pairs"]) == 1:
             p = body["pairs"][0]
             kappa, kci, how = pair_kappa(p, layer)
             if kappa is not None:
                 what = "label κ (matched relations)" if layer == "relations" else "type κ (matched spans)"
-                rows.append((layer, what, _f(kappa.get("value")), _ci(kci), how.split(" ")[0],
+                rows.append((layer, what, _f(kappa.get("value")), _ci(kci), _how(kci, how.split(" ")[0]),
                              f"{kappa.get('n', 0)} matched"))  # fmt: skip
     return rows
 
