@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container
+from textual.containers import Container, Vertical
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
 from tui.facade import LeadAgreement, Progress
@@ -159,7 +159,9 @@ class LeadScreen(ReloadingScreen):
             with TabPane("Pairs", id="tab-pairs"):
                 yield Static("", id="pairs-note", markup=False)
                 with Container(classes="split"):
-                    yield DataTable(id="matrix", cursor_type="cell")
+                    with Vertical(id="pairs-left"):
+                        yield DataTable(id="matrix", cursor_type="cell")
+                        yield DataTable(id="raters", cursor_type="row")
                     yield DataTable(id="pairs", cursor_type="row")
             with TabPane("By document", id="tab-by-document"):
                 yield Static("", id="doc-note", markup=False)
@@ -313,12 +315,28 @@ class LeadScreen(ReloadingScreen):
         fill_table(
             pairs, ("A", "B", "F1", "F1 95% CI", "κ", "κ 95% CI", "docs", "agreed", "only A", "only B"), prow
         )
+        self._show_raters(body)
         ci = body["summary"].get("ci")
         note.update(
-            f"{label} (m: next of {len(available)}) · row A × column B"
+            f"{label} (m: next of {len(available)}) · row A × column B · red 0 → green 1"
             + (f" · 95% CIs: {_boot_method(ci)}" if ci else "")
             + (f"; κ CI: {method}" if method and method != "bootstrap" else "")
         )
+
+    def _show_raters(self, body: dict[str, Any]) -> None:
+        """Who is the outlier: each annotator's mean F1 against the others (the HTML report's table)."""
+        per = body.get("per_rater") or {"rows": []}
+        rows = sorted(per["rows"], key=lambda r: (r["mean_f1"] is None, r["mean_f1"] or 0.0, r["name"]))
+        fill_table(
+            self.query_one("#raters", DataTable),
+            ("annotator", "mean F1", "min F1", "pairs", "items", "one-sided"),
+            [
+                (r["name"] + (" (lowest)" if r["outlier"] else ""), heat(r["mean_f1"], _f(r["mean_f1"])),
+                 _f(r["min_f1"]), str(r["n_pairs"]), str(r["items"]),
+                 "—" if r["one_sided"] is None else str(r["one_sided"]))
+                for r in rows
+            ],
+        )  # fmt: skip
 
     def _show_documents(self, lead: LeadAgreement) -> None:
         spans = lead.layers.get("spans")
