@@ -371,8 +371,8 @@ class LeadScreen(ReloadingScreen):
         if rows:
             table.move_cursor(row=min(keep, len(rows) - 1))
         note.update(
-            f"{len(docs)} document(s), lowest mean pairwise span F1 first · n: items · unmatched: one-sided "
-            "over pairs · conflicts: open/all · Enter: the document's conflicts (read-only)"
+            f"{len(docs)} document(s), lowest span F1 first · n: items · unmatched: one-sided over pairs · "
+            "conflicts: open/all · Enter: its conflicts (read-only)"
         )
 
     # -- actions ----------------------------------------------------------------------------------
