@@ -61,7 +61,11 @@ async def _tab(pilot: Any, *keys: str) -> LeadScreen:
     assert isinstance(screen, LeadScreen)
     await press(pilot, *keys)
     await wait_until(
-        pilot, lambda: screen.progress is not None and screen.progress.lead is not None, "agreement"
+        pilot,
+        lambda: (
+            screen.progress is not None and screen.progress.lead is not None and screen.progress.lead.complete
+        ),
+        "agreement",
     )
     return screen
 
@@ -262,3 +266,22 @@ async def test_blindness_the_lead_view_shows_nothing_unsubmitted(sqlite_url: str
         await press(pilot, "enter")
         assert app.screen is screen and screen.doc_order == []  # no document to drill into
         assert "STAT5" not in screen_text(app)
+
+
+def test_spans_first_then_the_rest_is_the_whole(sqlite_url: str) -> None:
+    """The view shows spans first and completes them with the other layers and the conflict counts:
+    together exactly what one full ``lead_agreement`` gives."""
+    build_sample(sqlite_url, submitted=True)
+    lena = open_facade(sqlite_url, "demo", "lena")
+    first = lena.lead_agreement(layers=("spans",), conflicts=False)
+    assert not first.complete and list(first.layers) == ["spans"] and first.conflicts == {}
+    rest = lena.complete_lead(first)
+    whole = lena.lead_agreement()
+    assert rest.complete and whole.complete
+    assert list(rest.layers) == list(whole.layers) == ["spans", "relations", "links"]
+
+    def same(body: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in body.items() if k != "generated"}
+
+    assert all(same(rest.layers[x]) == same(whole.layers[x]) for x in whole.layers)
+    assert rest.conflicts == whole.conflicts and rest.conflicts["d1"].open == 5

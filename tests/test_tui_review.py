@@ -86,7 +86,13 @@ async def test_lead_view_shows_progress_and_agreement(ready_url: str) -> None:
         await press(pilot, "l", "l")  # to the agreement tab (computed in a worker: wait for it)
         screen = app.screen
         await wait_until(
-            pilot, lambda: screen.progress is not None and screen.progress.lead is not None, "agreement"
+            pilot,
+            lambda: (
+                screen.progress is not None
+                and screen.progress.lead is not None
+                and screen.progress.lead.complete
+            ),
+            "agreement",
         )
         text = screen_text(app)
         assert "protein" in text and "0.40" in text  # 1 matched, 2 only alice, 1 only bob

@@ -60,7 +60,11 @@ async def _agreement_shown(pilot: Any) -> None:
     """The lead view computes agreement in a worker once one of its tabs opens: wait until shown."""
     screen = pilot.app.screen
     await wait_until(
-        pilot, lambda: screen.progress is not None and screen.progress.lead is not None, "agreement"
+        pilot,
+        lambda: (
+            screen.progress is not None and screen.progress.lead is not None and screen.progress.lead.complete
+        ),
+        "agreement",
     )
 
 

@@ -8,6 +8,7 @@ calls ``Corpus`` only, so blindness and locking hold on every path. Results are 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -73,6 +74,8 @@ class LeadAgreement:
     """Document -> the workflow's ``QueueEntry`` (conflicts, open) for documents ready to adjudicate."""
     bootstrap: int
     seed: int
+    complete: bool = True
+    """False after the first, quick part (spans only): the rest is computed next (``complete_lead``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +210,7 @@ class TuiFacade:
         return out
 
     # -- lead -------------------------------------------------------------------------------------
-    def progress(self, *, with_agreement: bool = True) -> Progress:
+    def progress(self, *, with_agreement: bool = True, spans_first: bool = False) -> Progress:
         """Counts per annotator and per document, and span agreement per type where visible."""
         report = self.corpus.status()
         per_doc: dict[str, dict[str, str]] = defaultdict(dict)
@@ -220,7 +223,9 @@ class TuiFacade:
         docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc))
         if not with_agreement or self.role not in ("lead", "adjudicator"):
             return Progress(report, docs)
-        lead = self.lead_agreement()
+        lead = (
+            self.lead_agreement(layers=("spans",), conflicts=False) if spans_first else self.lead_agreement()
+        )
         if "spans" not in lead.layers:
             return Progress(report, docs, agreement_note=f"no agreement yet: {lead.errors.get('spans', '')}",
                             lead=lead)  # fmt: skip
@@ -230,32 +235,59 @@ class TuiFacade:
     LEAD_BOOTSTRAP = 1000
     """Document-bootstrap resamples behind the lead view's CIs (seeded: the same figures each time)."""
 
-    def lead_agreement(self, *, bootstrap: int | None = None, seed: int = 0) -> LeadAgreement:
+    def lead_layers(self) -> list[str]:
+        """The layers the lead view reports: spans, and relations and links when the schema has them."""
+        return (
+            ["spans"]
+            + (["relations"] if self.schema.relations else [])
+            + (["links"] if self.schema.links else [])
+        )
+
+    def lead_agreement(
+        self,
+        *,
+        bootstrap: int | None = None,
+        seed: int = 0,
+        layers: Sequence[str] | None = None,
+        conflicts: bool = True,
+    ) -> LeadAgreement:
         """Agreement reports for the lead view: spans, and relations and links when the schema has
         them (exact boundaries, same type; seeded document-bootstrap CIs), plus each ready
-        document's conflict counts. Only what this user may read (the API's blindness gate)."""
+        document's conflict counts. Only what this user may read (the API's blindness gate).
+        ``layers``/``conflicts`` ask for part of it (the view shows spans first: ``complete_lead``)."""
         n = self.LEAD_BOOTSTRAP if bootstrap is None else bootstrap
-        wanted = ["spans"]
-        if self.schema.relations:
-            wanted.append("relations")
-        if self.schema.links:
-            wanted.append("links")
-        layers: dict[str, dict[str, Any]] = {}
+        wanted = self.lead_layers() if layers is None else list(layers)
+        done: dict[str, dict[str, Any]] = {}
         errors: dict[str, str] = {}
         for layer in wanted:
             try:
-                layers[layer] = self.corpus.agreement(
+                done[layer] = self.corpus.agreement(
                     layer, criterion="exact", bootstrap=n, seed=seed
                 ).to_dict()
             except CorpusError as exc:
                 errors[layer] = str(exc)
-        conflicts: dict[str, Any] = {}
-        if self.can_adjudicate and self.has("adjudication_queue"):
+        counts: dict[str, Any] = {}
+        if conflicts and self.can_adjudicate and self.has("adjudication_queue"):
             try:
-                conflicts = {q.document: q for q in self.queue()}
+                counts = {q.document: q for q in self.queue()}
             except CorpusError as exc:
                 errors["conflicts"] = str(exc)
-        return LeadAgreement(layers, errors, conflicts, n, seed)
+        complete = conflicts and set(self.lead_layers()) <= set(wanted)
+        return LeadAgreement(done, errors, counts, n, seed, complete)
+
+    def complete_lead(self, first: LeadAgreement) -> LeadAgreement:
+        """The rest of the lead view's agreement after its quick first part (the other layers, the
+        conflict counts), merged with it; the layers keep their order."""
+        rest = [x for x in self.lead_layers() if x not in first.layers and x not in first.errors]
+        more = self.lead_agreement(bootstrap=first.bootstrap, seed=first.seed, layers=rest)
+        merged = {
+            x: ({**first.layers, **more.layers})[x]
+            for x in self.lead_layers()
+            if x in first.layers or x in more.layers
+        }
+        return LeadAgreement(
+            merged, {**first.errors, **more.errors}, more.conflicts, first.bootstrap, first.seed
+        )
 
     def _agreement(
         self, report: dict[str, Any]

@@ -8,15 +8,17 @@ through ``TuiFacade.lead_agreement``), never recomputed here: the screen and ``c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
+from corpusdb.errors import CorpusError
 from tui.facade import LeadAgreement, Progress
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table, heat
@@ -178,7 +180,18 @@ class LeadScreen(ReloadingScreen):
     LOADING = "read progress"
 
     def fetch(self) -> Any:
-        return self.facade.progress(with_agreement=self.with_agreement)
+        return self.facade.progress(with_agreement=self.with_agreement, spans_first=True)
+
+    @work(thread=True, exclusive=True, group="lead-rest")
+    def _complete(self, p: Progress) -> None:
+        """The other layers and the conflict counts, after spans are on screen (they cost as much)."""
+        assert p.lead is not None
+        try:
+            lead = self.facade.complete_lead(p.lead)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "cannot read agreement")
+            return
+        self.app.call_from_thread(self.show, replace(p, lead=lead))
 
     @on(TabbedContent.TabActivated, "#lead-tabs")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -253,6 +266,8 @@ class LeadScreen(ReloadingScreen):
             self._show_pairs(lead)
             self._show_documents(lead)
         self._focus_tab_table()
+        if lead is not None and not lead.complete:
+            self._complete(p)
         if self._open_when_shown:
             self._open_when_shown = False
             self.action_open_document()
@@ -280,6 +295,8 @@ class LeadScreen(ReloadingScreen):
             if ci:
                 note += f" · 95% CIs: {_boot_method(ci)}"
             note += "".join(f" · {k}: {v}" for k, v in lead.errors.items() if k != "spans")
+            if not lead.complete:
+                note += " · other layers and conflicts: computing…"
         self.query_one("#agreement-note", Static).update(note)
 
     def _measures(self, lead: LeadAgreement) -> list[tuple[str, str, str]]:
