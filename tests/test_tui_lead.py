@@ -268,11 +268,12 @@ async def test_blindness_the_lead_view_shows_nothing_unsubmitted(sqlite_url: str
         assert "STAT5" not in screen_text(app)
 
 
-def test_spans_first_then_the_rest_is_the_whole(sqlite_url: str) -> None:
+def test_spans_first_then_the_rest_is_the_whole(any_url: str) -> None:
     """The view shows spans first and completes them with the other layers and the conflict counts:
-    together exactly what one full ``lead_agreement`` gives."""
-    build_sample(sqlite_url, submitted=True)
-    lena = open_facade(sqlite_url, "demo", "lena")
+    together exactly what one full ``lead_agreement`` gives (SQLite and PostgreSQL)."""
+    build_sample(any_url, submitted=True)
+    lena = open_facade(any_url, "demo", "lena")
+    assert open_facade(any_url, "demo", "alice").lead_agreement(bootstrap=0).layers == {}  # blind
     first = lena.lead_agreement(layers=("spans",), conflicts=False)
     assert not first.complete and list(first.layers) == ["spans"] and first.conflicts == {}
     rest = lena.complete_lead(first)
