@@ -24,8 +24,9 @@ from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
 from tui import adjudication as adj
 from tui.facade import Adjudication
-from tui.screens.base import BaseScreen, ReloadingScreen
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
+from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
+from tui.screens.gold_edit import GoldEditScreen, editor_rows
+from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
 
@@ -108,8 +109,10 @@ class AdjudicateScreen(BaseScreen):
 
     HELP = (
         "Each line is an item the annotators disagree on. a/b (or 1-9) take that annotator's version, "
-        "x takes none, e edits one; the capital letter asks for a reason first. Gold and the decision "
-        "are saved at once. s shows the annotators' versions side by side."
+        "x takes none, e changes one's type or label, m edits it fully (boundaries, type, attributes, "
+        "groundings; a relation's type, label, tags, arguments); the capital letter asks for a reason "
+        "first. Gold and the decision are saved at once. s shows the annotators' versions side by side "
+        "(as columns beside the gold from 140 columns)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -117,11 +120,13 @@ class AdjudicateScreen(BaseScreen):
         Binding("b", "take(1)", "Take B"),
         Binding("x", "reject", "Neither"),
         Binding("e", "edit", "Edit"),
+        Binding("m", "modify", "Edit fully"),
         Binding("s", "toggle_sides", "Sides"),
         Binding("A", "take(0, True)", "Take A, with a reason", show=False),
         Binding("B", "take(1, True)", "Take B, with a reason", show=False),
         Binding("X", "reject(True)", "Neither, with a reason", show=False),
         Binding("E", "edit(True)", "Edit, with a reason", show=False),
+        Binding("M", "modify(True)", "Edit fully, with a reason", show=False),
         *[
             Binding(str(n), f"take({n - 1})", "Take that annotator's version", show=False)
             for n in range(1, 10)
@@ -139,7 +144,8 @@ class AdjudicateScreen(BaseScreen):
         self.adj: Adjudication | None = None
         self.shown: list[Any] = []
         self.show_agreed = False
-        self.sides = False
+        self.sides: bool | None = None
+        """Sources shown beside the gold: None follows the width (side by side from WIDE columns)."""
         self._want_key: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -147,7 +153,6 @@ class AdjudicateScreen(BaseScreen):
         with Horizontal(id="main"):
             with Vertical(id="texts"):
                 yield DocumentView(id="text")
-                yield DocumentView(id="text-b")
             yield OptionList(id="conflicts", markup=False)
         yield Static("Merging agreed items…", id="variants", markup=False)
         yield Footer()
@@ -155,7 +160,6 @@ class AdjudicateScreen(BaseScreen):
     def on_mount(self) -> None:
         self.title = f"Adjudicate {self.document}"
         self.sub_title = f"{self.facade.user} · opening…"
-        self.query_one("#text-b", DocumentView).display = False
         self.query_one("#conflicts", OptionList).focus()
         self._open(merge=True)
 
@@ -173,11 +177,16 @@ class AdjudicateScreen(BaseScreen):
         first = self.adj is None
         self.adj = a
         colors = self.facade.schema.colors()
-        main, other = self.query_one("#text", DocumentView), self.query_one("#text-b", DocumentView)
+        main = self.query_one("#text", DocumentView)
         if first:
             main.load(a.text, (), colors)
-            other.load(a.text, (), colors)
-        self._paint_views()
+            views = [DocumentView(id=f"src-{i}", classes="source") for i in range(len(a.sources))]
+            for view in views:
+                view.load(a.text, (), colors)
+                view.display = False
+            if views:
+                self.query_one("#texts", Vertical).mount_all(views, before=main)
+        self._apply_layout()
         conflicts = list(a.conflicts.conflicts) if a.conflicts else []
         self.shown = [c for c in conflicts if self.show_agreed or not adj.is_agreed(c)]
         ol = self.query_one("#conflicts", OptionList)
@@ -200,20 +209,41 @@ class AdjudicateScreen(BaseScreen):
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} open · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
 
-    def _paint_views(self) -> None:
+    # -- layout: side by side on wide terminals, stacked or merged on narrow ones --------------------
+    @property
+    def wide(self) -> bool:
+        """Room for every source as a column beside the gold (and at least two sources)."""
+        return self.size.width >= WIDE and self.adj is not None and len(self.adj.sources) >= 2
+
+    @property
+    def showing_sides(self) -> bool:
+        return self.sides if self.sides is not None else self.wide
+
+    def on_resize(self) -> None:
+        self._apply_layout()
+        self._update_detail()
+
+    def _source_views(self) -> list[DocumentView]:
+        return list(self.query(".source").results(DocumentView))
+
+    def _apply_layout(self) -> None:
+        """Show the views the width and the s key ask for, each painted with its own set's spans."""
         a = self.adj
         if a is None:
             return
-        main, other = self.query_one("#text", DocumentView), self.query_one("#text-b", DocumentView)
-        if self.sides and len(a.sources) >= 2:
-            for i, view in enumerate((main, other)):
+        wide, sides = self.wide, self.showing_sides and len(a.sources) >= 2
+        self.set_class(wide, "-wide")
+        main = self.query_one("#text", DocumentView)
+        main.display = wide or not sides
+        main.set_spans(a.gold.annotations.spans if a.gold else ())
+        main.border_title = "gold so far" if wide and sides else "gold so far (s: side by side)"
+        for i, view in enumerate(self._source_views()):
+            view.display = sides
+            if i < len(a.sources):
                 src = a.sources[i]
                 view.set_spans(a.source_sets.get(src.set_id, _EMPTY).spans)
                 # Content, not a str: a str border title is parsed as markup (annotator names are not)
                 view.border_title = Content(clean(f"{adj.source_letter(i)} · {src.annotator or src.set_id}"))
-        else:
-            main.set_spans(a.gold.annotations.spans if a.gold else ())
-            main.border_title = "gold so far (s: side by side)"
 
     def _current(self) -> Any | None:
         ol = self.query_one("#conflicts", OptionList)
@@ -225,17 +255,19 @@ class AdjudicateScreen(BaseScreen):
         a = self.adj
         c = self._current()
         detail = self.query_one("#variants", Static)
-        main, other = self.query_one("#text", DocumentView), self.query_one("#text-b", DocumentView)
+        main, sources = self.query_one("#text", DocumentView), self._source_views()
         if a is None or c is None:
             detail.update("No conflict left on this document." if a else "")
-            main.set_marks([])
-            other.set_marks([])
+            for view in (main, *sources):
+                view.set_marks([])
             return
         detail.update(adj.describe(c, a.sources))
         ranges = adj.conflict_ranges(c, a.source_sets)
-        for view in (main, other):
-            view.set_marks(ranges)
-            if ranges:
+        main.set_marks(ranges)
+        for i, view in enumerate(sources):  # each source's own boundaries: alternatives side by side
+            view.set_marks(adj.source_ranges(c, i, a.sources, a.source_sets) if i < len(a.sources) else [])
+        if ranges:  # every view at the same place: the columns scroll together to the conflict
+            for view in (main, *sources):
                 view.move_to(ranges[0][0])
 
     @on(OptionList.OptionHighlighted, "#conflicts")
@@ -270,15 +302,22 @@ class AdjudicateScreen(BaseScreen):
         a = self.adj
         if a is None or len(a.sources) < 2:
             return
-        self.sides = not self.sides
-        self.query_one("#text-b", DocumentView).display = self.sides
-        self._paint_views()
+        self.sides = not self.showing_sides
+        self._apply_layout()
         self._update_detail()
-        names = " | ".join(f"{adj.source_letter(i)}={s.annotator}" for i, s in enumerate(a.sources[:2]))
-        self.notify(f"side by side: {names} (top | bottom)" if self.sides else "merged: gold so far")
+        names = " | ".join(f"{adj.source_letter(i)}={s.annotator}" for i, s in enumerate(a.sources))
+        where = "columns beside the gold" if self.wide else "top | bottom"
+        self.notify(f"side by side: {names} ({where})" if self.sides else "merged: gold so far")
 
     def action_reload(self) -> None:
         self._open()
+
+    def help_sections(self) -> list[tuple[str, HelpRows]]:
+        return [
+            (str(self.title or "Adjudicate"), binding_rows(self)),
+            ("Editing a gold item (m): nothing is saved before Enter", editor_rows(self)),
+            ("Everywhere", app_rows(self)),
+        ]
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -313,6 +352,21 @@ class AdjudicateScreen(BaseScreen):
         if index >= len(a.sources):
             self.notify(f"this document has {len(a.sources)} source(s)", severity="warning")
             return
+        v = adj.variant_of(c, index, a.sources)
+        clash = adj.overlapping_gold(a.gold.annotations, v.item) if a.gold and v is not None else []
+        if clash:
+            g = clash[0]
+            where = ";".join(f"{x}-{y}" for x, y in g.fragments)
+            answer = await self.app.push_screen_wait(
+                MessageScreen(
+                    f"Gold already has {g.id} {g.type} {where} «{g.text}»",
+                    f"{adj.source_letter(index)}'s version overlaps it with other boundaries: taking it "
+                    "puts both into gold. Usually one alternative is right: Esc, then x (neither) here.",
+                    {"enter": ("take", "take it anyway")},
+                )
+            )
+            if answer is None:
+                return
         reason = await self._reason(with_reason)
         if reason is False:
             return
@@ -331,6 +385,21 @@ class AdjudicateScreen(BaseScreen):
             return
         self._resolve(c.key, dict(reject=True), reason, "took neither")
 
+    async def _base_variant(self, c: Any, a: Adjudication) -> Any | None:
+        """The version an edit starts from (asked when there are several)."""
+        present = [v for v in c.variants if not v.absent]
+        if len(present) <= 1:
+            return present[0] if present else None
+        rows = dict(zip([id(v) for v in c.variants], adj.variant_rows(c, a.sources), strict=True))
+        picked = await self.app.push_screen_wait(
+            PickScreen(
+                "Start from which version?",
+                [Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}") for i, v in enumerate(present)],
+                filterable=False,
+            )
+        )
+        return None if picked is None else present[int(picked)]
+
     @work(exclusive=True, group="dialog")
     async def action_edit(self, with_reason: bool = False) -> None:
         """Start from one version and change its type (span, link), label and tags (relation) or value."""
@@ -338,23 +407,9 @@ class AdjudicateScreen(BaseScreen):
         c = self._open_conflict()
         if a is None or c is None:
             return
-        present = [v for v in c.variants if not v.absent]
-        if not present:
+        base = await self._base_variant(c, a)
+        if base is None:
             return
-        if len(present) == 1:
-            base = present[0]
-        else:
-            rows = dict(zip([id(v) for v in c.variants], adj.variant_rows(c, a.sources), strict=True))
-            picked = await self.app.push_screen_wait(
-                PickScreen(
-                    "Start from which version?",
-                    [Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}") for i, v in enumerate(present)],
-                    filterable=False,
-                )
-            )
-            if picked is None:
-                return
-            base = present[int(picked)]
         item = await self._edited(base, a)
         if item is None:
             return
@@ -365,6 +420,52 @@ class AdjudicateScreen(BaseScreen):
         if reason is False:
             return
         self._resolve(c.key, dict(item=item), reason, "edited")
+
+    @work(exclusive=True, group="dialog")
+    async def action_modify(self, with_reason: bool = False) -> None:
+        """The full editor on one version: a span's boundaries, type, attributes, groundings; a
+        relation's type, label, tags and arguments (other kinds: as e)."""
+        a = self.adj
+        c = self._open_conflict()
+        if a is None or c is None:
+            return
+        base = await self._base_variant(c, a)
+        if base is None:
+            return
+        item = base.item
+        gold = a.gold.annotations if a.gold else _EMPTY
+        if isinstance(item, Relation):
+            source = a.source_sets.get(base.sources[0].set_id)
+            if source is None or a.gold is None:
+                self.notify("the sources or the gold set are not loaded: reload (R)", severity="warning")
+                return
+            item = adj.to_gold_refs(item, source, gold)
+            if isinstance(item, str):
+                self.notify(item, severity="warning")
+                return
+        elif isinstance(item, Span):
+            item = replace(item, extra={})
+        if isinstance(item, Span | Relation):
+            edited = await self.app.push_screen_wait(
+                GoldEditScreen(
+                    f"Gold for {c.key} (from {adj.variant_rows(c, a.sources)[list(c.variants).index(base)][0]})",
+                    item,
+                    text=a.text,
+                    schema=self.facade.schema,
+                    gold=gold,
+                )
+            )
+        else:
+            edited = await self._edited(base, a)
+        if edited is None:
+            return
+        if isinstance(edited, str):
+            self.notify(edited, severity="warning")
+            return
+        reason = await self._reason(with_reason)
+        if reason is False:
+            return
+        self._resolve(c.key, dict(item=edited), reason, "edited")
 
     async def _edited(self, variant: Any, a: Adjudication) -> Any | None:
         schema = self.facade.schema
@@ -441,3 +542,5 @@ class AdjudicateScreen(BaseScreen):
 
 
 _EMPTY = Annotations()
+WIDE = 140
+"""From this many columns the sources are shown side by side (as columns) with the gold."""
