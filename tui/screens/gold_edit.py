@@ -30,9 +30,14 @@ from tui.textmodel import Boundaries
 from tui.widgets.docview import DocumentView
 
 
+class DraftView(DocumentView, can_focus=False):
+    """The text with the draft marked; never focused, so the arrows move the draft, not a cursor."""
+
+
 class GoldEditScreen(ModalScreen[Any]):
     """Change a draft gold span or relation; Enter returns it, Esc returns None."""
 
+    AUTO_FOCUS = None
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "boundary('char', -1)", "Move the boundary by a character"),
         Binding("right", "boundary('char', 1)", "Move the boundary by a character"),
@@ -65,13 +70,12 @@ class GoldEditScreen(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog full", id="gold-edit"):
             yield Label(self.title_text, classes="dialog-title")
-            yield DocumentView(id="edit-text")
+            yield DraftView(id="edit-text")
             yield Static("", id="draft", markup=False)
             yield Static(self._keys_note(), classes="dialog-note", markup=False)
 
     def on_mount(self) -> None:
         view = self.query_one("#edit-text", DocumentView)
-        view.can_focus = False  # the screen takes every key: arrows move the draft, not a cursor
         view.load(self.text, self.gold.spans, self.schema.colors())
         self._refresh()
 
