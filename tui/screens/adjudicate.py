@@ -119,14 +119,14 @@ class AdjudicateScreen(BaseScreen):
         Binding("a", "take(0)", "Take A"),
         Binding("b", "take(1)", "Take B"),
         Binding("x", "reject", "Neither"),
-        Binding("e", "edit", "Edit"),
-        Binding("m", "modify", "Edit fully"),
+        Binding("e", "edit", "Quick edit: type or label", show=False),
+        Binding("m", "modify", "Edit"),
         Binding("s", "toggle_sides", "Sides"),
         Binding("A", "take(0, True)", "Take A, with a reason", show=False),
         Binding("B", "take(1, True)", "Take B, with a reason", show=False),
         Binding("X", "reject(True)", "Neither, with a reason", show=False),
-        Binding("E", "edit(True)", "Edit, with a reason", show=False),
-        Binding("M", "modify(True)", "Edit fully, with a reason", show=False),
+        Binding("E", "edit(True)", "Quick edit, with a reason", show=False),
+        Binding("M", "modify(True)", "Edit, with a reason", show=False),
         *[
             Binding(str(n), f"take({n - 1})", "Take that annotator's version", show=False)
             for n in range(1, 10)
