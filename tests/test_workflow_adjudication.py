@@ -119,10 +119,23 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     judy.resolve("s1", "span:56-60", take="alice")  # alice has nothing there: refused
     last = judy.resolve("s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding")
     assert last.open == 0
-    with pytest.raises(Conflict, match="already decided"):
-        judy.resolve("s1", "label:topic", take="bob")
+    # deciding the last conflict does not finish gold: the adjudicator does, explicitly
+    assert judy.gold("s1").info.status == "in_progress"
+    revised = judy.resolve("s1", "label:topic", take="bob")  # a revision, not a refusal
+    assert revised.decision.method == "adjudicated" and judy.gold("s1").annotations.labels == (
+        DocLabel("topic", "other"),
+    )
+    judy.resolve("s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding")
     with pytest.raises(NotFound):
         judy.resolve("s1", "span:1-2", take="bob")
+    check = judy.check_gold("s1")  # the test's label is not in the schema: like submit, it refuses
+    assert check.open == () and [v.code for v in check.violations if v.severity == "error"] and not check.ok
+    with pytest.raises(Conflict, match="schema error"):
+        judy.finish_gold("s1")
+    assert judy.gold("s1").info.status == "in_progress"
+    assert judy.finish_gold("s1", force=True).finished
+    with pytest.raises(Conflict, match="finished"):
+        judy.resolve("s1", "label:topic", take="bob")
     gold = judy.gold("s1")
     assert gold.info.status == "submitted"
     rel = {r.id: r for r in gold.annotations.relations}
@@ -130,8 +143,14 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     assert rel["R2"].label == 0
     assert gold.annotations.links == (Link("L1", "abbreviation", "T4", "T2"),)
     assert gold.annotations.labels == (DocLabel("topic", "binding"),)
-    decs = judy.decisions("s1")
-    assert {d.method for d in decs} == {"unanimous", "adjudicated"}
+    history = judy.decisions("s1")
+    assert [(d.method, d.superseded_by is not None) for d in history if d.item_kind == "label"] == [
+        ("adjudicated", True),  # binding (taken as alice's version, unchanged)
+        ("adjudicated", True),  # bob's "other"
+        ("adjudicated", False),  # binding again
+    ]
+    decs = [d for d in history if d.in_force]
+    assert {d.method for d in decs} == {"unanimous", "adjudicated", "edited"}  # the link was edited
     d4 = next(d for d in decs if d.item_id == "T4")
     assert d4.decided_by == "judy" and d4.reason == "the full receptor chain"
     assert [(s["annotator"], s["local_id"]) for s in d4.sources] == [("alice", "T2")]
@@ -141,7 +160,7 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     assert sorted(s["annotator"] for s in unan.sources) == ["alice", "bob"]
     # merging again changes nothing: every decision is kept
     [m2] = judy.merge()
-    assert (m2.added, m2.kept, m2.open) == ({}, 11, 0)
+    assert (m2.added, m2.kept, m2.open) == ({}, 11, 0)  # finished gold: nothing touched
     assert judy.gold("s1").annotations == gold.annotations
     [dc] = judy.conflicts("s1")
     assert dc.conflicts == () and dc.open == 0
