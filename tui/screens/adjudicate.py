@@ -8,6 +8,7 @@ workflow so the stable keys, counts and blocked relations are always the store's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -20,13 +21,15 @@ from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.errors import CorpusError
-from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
+from corpusdb.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
 from tui import adjudication as adj
 from tui.facade import Adjudication
+from tui.items import short, span_label, spans_near
 from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
+from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
 
@@ -122,6 +125,8 @@ class AdjudicateScreen(BaseScreen):
         Binding("e", "edit", "Quick edit: type or label", show=False),
         Binding("m", "modify", "Edit"),
         Binding("s", "toggle_sides", "Sides"),
+        Binding("plus", "new_span", "New gold span (on the selection)", show=False),
+        Binding("r", "new_relation", "New gold relation", show=False),
         Binding("A", "take(0, True)", "Take A, with a reason", show=False),
         Binding("B", "take(1, True)", "Take B, with a reason", show=False),
         Binding("X", "reject(True)", "Neither, with a reason", show=False),
@@ -421,19 +426,51 @@ class AdjudicateScreen(BaseScreen):
             return
         self._resolve(c.key, dict(item=item), reason, "edited")
 
+    async def _editor(self, title: str, item: Span | Relation, a: Adjudication) -> Any | None:
+        """The draft after the full editor (None: the user dropped it)."""
+        gold = a.gold.annotations if a.gold else _EMPTY
+        return await self.app.push_screen_wait(
+            GoldEditScreen(title, item, text=a.text, schema=self.facade.schema, gold=gold)
+        )
+
+    def _text_view(self) -> DocumentView | None:
+        """The text view with the focus (the gold's or a source's), if any."""
+        return self.focused if isinstance(self.focused, DocumentView) else None
+
     @work(exclusive=True, group="dialog")
     async def action_modify(self, with_reason: bool = False) -> None:
-        """The full editor on one version: a span's boundaries, type, attributes, groundings; a
-        relation's type, label, tags and arguments (other kinds: as e)."""
+        """The full editor: a span's boundaries, type, attributes, groundings; a relation's type,
+        label, tags and arguments (other kinds: as e). On an open conflict it starts from a version
+        and decides the conflict; on a decided one, or on the gold span under the gold text's
+        cursor, it edits that gold item in place."""
         a = self.adj
-        c = self._open_conflict()
-        if a is None or c is None:
+        if a is None:
+            return
+        gold = a.gold.annotations if a.gold else _EMPTY
+        view = self._text_view()
+        if view is not None and view.id == "text":  # the gold text has the focus: its span here
+            here = view.paint.covering(view.cursor)
+            if not here:
+                self.notify("no gold span under the cursor (+ makes one)", severity="warning")
+                return
+            await self._edit_in_place(here[0], a, with_reason)
+            return
+        c = self._current()
+        if c is None:
+            return
+        d = c.decision
+        if d is not None and d.item_id and self.facade.has("edit_gold"):
+            current = next((x for x in (*gold.spans, *gold.relations) if x.id == d.item_id), None)
+            if current is not None and d.item_kind in ("span", "relation"):
+                await self._edit_in_place(current, a, with_reason)
+                return
+        if d is not None and not self.facade.has("edit_gold"):
+            self._open_conflict()  # says why (decided; this build cannot revise)
             return
         base = await self._base_variant(c, a)
         if base is None:
             return
         item = base.item
-        gold = a.gold.annotations if a.gold else _EMPTY
         if isinstance(item, Relation):
             source = a.source_sets.get(base.sources[0].set_id)
             if source is None or a.gold is None:
@@ -445,16 +482,9 @@ class AdjudicateScreen(BaseScreen):
                 return
         elif isinstance(item, Span):
             item = replace(item, extra={})
+        letters = adj.variant_rows(c, a.sources)[list(c.variants).index(base)][0]
         if isinstance(item, Span | Relation):
-            edited = await self.app.push_screen_wait(
-                GoldEditScreen(
-                    f"Gold for {c.key} (from {adj.variant_rows(c, a.sources)[list(c.variants).index(base)][0]})",
-                    item,
-                    text=a.text,
-                    schema=self.facade.schema,
-                    gold=gold,
-                )
-            )
+            edited = await self._editor(f"Gold for {c.key} (from {letters})", item, a)
         else:
             edited = await self._edited(base, a)
         if edited is None:
@@ -465,7 +495,149 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
-        self._resolve(c.key, dict(item=edited), reason, "edited")
+        how: dict[str, Any] = dict(item=edited)
+        if self.facade.has("edit_gold"):  # this build records which version the edit started from
+            src = base.sources[0]
+            how["take"] = f"{src.annotator}:{src.local_id}" if src.annotator else src.set_id
+        self._resolve(c.key, how, reason, f"edited from {letters}")
+
+    async def _edit_in_place(self, current: Span | Relation, a: Adjudication, with_reason: bool) -> None:
+        """A gold item already there, through the editor, stored under its own id."""
+        edited = await self._editor(f"Gold {current.id} (already in gold: edited in place)", current, a)
+        if edited is None or edited == current:
+            return
+        reason = await self._reason(with_reason)
+        if reason is False:
+            return
+        version = a.gold.info.version if a.gold else None
+        self._change_gold(
+            f"{current.id} edited",
+            lambda: self.facade.edit_gold(
+                self.document, current.id, edited, reason=reason, expected_version=version
+            ),
+        )
+
+    @work(exclusive=True, group="dialog")
+    async def action_new_span(self, with_reason: bool = False) -> None:
+        """A gold span no annotator made: on the selection of the focused text (else the word at its
+        cursor), type picked, then the editor."""
+        a = self.adj
+        if a is None:
+            return
+        view = self._text_view() or self.query_one("#text", DocumentView)
+        rng = view.selection or view.bounds.word_at(view.cursor)
+        start, end = trim(a.text, *rng) if rng else (0, 0)
+        if start >= end:
+            self.notify(
+                "select the text first (tab to the text; shift+arrows, v or the mouse)", severity="warning"
+            )
+            return
+        schema = self.facade.schema
+        t = await self.app.push_screen_wait(
+            PickScreen(
+                f"New gold span «{short(a.text[start:end], 40)}»",
+                [Choice(e.name, e.name, f"{e.name} {e.parent or ''}") for e in schema.entities],
+            )
+        )
+        if t is None:
+            return
+        draft = Span("new", str(t), ((start, end),), a.text[start:end])
+        await self._add(draft, a, with_reason)
+        view.clear_selection()
+
+    @work(exclusive=True, group="dialog")
+    async def action_new_relation(self, with_reason: bool = False) -> None:
+        """A gold relation no annotator made: its type, then a gold span for each role, label and
+        tags, then the editor."""
+        a = self.adj
+        if a is None:
+            return
+        schema = self.facade.schema
+        gold = a.gold.annotations if a.gold else _EMPTY
+        rtypes = [r for r in schema.relations if r.kind == "relation" and len(r.roles) >= 2]
+        if not rtypes or not gold.spans:
+            self.notify("a relation needs a relation type and gold spans first", severity="warning")
+            return
+        rtype = rtypes[0]
+        if len(rtypes) > 1:
+            picked = await self.app.push_screen_wait(
+                PickScreen(
+                    "New gold relation",
+                    [
+                        Choice(r.name, f"{r.name} ({', '.join(o.name for o in r.roles)})", r.name)
+                        for r in rtypes
+                    ],
+                )
+            )
+            if picked is None:
+                return
+            rtype = next(r for r in rtypes if r.name == picked)
+        near = (self._text_view() or self.query_one("#text", DocumentView)).cursor
+        colors = schema.colors()
+        args: list[Argument] = []
+        for role in rtype.roles:
+            chosen = {x.ref for x in args}
+            choices = [
+                Choice(sp.id, span_label(sp, colors, width=40), f"{sp.id} {sp.type} {sp.text}")
+                for sp in spans_near(gold, near)
+                if sp.id not in chosen
+                and (not role.types or any(schema.is_a(sp.type, t) for t in role.types))
+            ]
+            if not choices:
+                self.notify(f"no gold span fits {role.name}", severity="warning")
+                return
+            target = await self.app.push_screen_wait(PickScreen(f"{rtype.name}: {role.name}?", choices))
+            if target is None:
+                return
+            args.append(Argument(role.name, str(target)))
+        label = None
+        ls = schema.label_set(rtype.labels) if rtype.labels else None
+        if ls is not None:
+            picked = await self.app.push_screen_wait(
+                PickScreen(
+                    f"{rtype.name}: label",
+                    [Choice(v.value, f"{v.name} ({v.value})", key=v.key or str(v.value)) for v in ls.values],
+                    filterable=False,
+                )
+            )
+            if picked is None:
+                return
+            label = int(picked)
+        await self._add(Relation("new", rtype.name, tuple(args), label), a, with_reason)
+
+    async def _add(self, draft: Span | Relation, a: Adjudication, with_reason: bool) -> None:
+        if not self.facade.has("add_gold"):
+            self.notify("this corpusdb cannot add gold items outside a conflict", severity="warning")
+            return
+        edited = await self._editor(f"New gold {_kind_name(draft)}", draft, a)
+        if edited is None:
+            return
+        reason = await self._reason(with_reason)
+        if reason is False:
+            return
+        version = a.gold.info.version if a.gold else None
+        self._change_gold(
+            f"new gold {_kind_name(draft)}",
+            lambda: self.facade.add_gold(self.document, edited, reason=reason, expected_version=version),
+        )
+
+    @work(thread=True, exclusive=True, group="resolve")
+    def _change_gold(self, what: str, call: Callable[[], Any]) -> None:
+        """Write one gold change through the facade, then show the store's picture again."""
+        try:
+            res = call()
+            fresh = self.facade.reload_adjudication(self.document)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, f"{what}: not saved")
+            return
+        self.app.call_from_thread(self._gold_changed, res, fresh, what)
+
+    def _gold_changed(self, res: Any, fresh: Adjudication, what: str) -> None:
+        c = self._current()
+        self._want_key = c.key if c else None
+        item = f" ({res.gold_item_id})" if getattr(res, "gold_item_id", None) else ""
+        self.notify(f"{what}{item} · {res.open} open conflict(s) left")
+        self._show(fresh)
 
     async def _edited(self, variant: Any, a: Adjudication) -> Any | None:
         schema = self.facade.schema
@@ -542,5 +714,11 @@ class AdjudicateScreen(BaseScreen):
 
 
 _EMPTY = Annotations()
+
+
+def _kind_name(item: Span | Relation) -> str:
+    return "span" if isinstance(item, Span) else "relation"
+
+
 WIDE = 140
 """From this many columns the sources are shown side by side (as columns) with the gold."""
