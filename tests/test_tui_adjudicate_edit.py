@@ -113,8 +113,11 @@ async def test_edit_a_gold_span_boundaries_type_attributes_and_grounding(ready_u
     assert dict(edited.attributes) == {"mutant": True}
     assert [g.ref for g in edited.groundings] == ["uniprot:P60568"]
     decision = next(d for d in carol.decisions("d1") if d.item_id == edited.id)
-    assert decision.method in ("adjudicated", "edited")
+    assert decision.method == "edited"  # not a take: alice never said «IL-2 binds» protein-complex
     assert [(s["annotator"], s["local_id"]) for s in decision.sources] == [("alice", "T1")]
+    assert decision.before is not None and decision.after is not None
+    assert (decision.before["fragments"], decision.before["type"]) == ([[0, 4]], "protein")
+    assert (decision.after["fragments"], decision.after["type"]) == ([[0, 10]], "protein-complex")
 
 
 @run_async
@@ -156,7 +159,13 @@ async def test_edit_a_gold_relation_label_tags_and_argument(ready_url: str) -> N
         ("Arg2", "IL-2", 0),
     ]
     decision = next(d for d in carol.decisions("d1") if d.item_id == rel.id)
-    assert decision.method in ("adjudicated", "edited") and decision.sources[0]["annotator"] == "bob"
+    assert decision.method == "edited" and decision.sources[0]["annotator"] == "bob"
+    assert decision.before is not None and decision.after is not None
+    assert (decision.before.get("label"), decision.after["label"], decision.after["tags"]) == (
+        1,
+        0,
+        ["title"],
+    )
 
 
 BB_TEXT = "E. coli was isolated from the gut of patients."
@@ -290,3 +299,89 @@ async def test_narrow_terminal_keeps_the_gold_and_stacks_the_sources_on_s(ready_
         await press(pilot, "a")  # keys still decide with the sources shown
     gold_ann = Corpus.open("demo", url=ready_url, user="carol").gold("d1").annotations
     assert any(s.start == 0 and s.text == "IL-2" for s in gold_ann.spans)
+
+
+# -- gold items in place, and new ones -------------------------------------------------------------
+@run_async
+async def test_edit_a_decided_conflicts_gold_item_in_place(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    async with app.run_test() as pilot:
+        screen = await _open(app, pilot, "d1")
+        await press(pilot, "a")  # IL-2 taken from alice; the list moves on to CD25
+        (taken,) = [s for s in carol.gold("d1").annotations.spans if s.start == 0]
+        await press(pilot, "up")  # back to the decided IL-2
+        assert screen._current().key == "span:0-4"
+        await press(pilot, "m")
+        assert isinstance(app.screen, GoldEditScreen) and app.screen.draft == taken
+        await press(pilot, "w", "enter")
+    (now,) = [s for s in carol.gold("d1").annotations.spans if s.start == 0]
+    assert (now.id, now.text) == (taken.id, "IL-2 binds")  # the same gold item, edited
+    ds = [d for d in carol.decisions("d1") if d.item_id == taken.id]
+    assert [d.method for d in ds] == ["adjudicated", "edited"]
+    assert ds[0].superseded_by == ds[1].id and ds[1].before["fragments"] == [[0, 4]]
+
+
+@run_async
+async def test_edit_the_gold_span_under_the_gold_texts_cursor(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test() as pilot:
+        screen = await _open(app, pilot, "d1")
+        await press(pilot, "tab")  # to the gold text
+        assert screen.focused is screen.query_one("#text", DocumentView)
+        await press(pilot, "ctrl+home", "n")  # the first gold span: STAT5 (the merge put it there)
+        await press(pilot, "m", "t")
+        await type_text(pilot, "gene")
+        await press(pilot, "enter", "enter")
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    (stat5,) = [s for s in carol.gold("d1").annotations.spans if s.text == "STAT5"]
+    assert stat5.type == "gene"
+    last = [d for d in carol.decisions("d1") if d.item_id == stat5.id][-1]
+    assert (last.method, last.before["type"], last.after["type"]) == ("edited", "protein", "gene")
+
+
+@run_async
+async def test_new_gold_span_on_a_selection_of_the_gold_text(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test() as pilot:
+        await _open(app, pilot, "d1")
+        await press(pilot, "tab", "ctrl+home", "w", "w", "w", "w")  # on «T»
+        await press(pilot, "W", "W")  # select «T cells»
+        await press(pilot, "plus")
+        await type_text(pilot, "cell")
+        await press(pilot, "enter")
+        editor = app.screen
+        assert isinstance(editor, GoldEditScreen) and editor.draft.text == "T cells"
+        await press(pilot, "enter")
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    (cells,) = [s for s in carol.gold("d1").annotations.spans if s.text == "T cells"]
+    t = TEXTS["d1"].index("T cells")
+    assert (cells.type, cells.fragments) == ("cell", ((t, t + 7),))
+    (d,) = [d for d in carol.decisions("d1") if d.item_id == cells.id]
+    assert (d.method, d.sources, d.before) == ("edited", (), None)  # from no annotator
+
+
+@run_async
+async def test_new_gold_relation_between_gold_spans(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test() as pilot:
+        await _open(app, pilot, "d1")
+        await press(pilot, "a")  # IL-2 at 0 into gold (STAT5 is there already)
+        await press(pilot, "r")
+        await type_text(pilot, "IL-2")
+        await press(pilot, "enter")
+        await type_text(pilot, "STAT5")
+        await press(pilot, "enter", "1")  # Arg1 IL-2, Arg2 STAT5, label 1
+        assert isinstance(app.screen, GoldEditScreen)
+        await press(pilot, "enter")
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    gold = carol.gold("d1").annotations
+    spans = {s.id: s for s in gold.spans}
+    (rel,) = gold.relations
+    assert (rel.type, rel.label) == ("bind", 1)
+    assert [(a.role, spans[a.ref].text, spans[a.ref].start) for a in rel.args] == [
+        ("Arg1", "IL-2", 0),
+        ("Arg2", "STAT5", TEXTS["d1"].index("STAT5")),
+    ]
+    (d,) = [d for d in carol.decisions("d1") if d.item_id == rel.id]
+    assert (d.method, d.before) == ("edited", None)
