@@ -114,8 +114,10 @@ class AdjudicateScreen(BaseScreen):
         "Each line is an item the annotators disagree on. a/b (or 1-9) take that annotator's version, "
         "x takes none, e changes one's type or label, m edits it fully (boundaries, type, attributes, "
         "groundings; a relation's type, label, tags, arguments); the capital letter asks for a reason "
-        "first. Gold and the decision are saved at once. s shows the annotators' versions side by side "
-        "(as columns beside the gold from 140 columns)."
+        "first; on a decided conflict, or in the gold text (tab), m edits that gold item in place. + puts "
+        "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
+        "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
+        "140 columns)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
