@@ -7,9 +7,12 @@ Every test drives the app against a real SQLite project and asserts on gold and 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.errors import CorpusError
 from corpusdb.records import Annotations, Argument, Document, Relation, Span
 from tui import adjudication as adj
 from tui.app import build_app
@@ -385,3 +388,18 @@ async def test_new_gold_relation_between_gold_spans(ready_url: str) -> None:
     ]
     (d,) = [d for d in carol.decisions("d1") if d.item_id == rel.id]
     assert (d.method, d.before) == ("edited", None)
+
+
+def test_an_annotator_can_neither_write_nor_read_gold_through_the_tui(ready_url: str) -> None:
+    """Blindness probe for the editor's paths: alice's facade is refused, gold is unchanged."""
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    carol.merge("d1")
+    before = carol.gold("d1").annotations
+    alice = open_facade(ready_url, "demo", "alice")
+    with pytest.raises(CorpusError):
+        alice.add_gold("d1", span(TEXTS["d1"], "new", "protein", "IL-2"))
+    with pytest.raises(CorpusError):
+        alice.edit_gold("d1", before.spans[0].id, replace(before.spans[0], type="gene"))
+    with pytest.raises(CorpusError):
+        alice.reload_adjudication("d1")  # neither gold nor bob's set through the adjudication view
+    assert carol.gold("d1").annotations == before
