@@ -403,3 +403,19 @@ def test_an_annotator_can_neither_write_nor_read_gold_through_the_tui(ready_url:
     with pytest.raises(CorpusError):
         alice.reload_adjudication("d1")  # neither gold nor bob's set through the adjudication view
     assert carol.gold("d1").annotations == before
+
+
+@run_async
+async def test_remove_the_gold_span_under_the_cursor_after_asking(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    async with app.run_test() as pilot:
+        await _open(app, pilot, "d1")
+        await press(pilot, "tab", "ctrl+home", "n", "delete")  # STAT5, the merged span
+        assert isinstance(app.screen, MessageScreen)
+        await press(pilot, "escape")
+        assert [s.text for s in carol.gold("d1").annotations.spans] == ["STAT5"]
+        await press(pilot, "delete", "enter")
+    assert carol.gold("d1").annotations.spans == ()
+    last = carol.decisions("d1")[-1]
+    assert (last.method, last.before["text"], last.after) == ("edited", "STAT5", None)

@@ -282,6 +282,14 @@ class TuiFacade:
             document, item, reason=reason or None, expected_version=expected_version
         )
 
+    def remove_gold(self, document: str, item_id: str, *, kind: str | None = None, reason: str | None = None,
+                    expected_version: int | None = None) -> Any:  # fmt: skip
+        """Take one gold item out (and what rests on it), recorded as ``edited`` with no after."""
+        self._need("remove_gold")
+        return self.corpus.remove_gold(  # type: ignore[attr-defined]
+            document, item_id, kind=kind, reason=reason or None, expected_version=expected_version
+        )
+
     def _need(self, *methods: str) -> None:
         missing = [m for m in methods if not self.has(m)]
         if missing:

@@ -129,6 +129,7 @@ class AdjudicateScreen(BaseScreen):
         Binding("s", "toggle_sides", "Sides"),
         Binding("plus", "new_span", "New gold span (on the selection)", show=False),
         Binding("r", "new_relation", "New gold relation", show=False),
+        Binding("delete", "remove_gold", "Remove the gold span under the gold text's cursor", show=False),
         Binding("A", "take(0, True)", "Take A, with a reason", show=False),
         Binding("B", "take(1, True)", "Take B, with a reason", show=False),
         Binding("X", "reject(True)", "Neither, with a reason", show=False),
@@ -517,6 +518,39 @@ class AdjudicateScreen(BaseScreen):
             lambda: self.facade.edit_gold(
                 self.document, current.id, edited, reason=reason, expected_version=version
             ),
+        )
+
+    @work(exclusive=True, group="dialog")
+    async def action_remove_gold(self) -> None:
+        """Take the gold span under the gold text's cursor out, with what rests on it (asked first)."""
+        a = self.adj
+        view = self._text_view()
+        if a is None or a.gold is None or view is None or view.id != "text":
+            self.notify(
+                "delete works in the gold text (tab to it): on the span to remove", severity="warning"
+            )
+            return
+        here = view.paint.covering(view.cursor)
+        if not here:
+            self.notify("no gold span under the cursor", severity="warning")
+            return
+        sp = here[0]
+        resting = [r.id for r in a.gold.annotations.relations if any(x.ref == sp.id for x in r.args)]
+        resting += [lk.id for lk in a.gold.annotations.links if sp.id in (lk.source, lk.target)]
+        also = f" and {', '.join(resting)} resting on it" if resting else ""
+        answer = await self.app.push_screen_wait(
+            MessageScreen(
+                f"Remove {sp.id} {sp.type} «{short(sp.text, 30)}» from gold{also}?",
+                "Recorded as an edit of gold (before, no after); the conflict it settled stays decided.",
+                {"enter": ("remove", "remove")},
+            )
+        )
+        if answer is None:
+            return
+        version = a.gold.info.version
+        self._change_gold(
+            f"{sp.id} removed",
+            lambda: self.facade.remove_gold(self.document, sp.id, kind="span", expected_version=version),
         )
 
     @work(exclusive=True, group="dialog")
