@@ -106,7 +106,9 @@ def test_an_edit_is_recorded_as_edited_with_before_and_after(corpus: Corpus) -> 
     # an item equal to a source's version is a take, not an edit
     r3 = judy.resolve("d1", GUT, item=sp("x", "Host", "gut"))
     d3 = next(d for d in judy.decisions("d1") if d.id == r3.decision.id)
-    assert d3.method == "adjudicated" and [s["annotator"] for s in d3.sources] == ["bob"] and d3.before is None
+    assert (
+        d3.method == "adjudicated" and [s["annotator"] for s in d3.sources] == ["bob"] and d3.before is None
+    )
 
 
 def test_undo_reopens_the_conflict_and_takes_dependents_out(corpus: Corpus) -> None:
@@ -130,7 +132,9 @@ def test_undo_reopens_the_conflict_and_takes_dependents_out(corpus: Corpus) -> N
     history = judy.decisions("d1")
     undone = [d for d in history if d.method == "undone"]
     assert {d.item_id for d in undone} == {gut, rel.id}
-    assert all(d.superseded_by is not None for d in history if d.item_id in (gut, rel.id) and d.method != "undone")
+    assert all(
+        d.superseded_by is not None for d in history if d.item_id in (gut, rel.id) and d.method != "undone"
+    )
     assert next(d for d in undone if d.item_id == rel.id).reason.endswith(f"it rested on {gut}")
     # deciding again brings the relation back (on the new decision)
     judy.resolve("d1", GUT, take="bob")
@@ -239,18 +243,34 @@ def test_upgrade_from_0007_keeps_decisions_in_force(tmp_path: Path) -> None:
     engine = db.make_engine(url)
     migrate.upgrade(engine, "0007")
     with db.write(engine) as conn:
-        conn.execute(text("INSERT INTO project (name, schema_name, created) VALUES ('old', 'bb-2011', CURRENT_TIMESTAMP)"))
-        conn.execute(text("INSERT INTO document (project_id, external_id, text, sha256, source, created) VALUES (1, 'd', 'x', 'h', '', CURRENT_TIMESTAMP)"))
-        conn.execute(text("INSERT INTO annotation_set (document_id, kind, status, guideline_version, version, created, "
-                          "updated) VALUES (1, 'gold', 'in_progress', 1, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
+        conn.execute(
+            text(
+                "INSERT INTO project (name, schema_name, created) VALUES ('old', 'bb-2011', CURRENT_TIMESTAMP)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO document (project_id, external_id, text, sha256, source, created) VALUES (1, 'd', 'x', 'h', '', CURRENT_TIMESTAMP)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO annotation_set (document_id, kind, status, guideline_version, version, created, "
+                "updated) VALUES (1, 'gold', 'in_progress', 1, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            )
+        )
         conn.execute(text("INSERT INTO decision (gold_set_id, item_kind, item_local_id, method, sources, created) "
                           "VALUES (1, 'span', 'T1', 'adjudicated', '[]', CURRENT_TIMESTAMP)"))  # fmt: skip
     migrate.upgrade(engine)
     with db.write(engine) as conn:
         row = conn.execute(text("SELECT method, superseded_by_id, before, after FROM decision")).one()
         assert tuple(row) == ("adjudicated", None, None, None)
-        conn.execute(text("INSERT INTO decision (gold_set_id, item_kind, item_local_id, method, sources, created, "
-                          "before, after) VALUES (1, 'span', 'T1', 'edited', '[]', CURRENT_TIMESTAMP, '{}', '{}')"))
+        conn.execute(
+            text(
+                "INSERT INTO decision (gold_set_id, item_kind, item_local_id, method, sources, created, "
+                "before, after) VALUES (1, 'span', 'T1', 'edited', '[]', CURRENT_TIMESTAMP, '{}', '{}')"
+            )
+        )
         conn.execute(text("UPDATE decision SET superseded_by_id = 2 WHERE id = 1"))  # fmt: skip
     with pytest.raises(Exception, match=r"(?i)check"), db.write(engine) as conn:
         conn.execute(text("INSERT INTO decision (gold_set_id, item_kind, item_local_id, method, created) "
