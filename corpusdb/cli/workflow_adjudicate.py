@@ -260,12 +260,12 @@ def decisions(
                 if d.method == "undone"
                 else ("in force" if d.superseded_by is None else f"→ {d.superseded_by}")
             )
-            rows.append((d.id, d.document_external_id, f"{d.item_kind} {d.item_id or '(refused)'}", d.method,
+            rows.append((d.document_external_id, f"{d.item_kind} {d.item_id or '(refused)'}", d.method,
                          state_s, d.decided_by or "owner", f"{d.created:%Y-%m-%d %H:%M}", describe_decision(d),
-                         d.reason or ""))  # fmt: skip
+                         d.reason or "", d.id))  # fmt: skip
         by = Counter(d.method for d in res)
         revised = sum(1 for d in res if d.superseded_by is not None)
-        print_table(("id", "document", "item", "method", "state", "decided by", "when", "provenance", "reason"),
+        print_table(("document", "item", "method", "state", "decided by", "when", "provenance", "reason", "id"),
                     rows,
                     f"total: {len(res)} decisions on {len({d.document_external_id for d in res})} documents"
                     + (f" ({', '.join(f'{k} {v}' for k, v in sorted(by.items()))})" if by else "")
