@@ -517,11 +517,7 @@ class AdjudicationMixin(ServiceBase):
                                  schema, criterion=criterion, types=types, sources=sources)  # fmt: skip
             writes: list[store.GoldWrite] = []
             for i, a in enumerate(found):
-                if a.n and is_finished(a):  # frozen: only corrections change finished gold
-                    out.append(
-                        MergeResult(a.document, a.gold.id, {}, 0, len(a.unit_decision), _open_count(a))
-                    )  # type: ignore[union-attr]
-                elif a.n:
+                if a.n:
                     res, w = self._merge_one(a, threshold)
                     out.append(res)
                     if w.set_id is None or w.changed or w.status != w.old_status or w.decisions:
@@ -540,7 +536,9 @@ class AdjudicationMixin(ServiceBase):
         gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
         added, rejected, kept = self._auto_pass(a, gold, threshold)
         open_ = _open_count(a)
-        w = _write(a, gold)
+        # a merge never finishes gold; finished gold (an imported one) stays so unless sources added since
+        # leave open conflicts: then it is in progress again
+        w = _write(a, gold, "in_progress" if open_ else None)
         return MergeResult(a.document, a.gold.id if a.gold else 0, dict(added), rejected, kept, open_,
                            gold.existing), w  # fmt: skip
 

@@ -335,3 +335,53 @@ class RevisionMixin(AdjudicationMixin):
                 conn, "finish_gold", a.document, decisions=len(ids), forced=bool(force and check.violations)
             )
         return GoldCheck(a.document, gold_id, True, (), (), check.violations)
+
+
+def _frags(v: Any) -> str:
+    return ";".join(f"{a}-{b}" for a, b in v or ()) or "no mention"
+
+
+_SHOWN = (
+    ("type", str),
+    ("fragments", _frags),
+    ("label", str),
+    ("value", str),
+    ("args", lambda v: ",".join(f"{r}={x}" for r, x in v or ())),
+    ("source", str),
+    ("target", str),
+    ("members", lambda v: ",".join(v or ())),
+    ("attributes", str),
+    ("groundings", str),
+    ("tags", str),
+)
+
+
+def change_summary(before: Any, after: Any) -> str:
+    """What an edit changed, for a person: ``HostPart → Environment``, ``0-22 → 0-30``."""
+    if before is None:
+        return "added"
+    if after is None:
+        return "removed"
+    parts = [
+        f"{show(before.get(k))} → {show(after.get(k))}" for k, show in _SHOWN if before.get(k) != after.get(k)
+    ]
+    return ", ".join(parts) or "unchanged"
+
+
+def describe_decision(d: DecisionInfo) -> str:
+    """One line of provenance: ``edited from alice:T4 (HostPart → Environment)``, ``adjudicated from
+    bob:T2``, ``undone``..."""
+    src = ", ".join(
+        f"{s.get('annotator') or s.get('set_id')}:{s.get('local_id') or '-'}" if "set_id" in s
+        else f"correction {s.get('correction')}" for s in d.sources
+    )  # fmt: skip
+    if d.method == "edited":
+        what = change_summary(d.before, d.after)
+        if d.before is None:
+            return "added by hand" + (f" (was {src})" if src else "")
+        if d.after is None:
+            return f"removed by hand (was from {src})" if src else "removed by hand"
+        return f"edited from {src} ({what})" if src else f"edited ({what})"
+    if d.method == "undone":
+        return "undone" + (f" (was from {src})" if src else "")
+    return f"{d.method} from {src}" if src else d.method
