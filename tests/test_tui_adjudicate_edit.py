@@ -79,6 +79,9 @@ def test_overlapping_gold_spans_of_the_same_type() -> None:
     assert [s.id for s in adj.overlapping_gold(gold, inner)] == ["T1"]
     assert adj.overlapping_gold(gold, span(t, "X", "protein", "alpha chain")) == []  # other type
     assert adj.overlapping_gold(gold, span(t, "X", "protein-complex", "receptor alpha chain")) == []
+    # the source taken marks the gold span too: a nested mention it meant, not an alternative
+    both = Annotations(spans=(inner, span(t, "Y", "protein-complex", "receptor alpha chain")))
+    assert adj.overlapping_gold(gold, inner, both) == []
 
 
 # -- the full editor -------------------------------------------------------------------------------

@@ -150,16 +150,19 @@ def source_ranges(
     return sorted(set(variant_ranges(v, source_sets))) if v is not None and not v.absent else []
 
 
-def overlapping_gold(gold: Annotations, item: Any) -> list[Span]:
+def overlapping_gold(gold: Annotations, item: Any, source: Annotations | None = None) -> list[Span]:
     """Gold spans of the same type that overlap ``item`` without being it: taking a second boundary
-    alternative would put both into gold (the screen asks before doing so)."""
+    alternative would put both into gold (the screen asks before doing so). A gold span the taken
+    source also marks itself is no alternative but a nested or overlapping mention it meant too."""
     if not isinstance(item, Span):
         return []
+    own = {(s.fragments, s.type) for s in source.spans} if source is not None else set()
     return [
         g
         for g in gold.spans
         if g.type == item.type
         and g.fragments != item.fragments
+        and (g.fragments, g.type) not in own
         and any(a < d and c < b for a, b in g.fragments for c, d in item.fragments)
     ]
 

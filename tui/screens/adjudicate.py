@@ -361,7 +361,8 @@ class AdjudicateScreen(BaseScreen):
             self.notify(f"this document has {len(a.sources)} source(s)", severity="warning")
             return
         v = adj.variant_of(c, index, a.sources)
-        clash = adj.overlapping_gold(a.gold.annotations, v.item) if a.gold and v is not None else []
+        src_ann = a.source_sets.get(a.sources[index].set_id)
+        clash = adj.overlapping_gold(a.gold.annotations, v.item, src_ann) if a.gold and v is not None else []
         if clash:
             g = clash[0]
             where = ";".join(f"{x}-{y}" for x, y in g.fragments)
