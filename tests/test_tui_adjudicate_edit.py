@@ -239,27 +239,68 @@ async def test_groundings_only_where_the_schema_allows_them(sqlite_url: str) -> 
 
 
 # -- overlapping alternatives ----------------------------------------------------------------------
+def _alternatives(url: str) -> Corpus:
+    """alice marks «receptor alpha chain», bob «alpha chain» (one protein complex, two boundaries)."""
+    t = TEXTS["d1"]
+    return _two_sources(
+        url,
+        "biorelex-1.0",
+        t,
+        Annotations(spans=(span(t, "T1", "protein-complex", "receptor alpha chain"),)),
+        Annotations(spans=(span(t, "T1", "protein-complex", "alpha chain"),)),
+    )
+
+
 @run_async
-async def test_taking_a_second_overlapping_alternative_asks_first(sqlite_url: str) -> None:
+async def test_a_boundary_dispute_is_one_conflict_with_each_sources_boundaries(sqlite_url: str) -> None:
+    _alternatives(sqlite_url)
+    t = TEXTS["d1"]
+    wide, inner = t.index("receptor alpha chain"), t.index("alpha chain")
+    app = build_app(open_facade(sqlite_url, "p", "carol"), start=None)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await _open(app, pilot, "doc")
+        assert len(screen.shown) == 1 and "1 open" in str(screen.sub_title)  # one dispute, two versions
+        (c,) = screen.shown
+        assert sorted(v.item.text for v in c.variants if not v.absent) == [
+            "alpha chain",
+            "receptor alpha chain",
+        ]
+        a_view, b_view = screen.query_one("#src-0", DocumentView), screen.query_one("#src-1", DocumentView)
+        assert a_view.marks == [(wide, wide + 20)] and b_view.marks == [(inner, inner + 11)]
+        text = screen_text(app)
+        assert "'receptor alpha chain'" in text and "'alpha chain'" in text
+        await press(pilot, "b")  # bob's boundaries decide the dispute
+        assert "0 open" in str(screen.sub_title)
+    carol = Corpus.open("p", url=sqlite_url, user="carol")
+    assert [s.text for s in carol.gold("doc").annotations.spans] == ["alpha chain"]
+    (d,) = [d for d in carol.decisions("doc") if d.method == "adjudicated"]
+    assert [s["annotator"] for s in d.sources] == ["bob"]
+
+
+@run_async
+async def test_taking_a_version_that_overlaps_a_gold_span_asks_first(sqlite_url: str) -> None:
+    """Gold already has «alpha chain» (put there by hand): taking alice's «receptor alpha chain», an
+    alternative of it, asks before both are in gold."""
     t = TEXTS["d1"]
     _two_sources(
         sqlite_url,
         "biorelex-1.0",
         t,
         Annotations(spans=(span(t, "T1", "protein-complex", "receptor alpha chain"),)),
-        Annotations(spans=(span(t, "T1", "protein-complex", "alpha chain"),)),
+        Annotations(),
     )
+    carol = Corpus.open("p", url=sqlite_url, user="carol")
+    carol.merge("doc")
+    carol.add_gold("doc", span(t, "new", "protein-complex", "alpha chain"))
     app = build_app(open_facade(sqlite_url, "p", "carol"), start=None)
     async with app.run_test() as pilot:
         await _open(app, pilot, "doc")
-        await press(pilot, "a")  # alice's «receptor alpha chain»
-        await press(pilot, "b")  # bob's «alpha chain» overlaps it: the screen asks
+        await press(pilot, "a")
         assert isinstance(app.screen, MessageScreen)
         assert "Gold already has" in screen_text(app)
         await press(pilot, "escape")
-        carol = Corpus.open("p", url=sqlite_url, user="carol")
-        assert [s.text for s in carol.gold("doc").annotations.spans] == ["receptor alpha chain"]
-        await press(pilot, "b", "enter")  # taken anyway, knowingly
+        assert [s.text for s in carol.gold("doc").annotations.spans] == ["alpha chain"]
+        await press(pilot, "a", "enter")  # taken anyway, knowingly
     texts = sorted(s.text for s in carol.gold("doc").annotations.spans)
     assert texts == ["alpha chain", "receptor alpha chain"]
 
