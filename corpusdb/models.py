@@ -250,7 +250,10 @@ class DecisionRow(SQLModel, table=True):
     __tablename__ = "decision"
     __table_args__ = (
         Index("ix_decision_item", "gold_set_id", "item_kind", "item_local_id"),
-        CheckConstraint("method IN ('unanimous', 'majority', 'adjudicated', 'corrected')", name="method"),
+        CheckConstraint(
+            "method IN ('unanimous', 'majority', 'adjudicated', 'edited', 'undone', 'corrected')",
+            name="method",
+        ),
     )
     id: int | None = Field(default=None, primary_key=True)
     gold_set_id: int = _fk("annotation_set.id", ondelete="CASCADE", index=False)
@@ -261,6 +264,12 @@ class DecisionRow(SQLModel, table=True):
     sources: list[dict[str, Any]] | None = _json()
     reason: str | None = None
     created: datetime = _ts()
+    superseded_by_id: int | None = None
+    """The decision that revised or undid this one (None: in force). Not a foreign key: see 0008."""
+    before: dict[str, Any] | None = _json()
+    """``edited``: the source version it was edited from (None: added from nothing)."""
+    after: dict[str, Any] | None = _json()
+    """``edited``: the gold version put (None: removed)."""
 
 
 class ReleaseRow(SQLModel, table=True):

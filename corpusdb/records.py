@@ -300,6 +300,17 @@ class DecisionInfo:
     sources: tuple[JSONMap, ...]
     reason: str | None
     created: datetime
+    superseded_by: int | None = None
+    """The decision that revised or undid this one; None while it is in force."""
+    before: JSONMap | None = None
+    """``edited``: the version it was edited from (None: a new item); ``undone``: the item removed."""
+    after: JSONMap | None = None
+    """``edited``: the gold version put (None: the item was removed)."""
+
+    @property
+    def in_force(self) -> bool:
+        """Still what gold says (not revised, not itself an undo record)."""
+        return self.superseded_by is None and self.method != "undone"
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,3 +129,16 @@ def test_snapshot_adjudicate(snap_compare: Compare, sqlite_url: str) -> None:
         await settle(pilot)
 
     assert snap_compare(_app(sqlite_url, "carol"), run_before=open_d1)
+
+
+def test_snapshot_adjudicate_wide(snap_compare: Compare, sqlite_url: str) -> None:
+    """160x50: each annotator's version in a column beside the gold, the conflict marked in each."""
+    build_sample(sqlite_url, submitted=True)
+
+    async def open_d1(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await press(pilot, "n")  # CD25: alice's version only
+
+    assert snap_compare(_app(sqlite_url, "carol"), run_before=open_d1, terminal_size=(160, 50))

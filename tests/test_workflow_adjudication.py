@@ -60,18 +60,22 @@ def test_conflicts_have_stable_keys_and_counts(corpus: Corpus) -> None:
     assert [s.annotator for s in dc.sources] == ["alice", "bob"]
     got = {x.key: x.differs for x in dc.conflicts}
     assert got == {
-        "span:15-40": ("presence",),
-        "span:15-28": ("presence",),
-        "span:53-60": ("presence",),
-        "span:56-60": ("presence",),
-        "relation:bind(span:0-4,span:15-40)": ("presence",),
+        # overlapping alternatives of the two sources (15-40 against 15-28, 53-60 against 56-60) are one
+        # boundary dispute each, keyed by the first alternative, not two presence disputes
+        "span:15-28": ("boundaries",),
+        "span:53-60": ("boundaries",),
+        "relation:bind(span:0-4,span:15-28)": ("presence",),  # alice's, on her alternative
         "relation:bind(span:0-4,span:69-73)": ("label",),  # undirected: Arg1/Arg2 swapped is the same
-        # one cluster whose membership is disputed (alice: IL-2Ra..., bob: IL-2R...), not one per edge
-        "link:abbreviation{span:15-28,span:15-40,span:42-48}": ("members",),
         "label:topic": ("value",),
     }
-    assert dict(dc.counts) == {"span": 4, "relation": 2, "link": 1, "label": 1}
-    assert dc.open == 8 and dc.agreed == 3  # T1, T3 and IL-4 agree
+    assert dict(dc.counts) == {"span": 2, "relation": 2, "link": 0, "label": 1}
+    # T1, T3, IL-4 agree, and so does the abbreviation cluster once its ends are one unit each
+    assert dc.open == 5 and dc.agreed == 4
+    span = next(x for x in dc.conflicts if x.key == "span:15-28")
+    assert [(v.item.fragments, [s.annotator for s in v.sources]) for v in span.variants] == [
+        (((15, 40),), ["alice"]),
+        (((15, 28),), ["bob"]),
+    ]
     lab = next(x for x in dc.conflicts if x.key == "relation:bind(span:0-4,span:69-73)")
     assert [(v.item.label, [s.annotator for s in v.sources]) for v in lab.variants] == [
         (-1, ["alice"]),
@@ -81,7 +85,7 @@ def test_conflicts_have_stable_keys_and_counts(corpus: Corpus) -> None:
     again = Corpus.open("p", engine=corpus.engine, user="judy")
     assert keys(again) == got
     [q] = judy.adjudication_queue()
-    assert (q.document, q.sets, q.conflicts, q.open, q.has_gold) == ("s1", 2, 8, 8, False)
+    assert (q.document, q.sets, q.conflicts, q.open, q.has_gold) == ("s1", 2, 5, 5, False)
 
 
 def test_criterion_groups_boundary_disputes(corpus: Corpus) -> None:
@@ -97,7 +101,7 @@ def test_criterion_groups_boundary_disputes(corpus: Corpus) -> None:
 def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     judy = corpus.as_user("judy")
     [m] = judy.merge()
-    assert (m.added, m.kept, m.open) == ({"unanimous": 3}, 0, 8)
+    assert (m.added, m.kept, m.open) == ({"unanimous": 3}, 0, 5)
     gold = judy.gold("s1")
     assert [(s.id, s.text) for s in gold.annotations.spans] == [
         ("T1", "IL-2"),
@@ -107,69 +111,93 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     assert gold.info.annotator is None and gold.info.kind == "gold" and gold.info.status == "in_progress"
     # a relation cannot be taken before its argument spans have gold items
     with pytest.raises(Conflict, match="resolve it first"):
-        judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", take="alice")
-    r = judy.resolve("s1", "span:15-40", take="alice", reason="the full receptor chain")
-    assert r.gold_item_id == "T4" and r.decision.method == "adjudicated" and r.open == 7
-    judy.resolve("s1", "span:15-28", reject=True)
-    judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", take="alice")
-    judy.resolve("s1", "relation:bind(span:0-4,span:69-73)", take="bob", reason="speculative in the text")
-    edited = Link("x", "abbreviation", "T4", "T2")
-    judy.resolve("s1", "link:abbreviation{span:15-28,span:15-40,span:42-48}", item=edited)
+        judy.resolve("s1", "relation:bind(span:0-4,span:15-28)", take="alice")
+    # taking one alternative decides the boundary dispute: the other cannot be taken as well
+    r = judy.resolve("s1", "span:15-28", take="alice", reason="the full receptor chain")
+    assert r.gold_item_id == "T4" and r.decision.method == "adjudicated" and r.open == 4
+    judy.resolve("s1", "relation:bind(span:0-4,span:15-28)", take="alice")
+    edited = bind("x", "T1", "T3", label=1)  # neither alice's -1 nor bob's 0: an edit of bob's version
+    e = judy.resolve(
+        "s1", "relation:bind(span:0-4,span:69-73)", item=edited, take="bob", reason="it does bind"
+    )
+    assert e.decision.method == "edited" and (e.decision.before["label"], e.decision.after["label"]) == (0, 1)  # type: ignore[index]
     judy.resolve("s1", "span:53-60", take="alice")
-    judy.resolve("s1", "span:56-60", take="alice")  # alice has nothing there: refused
     last = judy.resolve("s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding")
     assert last.open == 0
-    with pytest.raises(Conflict, match="already decided"):
-        judy.resolve("s1", "label:topic", take="bob")
+    # deciding the last conflict does not finish gold: the adjudicator does, explicitly
+    assert judy.gold("s1").info.status == "in_progress"
+    revised = judy.resolve("s1", "label:topic", take="bob")  # a revision, not a refusal
+    assert revised.decision.method == "adjudicated" and judy.gold("s1").annotations.labels == (
+        DocLabel("topic", "other"),
+    )
+    judy.resolve("s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding")
     with pytest.raises(NotFound):
         judy.resolve("s1", "span:1-2", take="bob")
+    check = judy.check_gold("s1")  # the test's label is not in the schema: like submit, it refuses
+    assert check.open == () and [v.code for v in check.violations if v.severity == "error"] and not check.ok
+    with pytest.raises(Conflict, match="schema error"):
+        judy.finish_gold("s1")
+    assert judy.gold("s1").info.status == "in_progress"
+    assert judy.finish_gold("s1", force=True).finished
+    with pytest.raises(Conflict, match="finished"):
+        judy.resolve("s1", "label:topic", take="bob")
     gold = judy.gold("s1")
     assert gold.info.status == "submitted"
     rel = {r.id: r for r in gold.annotations.relations}
     assert rel["R1"].args == (Argument("Arg1", "T1"), Argument("Arg2", "T4"))  # rewritten to gold ids
-    assert rel["R2"].label == 0
-    assert gold.annotations.links == (Link("L1", "abbreviation", "T4", "T2"),)
+    assert rel["R2"].label == 1
+    # the agreed abbreviation cluster followed its ends into gold
+    assert [(e.type, set(e.members)) for e in gold.annotations.entities] == [("abbreviation", {"T4", "T2"})]
+    assert [s.text for s in gold.annotations.spans if s.fragments[0][0] in (15, 53, 56)] == [
+        "IL-2 receptor alpha chain",
+        "T cells",
+    ]
     assert gold.annotations.labels == (DocLabel("topic", "binding"),)
-    decs = judy.decisions("s1")
-    assert {d.method for d in decs} == {"unanimous", "adjudicated"}
+    history = judy.decisions("s1")
+    assert [(d.method, d.superseded_by is not None) for d in history if d.item_kind == "label"] == [
+        ("adjudicated", True),  # binding (taken as alice's version, unchanged)
+        ("adjudicated", True),  # bob's "other"
+        ("adjudicated", False),  # binding again
+    ]
+    decs = [d for d in history if d.in_force]
+    assert {d.method for d in decs} == {"unanimous", "adjudicated", "edited"}  # the link was edited
     d4 = next(d for d in decs if d.item_id == "T4")
     assert d4.decided_by == "judy" and d4.reason == "the full receptor chain"
     assert [(s["annotator"], s["local_id"]) for s in d4.sources] == [("alice", "T2")]
-    refused = [d for d in decs if d.item_id == ""]
-    assert len(refused) == 2
+    assert [d for d in decs if d.item_id == ""] == []  # no alternative had to be refused
     unan = next(d for d in decs if d.item_id == "T1")
     assert sorted(s["annotator"] for s in unan.sources) == ["alice", "bob"]
     # merging again changes nothing: every decision is kept
     [m2] = judy.merge()
-    assert (m2.added, m2.kept, m2.open) == ({}, 11, 0)
+    assert (m2.added, m2.kept, m2.open) == ({}, 9, 0)  # finished gold: nothing touched
     assert judy.gold("s1").annotations == gold.annotations
     [dc] = judy.conflicts("s1")
     assert dc.conflicts == () and dc.open == 0
     [dc_all] = judy.conflicts("s1", include_resolved=True)
-    assert len(dc_all.conflicts) == 11 and all(x.resolved for x in dc_all.conflicts)
+    assert len(dc_all.conflicts) == 9 and all(x.resolved for x in dc_all.conflicts)
 
 
 def test_resolve_input_errors(corpus: Corpus) -> None:
     judy = corpus.as_user("judy")
     judy.merge()
     with pytest.raises(UsageError):
-        judy.resolve("s1", "span:15-40")
+        judy.resolve("s1", "span:15-28")
     with pytest.raises(UsageError):
-        judy.resolve("s1", "span:15-40", take="alice", reject=True)
+        judy.resolve("s1", "span:15-28", take="alice", reject=True)
     with pytest.raises(NotFound, match="not a source"):
-        judy.resolve("s1", "span:15-40", take="carol")
+        judy.resolve("s1", "span:15-28", take="carol")
     with pytest.raises(InvalidInput):
-        judy.resolve("s1", "span:15-40", item=DocLabel("topic", "x"))
+        judy.resolve("s1", "span:15-28", item=DocLabel("topic", "x"))
     with pytest.raises(InvalidInput, match="not a gold item"):
-        judy.resolve("s1", "relation:bind(span:0-4,span:15-40)", item=bind("R", "T1", "T99"))
+        judy.resolve("s1", "relation:bind(span:0-4,span:15-28)", item=bind("R", "T1", "T99"))
     with pytest.raises(PermissionDenied):
-        corpus.as_user("alice").resolve("s1", "span:15-40", take="alice")
+        corpus.as_user("alice").resolve("s1", "span:15-28", take="alice")
 
 
 def test_threshold_majority_and_remerge_after_more_annotators(corpus: Corpus) -> None:
     judy = corpus.as_user("judy")
     judy.merge()
-    judy.resolve("s1", "span:15-40", take="alice")
+    judy.resolve("s1", "span:15-28", take="alice")  # the boundary dispute: alice's 15-40
     # a third annotator joins: the document is hidden again until carol submits
     c = corpus.create_set("s1", "carol")
     with pytest.raises(PermissionDenied, match="carol"):
@@ -185,14 +213,13 @@ def test_threshold_majority_and_remerge_after_more_annotators(corpus: Corpus) ->
     [m] = judy.merge(threshold=2)
     gold = judy.gold("s1").annotations
     texts = {s.text for s in gold.spans}
-    assert "IL-2 receptor" in texts  # bob and carol (2 of 3) agree on 15-28
-    assert "T cells" in texts  # alice and carol on 53-60
-    assert "IL-2 receptor alpha chain" in texts  # judy's earlier decision is kept
-    assert m.kept == 4  # T1, T3, IL-4 (unanimous before) and judy's 15-40
+    assert "IL-2 receptor alpha chain" in texts  # judy's earlier decision on the dispute is kept...
+    assert "IL-2 receptor" not in texts  # ...and bob and carol's alternative is not taken as well
+    assert "T cells" in texts and "cells" not in texts  # alice and carol (2 of 3) on 53-60 against 56-60
+    assert m.kept == 5  # T1, T3, IL-4, the abbreviation (unanimous before) and judy's 15-40
     decs = judy.decisions("s1")
-    maj = next(d for d in decs if d.method == "majority" and d.item_id and d.item_kind == "span"
-               and any(s["local_id"] == "T7" for s in d.sources))  # fmt: skip
-    assert sorted(s["annotator"] for s in maj.sources) == ["bob", "carol"]
+    maj = next(d for d in decs if d.method == "majority" and d.item_id and d.item_kind == "span")
+    assert sorted(s["annotator"] for s in maj.sources) == ["alice", "carol"]
     # 2 of 3 have no bind(IL-2, IL-2Ra) relation of carol's: refused by majority
     refused = [d for d in decs if d.method == "majority" and not d.item_id]
     assert any(s.get("local_id") == "R1" and s["annotator"] == "carol" for d in refused for s in d.sources)

@@ -104,7 +104,7 @@ def test_take_one_annotator_for_a_whole_document(project: tuple[Corpus, list[str
         if not item:  # a refusal names bob's item and alice's absence
             assert any(s.get("local_id") == "" and s.get("annotator") == "alice" for s in sources)
     gold = c.gold("d1")
-    assert gold.info.status == "submitted"
+    assert gold.info.status == "in_progress"  # every conflict decided; finishing is the adjudicator's step
     assert {(s.type, s.text) for s in gold.annotations.spans} == {
         ("Bacterium", "Bacillus subtilis"), ("Environment", "soil"), ("HostPart", "gut")
     }  # fmt: skip
@@ -113,6 +113,9 @@ def test_take_one_annotator_for_a_whole_document(project: tuple[Corpus, list[str
     code, out, _ = run(capsys, *base, "-f", "json", "adjudicate", "d1", "--take", "alice", "--all")
     assert code == 0 and json.loads(out)[0]["taken"] == 0 and json.loads(out)[0]["open"] == 0
     assert len(_decisions(sqlite_url, "d1")) == before + 5
+    assert c.finish_gold("d1").finished and c.gold("d1").info.status == "submitted"
+    code, _, err = run(capsys, *base, "adjudicate", "d1", "--take", "alice", "--all")
+    assert code == 6 and "finished" in err  # frozen: bulk decisions do not touch it
 
 
 def test_take_by_type_and_blocked_relations_are_listed_with_why(

@@ -71,14 +71,51 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
         )
         assert code == 0 and "gold R1" in out and "0 open conflict(s) left" in out, err
     code, out, _ = run(capsys, *base, "--as", "judy", "-f", "json", "conflicts", "--counts")
-    assert all(q["open"] == 0 and q["gold_status"] == "submitted" for q in json.loads(out))
-    code, _, err = run(capsys, *base, "--as", "judy", "adjudicate", "d1", "--key", "span:27-31", "--none")
-    assert code == 6 and "already decided" in err
+    assert all(q["open"] == 0 and q["gold_status"] == "in_progress" for q in json.loads(out))  # not finished
     code, _, err = run(capsys, *base, "--as", "judy", "adjudicate", "d1", "--key", "span:1-2", "--none")
     assert code == 3
+    # a decision is revised (an edit from alice's version), undone, decided again, until gold is finished
+    env = json.dumps({"kind": "span", "type": "Environment", "fragments": [[27, 31]], "text": "soil"})
+    code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--item", env,
+                         "--take", "alice", "-r", "soil as such")  # fmt: skip
+    assert code == 0 and "gold T2 (edited" in out, err
+    code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--undo")
+    assert code == 0 and "resting on it: R1" in out and "2 open conflict(s)" in out, (
+        err
+    )  # R1 is blocked again
+    code, out, _ = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--check")
+    assert (
+        code == 0
+        and "2 open conflict(s): span:27-31" in out
+        and f"open  {rel_key}  (blocked: span:27-31" in out
+    )
+    code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--finish")
+    assert code == 6 and "open  span:27-31" in out and "cannot finish" in err
+    code, out, err = run(
+        capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--take", "alice"
+    )
+    assert code == 0 and "finish with --finish" not in out  # the relation is open again (alice's only)
+    assert run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", rel_key, "--take", "alice")[0] == 0
+    code, out, err = run(capsys, *base, "release", "v0")
+    assert code == 6 and "not finished" in err
+    for d in ("d1", "d2"):
+        code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", d, "--finish")
+        assert code == 0 and "gold finished" in out, err
+    code, _, err = run(capsys, *base, "--as", "judy", "adjudicate", "d1", "--key", "span:27-31", "--none")
+    assert code == 6 and "finished" in err and "corpusdb correct" in err
     code, out, _ = run(capsys, *base, "-f", "json", "decisions", "d1")
     methods = sorted(d["method"] for d in json.loads(out))
     assert methods == ["adjudicated", "adjudicated", "unanimous"]
+    code, out, _ = run(capsys, *base, "-f", "json", "decisions", "d2")
+    history = json.loads(out)
+    edit = next(d for d in history if d["method"] == "edited")
+    assert edit["provenance"] == "edited from alice:T2 (Soil → Environment)" and edit["in_force"] is False
+    assert edit["before"]["type"] == "Soil" and edit["after"]["type"] == "Environment"
+    assert sorted(d["item"] for d in history if d["method"] == "undone") == ["R1", "T2"]
+    code, out, _ = run(capsys, *base, "decisions", "d2")
+    assert code == 0 and "undone" in out and "revised or undone" in out
+    code, out, _ = run(capsys, *base, "-f", "json", "decisions", "d2", "--current")
+    assert sorted(d["method"] for d in json.loads(out)) == ["adjudicated", "adjudicated", "unanimous"]
     code, out, _ = run(capsys, *base, "split", "--ratios", "50/0/50", "--seed", "1")
     assert code == 0 and "2 document(s) newly assigned" in out
     code, out, err = run(capsys, *base, "release", "v1", "-o", str(tmp_path / "v1"))

@@ -116,7 +116,10 @@ def live(any_url: str, docs: list[ParsedDocument], tmp: Path) -> None:
             judy.resolve(x.document, x.key, take="alice", reason="matches the guidelines")
         rounds += 1
         assert rounds < 5
-    assert all(q.open == 0 and q.gold_status == "submitted" for q in judy.adjudication_queue())
+    assert all(q.open == 0 and q.gold_status == "in_progress" for q in judy.adjudication_queue())
+    for q in judy.adjudication_queue():  # the adjudicator finishes each document's gold (checked)
+        assert judy.finish_gold(q.document).finished
+    assert all(q.gold_status == "submitted" for q in judy.adjudication_queue())
     for p in docs:  # gold equals the reference (alice's) as data, with gold's own ids
         gold = judy.gold(p.document.external_id).annotations
         assert sorted((s.type, s.fragments) for s in gold.spans) == sorted(

@@ -48,10 +48,11 @@ def test_plan_is_group_aware_stratified_reproducible_and_stable() -> None:
 
 
 def gold_of(c: Corpus, ext: str, ann: Annotations) -> None:
-    """Make a document's gold quickly: one annotator, submitted, merged."""
+    """Make a document's gold quickly: one annotator, submitted, merged, finished."""
     s = c.create_set(ext, "alice", annotations=ann)
     c.as_user("alice").submit(s.id)
     c.merge(ext)
+    c.finish_gold(ext)
 
 
 @pytest.fixture
@@ -172,9 +173,9 @@ def test_release_refuses_open_conflicts_and_nothing(any_url: str) -> None:
     )
     c.create_set("d", "bob", status="submitted")
     c.merge()
-    with pytest.raises(Conflict, match="open conflicts"):
+    with pytest.raises(Conflict, match="not finished"):
         c.release("v1")
-    info = c.release("v1", allow_open=True)
+    info = c.release("v1", allow_open=True)  # unfinished gold as it stands
     assert info.counts["documents"] == 1 and info.counts["spans"] == 0
     assert a.id
 

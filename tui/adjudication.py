@@ -6,6 +6,7 @@ Why apart: the screen only runs keys and dialogs; these functions work on the wo
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -28,22 +29,24 @@ def source_index(sources: Sequence[Any], set_id: int) -> int | None:
 
 def conflict_ranges(conflict: Any, source_sets: Mapping[int, Annotations]) -> list[tuple[int, int]]:
     """Text ranges a conflict is about: its spans' fragments, or its relation/link arguments'."""
+    return sorted({r for v in conflict.variants for r in variant_ranges(v, source_sets)})
+
+
+def variant_ranges(v: Any, source_sets: Mapping[int, Annotations]) -> list[tuple[int, int]]:
+    """Text ranges of one version: a span's fragments, or its relation/link/entity arguments'."""
+    item = v.item
+    if isinstance(item, Span):
+        return list(item.fragments)
     out: list[tuple[int, int]] = []
-    for v in conflict.variants:
-        item = v.item
-        if isinstance(item, Span):
-            out.extend(item.fragments)
-        elif isinstance(item, Relation | Link | Entity) and v.sources:
-            ann = source_sets.get(v.sources[0].set_id)
-            if isinstance(item, Entity):
-                refs = list(item.members)
-            else:
-                refs = (
-                    [a.ref for a in item.args] if isinstance(item, Relation) else [item.source, item.target]
-                )
-            if ann is not None:
-                out.extend(item_fragments(ann, refs))
-    return sorted(set(out))
+    if isinstance(item, Relation | Link | Entity) and v.sources:
+        ann = source_sets.get(v.sources[0].set_id)
+        if isinstance(item, Entity):
+            refs = list(item.members)
+        else:
+            refs = [a.ref for a in item.args] if isinstance(item, Relation) else [item.source, item.target]
+        if ann is not None:
+            out.extend(item_fragments(ann, refs))
+    return out
 
 
 def is_agreed(conflict: Any) -> bool:
@@ -136,3 +139,74 @@ def to_gold_refs(item: Relation | Link, source: Annotations, gold: Annotations) 
     if None in ends:
         return "a link end has no gold span yet: resolve it first"
     return replace(item, source=str(ends[0]), target=str(ends[1]), group=None, extra={})
+
+
+def source_ranges(
+    conflict: Any, source_i: int, sources: Sequence[Any], source_sets: Mapping[int, Annotations]
+) -> list[tuple[int, int]]:
+    """The text ranges of the version source ``source_i`` holds (its own boundaries, so each source's
+    column highlights what that annotator marked; empty when it has nothing here)."""
+    v = variant_of(conflict, source_i, sources)
+    return sorted(set(variant_ranges(v, source_sets))) if v is not None and not v.absent else []
+
+
+def overlapping_gold(gold: Annotations, item: Any, source: Annotations | None = None) -> list[Span]:
+    """Gold spans of the same type that overlap ``item`` without being it: taking a second boundary
+    alternative would put both into gold (the screen asks before doing so). A gold span the taken
+    source also marks itself is no alternative but a nested or overlapping mention it meant too."""
+    if not isinstance(item, Span):
+        return []
+    own = {(s.fragments, s.type) for s in source.spans} if source is not None else set()
+    return [
+        g
+        for g in gold.spans
+        if g.type == item.type
+        and g.fragments != item.fragments
+        and (g.fragments, g.type) not in own
+        and any(a < d and c < b for a, b in g.fragments for c, d in item.fragments)
+    ]
+
+
+# -- editing a gold item's boundaries -------------------------------------------------------------
+def move_boundary(span: Span, text: str, bounds: Any, side: str, unit: str, step: int) -> Span:
+    """``span`` with its start (``side="start"``) or end moved by a character or a word (``step`` -1
+    left, 1 right); a move that would empty the span or leave the text changes nothing.
+
+    A multi-fragment span moves its first fragment's start or its last fragment's end."""
+    frags = [list(f) for f in span.fragments]
+    start, end = frags[0][0], frags[-1][1]
+    if side == "start":
+        lo, hi = 0, frags[0][1] - 1
+        if unit == "char":
+            new = start + step
+        elif step < 0:
+            new = bounds.prev_word(start)
+        else:
+            new = bounds.next_word(start)
+        if not lo <= new <= hi:
+            return span
+        frags[0][0] = new
+    else:
+        lo, hi = frags[-1][0] + 1, len(text)
+        if unit == "char":
+            new = end + step
+        elif step > 0:
+            new = bounds.word_end(end)
+        else:
+            i = bisect_left(bounds.word_ends, end)
+            new = bounds.word_ends[i - 1] if i > 0 else lo
+        if not lo <= new <= hi:
+            return span
+        frags[-1][1] = new
+    fragments = tuple((a, b) for a, b in frags)
+    return replace(span, fragments=fragments, text=" ".join(text[a:b] for a, b in fragments))
+
+
+def retype_relation(rel: Relation, rtype: Any) -> Relation:
+    """``rel`` as another relation type: its arguments keep their order and take the new type's
+    role names (a type with other roles is picked only when the counts match)."""
+    roles = [r.name for r in rtype.roles]
+    args = tuple(Argument(roles[i] if i < len(roles) else a.role, a.ref) for i, a in enumerate(rel.args))
+    label = rel.label if rtype.labels else None
+    tags = tuple(t for t in rel.tags if t in rtype.tags)
+    return replace(rel, type=rtype.name, args=args, label=label, tags=tags)

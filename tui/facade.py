@@ -348,6 +348,30 @@ class TuiFacade:
             document, key, take=take, item=item, reject=reject, reason=reason or None
         )
 
+    def edit_gold(self, document: str, item_id: str, item: Any, *, reason: str | None = None,
+                  expected_version: int | None = None) -> Any:  # fmt: skip
+        """Replace one gold item, keeping its id (an ``edited`` decision with before and after)."""
+        self._need("edit_gold")
+        return self.corpus.edit_gold(  # type: ignore[attr-defined]
+            document, item_id, item, reason=reason or None, expected_version=expected_version
+        )
+
+    def add_gold(self, document: str, item: Any, *, reason: str | None = None,
+                 expected_version: int | None = None) -> Any:  # fmt: skip
+        """Put an item no annotator made into gold (an ``edited`` decision from no source)."""
+        self._need("add_gold")
+        return self.corpus.add_gold(  # type: ignore[attr-defined]
+            document, item, reason=reason or None, expected_version=expected_version
+        )
+
+    def remove_gold(self, document: str, item_id: str, *, kind: str | None = None, reason: str | None = None,
+                    expected_version: int | None = None) -> Any:  # fmt: skip
+        """Take one gold item out (and what rests on it), recorded as ``edited`` with no after."""
+        self._need("remove_gold")
+        return self.corpus.remove_gold(  # type: ignore[attr-defined]
+            document, item_id, kind=kind, reason=reason or None, expected_version=expected_version
+        )
+
     def _need(self, *methods: str) -> None:
         missing = [m for m in methods if not self.has(m)]
         if missing:

@@ -109,14 +109,56 @@ def adjudicate(
         str | None,
         typer.Option("--type", help="With --take: ...of every open conflict whose versions have this type."),
     ] = None,
+    undo: Annotated[
+        bool, typer.Option("--undo", help="With --key: undo its decision (the conflict is open again).")
+    ] = False,
+    finish: Annotated[
+        bool,
+        typer.Option(
+            "--finish",
+            help="Finish the DOCUMENT's gold (refused while a conflict is open); decisions are frozen afterwards.",
+        ),
+    ] = False,
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="Say whether the DOCUMENT's gold can be finished (writes nothing)."),
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="With --finish: finish even if gold breaks the schema.")
+    ] = False,
 ) -> None:
     """Build gold: auto-merge agreed items (default), resolve one conflict with --key, or many with
     --take NAME --all / --type TYPE (one transaction per document; blocked items are listed with why).
 
-    Decisions already made are kept on every run; each gold item records how it was decided.
+    A decided conflict may be decided again, or undone with --undo, until the document's gold is
+    finished with --finish (checked like submit: no open conflict, no schema error). Decisions already
+    made are kept on every run; each gold item records how it was decided (`corpusdb decisions`).
+    --item with --take NAME records the item as edited from NAME's version.
     """
     st = state(ctx)
     c = st.corpus()
+    if finish or check:
+        if document is None:
+            raise UsageError("--finish/--check need the DOCUMENT")
+        if key is not None or take is not None or none or item is not None or undo or every:
+            raise UsageError(
+                "--finish/--check act on a whole document: give no --key, --take, --none, --item"
+            )
+        _finish(
+            st, c, document, finish=finish, force=force, criterion=criterion, types=types, sources=sources
+        )
+        return
+    if undo:
+        if document is None or key is None:
+            raise UsageError("--undo needs the DOCUMENT and the --key of the decided conflict")
+        if take is not None or none or item is not None:
+            raise UsageError("--undo takes no --take, --none or --item")
+        u = c.undo_decision(document, key, reason=reason, criterion=criterion, types=types, sources=sources)
+        emit(st, u.to_dict(), lambda: out.print(
+            f"{u.document} {u.key}: decision undone (record {u.decision.id}); "
+            + (f"also out of gold, resting on it: {', '.join(u.undone)}; " if u.undone else "")
+            + f"{u.open} open conflict(s)", markup=False))  # fmt: skip
+        return
     if every or item_type is not None:
         if key is not None or none or item is not None or threshold is not None:
             raise UsageError("--all/--type take a source's version of many conflicts: give --take, not --key, "
@@ -141,14 +183,46 @@ def adjudicate(
         return
     if document is None:
         raise UsageError("resolving a conflict needs its DOCUMENT")
-    if sum((take is not None, none, item is not None)) != 1:  # said in CLI words, not the API's
+    if sum((take is not None and item is None, none, item is not None)) != 1:  # said in CLI words
         raise UsageError("resolving a conflict needs exactly one of --take, --none and --item")
     parsed = parse_item(item, kind_of_key(key)) if item is not None else None
     r = c.resolve(document, key, take=take, item=parsed, reject=none, reason=reason, criterion=criterion,
                   types=types, sources=sources)  # fmt: skip
     emit(st, r.to_dict(), lambda: out.print(
         f"{r.document} {r.key}: " + (f"gold {r.gold_item_id}" if r.gold_item_id else "refused")
-        + f" (decision {r.decision.id}); {r.open} open conflict(s) left", markup=False))  # fmt: skip
+        + f" ({r.decision.method}, decision {r.decision.id}); "
+        + (f"out of gold, resting on the old item: {', '.join(r.undone)}; " if r.undone else "")
+        + f"{r.open} open conflict(s) left" + ("; finish with --finish" if r.open == 0 else ""),
+        markup=False))  # fmt: skip
+
+
+def _finish(st: Any, c: Any, document: str, *, finish: bool, force: bool, **kw: Any) -> None:
+    from corpusdb.workflow.revise import GoldNotFinished
+
+    try:
+        res = c.finish_gold(document, force=force, **kw) if finish else c.check_gold(document, **kw)
+    except GoldNotFinished as exc:  # what stands in the way, then the refusal (exit 6)
+        refused = exc.check
+        emit(st, refused.to_dict(), lambda: _print_check(refused))
+        raise
+
+    def render() -> None:
+        if finish:
+            out.print(f"{res.document}: gold finished (set {res.gold_set_id}); decisions are frozen "
+                      "(change it with `corpusdb correct`, or a lead reopens the set)", markup=False)  # fmt: skip
+        else:
+            _print_check(res)
+
+    emit(st, res.to_dict(), render)
+
+
+def _print_check(check: Any) -> None:
+    out.print(check.summary(), markup=False)
+    why = dict(check.blocked)
+    for k in check.open:
+        out.print(f"  open  {k}" + (f"  (blocked: {why[k]})" if k in why else ""), markup=False)
+    for v in check.violations:
+        out.print(f"  {v}", markup=False)
 
 
 def _print_bulk(bulk: list[Any]) -> None:
@@ -165,32 +239,47 @@ def _print_bulk(bulk: list[Any]) -> None:
 def decisions(
     ctx: typer.Context,
     document: Annotated[str | None, typer.Argument(help="One document; default: all.")] = None,
+    current: Annotated[
+        bool, typer.Option("--current", help="Only the decisions in force (no revised or undone ones).")
+    ] = False,
 ) -> None:
-    """The provenance of every gold item: method, sources, who decided, when and why."""
+    """The provenance of every gold item: method, sources, who decided, when and why; the whole
+    history (revised and undone decisions are marked, edits say from what and what changed)."""
+    from corpusdb.workflow.revise import describe_decision
+
     st = state(ctx)
     res = st.corpus().decisions(document)
+    if current:
+        res = [d for d in res if d.in_force]
 
     def render() -> None:
         rows = []
         for d in res:
-            src = ", ".join(
-                f"{s.get('annotator')}:{s.get('local_id') or '-'}" if "set_id" in s else f"correction {s.get('correction')}"
-                for s in d.sources
-            )  # fmt: skip
+            state_s = (
+                "undo"
+                if d.method == "undone"
+                else ("in force" if d.superseded_by is None else f"→ {d.superseded_by}")
+            )
             rows.append((d.document_external_id, f"{d.item_kind} {d.item_id or '(refused)'}", d.method,
-                         d.decided_by or "owner", f"{d.created:%Y-%m-%d %H:%M}", src, d.reason or ""))  # fmt: skip
+                         state_s, d.decided_by or "owner", f"{d.created:%Y-%m-%d %H:%M}", describe_decision(d),
+                         d.reason or "", d.id))  # fmt: skip
         by = Counter(d.method for d in res)
-        print_table(("document", "item", "method", "decided by", "when", "sources", "reason"), rows,
+        revised = sum(1 for d in res if d.superseded_by is not None)
+        print_table(("document", "item", "method", "state", "decided by", "when", "provenance", "reason", "id"),
+                    rows,
                     f"total: {len(res)} decisions on {len({d.document_external_id for d in res})} documents"
-                    + (f" ({', '.join(f'{k} {v}' for k, v in sorted(by.items()))})" if by else ""))  # fmt: skip
+                    + (f" ({', '.join(f'{k} {v}' for k, v in sorted(by.items()))})" if by else "")
+                    + (f"; {revised} revised or undone" if revised else ""))  # fmt: skip
 
     emit(st, [{"id": d.id, "document": d.document_external_id, "kind": d.item_kind, "item": d.item_id,
                "method": d.method, "decided_by": d.decided_by, "sources": list(d.sources), "reason": d.reason,
-               "created": d.created.isoformat()} for d in res], render)  # fmt: skip
+               "created": d.created.isoformat(), "superseded_by": d.superseded_by, "in_force": d.in_force,
+               "before": d.before, "after": d.after, "provenance": describe_decision(d)} for d in res], render)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
     app.command("conflicts", epilog=codes("5 not an adjudicator, or the document is not ready"))(conflicts)
     app.command("adjudicate", epilog=codes("4 invalid item", "5 not an adjudicator, or the document is not ready",
-                                           "6 already decided, or blocked by an undecided argument"))(adjudicate)  # fmt: skip
+                                           "6 blocked by an undecided argument, gold finished, --finish refused (open "
+                                           "conflicts, schema errors), or a stale revision"))(adjudicate)  # fmt: skip
     app.command("decisions", epilog=codes("5 not an adjudicator"))(decisions)

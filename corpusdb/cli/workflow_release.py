@@ -57,7 +57,9 @@ def release(
     version: Annotated[str, typer.Argument(help="The new release's version, e.g. v1.")],
     outdir: Annotated[Path | None, typer.Option("--out", "-o", help="Also write its files here.")] = None,
     notes: Annotated[str, typer.Option(help="Release notes.")] = "",
-    allow_open: Annotated[bool, typer.Option(help="Release even with unresolved conflicts.")] = False,
+    allow_open: Annotated[
+        bool, typer.Option(help="Release even with unfinished gold (included as it stands).")
+    ] = False,
     agreement: Annotated[bool, typer.Option(help="Compute the agreement summary.")] = True,
 ) -> None:
     """Freeze gold and its splits into an immutable release (JSON, brat, manifest, change log)."""

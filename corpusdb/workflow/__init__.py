@@ -36,15 +36,29 @@ submitted — naming another document raises PermissionDenied)::
         # builds/extends gold: unanimous items (or >= threshold of n agreeing: "majority") go in
         # automatically; decisions already made are kept on every re-run; all or nothing
     resolve(document, key, *, take=None, item=None, reject=False, reason=None,
-            criterion="exact", types="ignored", sources=None) -> Resolution
+            criterion="exact", types="ignored", sources=None, expected_version=None) -> Resolution
         # take = annotator name, "name:localid" or set id; item = an edited Span/Relation/Link/DocLabel
-        # (relation arguments and link ends name *gold* span ids); reject=True: none of them.
-        # Agreed relations/links whose spans are now decided follow into gold in the same transaction.
+        # (relation arguments and link ends name *gold* span ids; with take: edited from that source;
+        # method "edited" with before/after unless it equals a version: "adjudicated"); reject=True:
+        # none of them. A decided key is decided again (revision; old decision kept, superseded)
+        # until gold is finished. Agreed relations/links whose spans are now decided follow into gold.
+    undo_decision(document, key, *, reason=None, ..., expected_version=None) -> Resolution
+        # the conflict is open again; what rests on its item leaves gold too (Resolution.undone)
+    edit_gold(document, item_id, item, *, reason=None, expected_version=None) -> Resolution
+    add_gold(document, item, *, reason=None, expected_version=None) -> Resolution
+    remove_gold(document, item_id, *, kind=None, reason=None, expected_version=None) -> Resolution
+        # gold items by hand, each an "edited" decision with before/after (add: before None)
+    check_gold(document) -> GoldCheck   # .ok, .open, .blocked, .violations, .summary()
+    finish_gold(document, *, force=False, expected_version=None) -> GoldCheck
+        # raises GoldNotFinished(.check) while a conflict is open or gold breaks the schema (force:
+        # schema errors allowed); finished gold (status "submitted") is frozen: `correct`, or a lead
+        # reopen(gold set id) makes it revisable again. Only finished gold is released.
     resolve_bulk(document, *, take, item_type=None, reason=None, criterion="exact", types="ignored",
                  sources=None) -> list[BulkResolution]
         # take one source's version of every open conflict (of one type); one transaction per
         # document; .taken, .refused, .followed, .skipped (key + why: a blocked argument), .open
-    decisions(document=None) -> list[DecisionInfo]   # provenance; item_id "" records a refusal
+    decisions(document=None) -> list[DecisionInfo]   # provenance; item_id "" records a refusal;
+        # the whole history: .superseded_by (revised/undone), .before/.after (edited), .in_force
     gold(document) -> AnnotationSet                  # the gold set (NotFound before any merge)
 
 Sources: by default the submitted annotation sets of the document; ``sources=[...]`` names sets
@@ -82,6 +96,7 @@ from corpusdb.workflow.conflicts import ConflictsMixin
 from corpusdb.workflow.corrections import CorrectionsMixin
 from corpusdb.workflow.releases import ReleasesMixin
 from corpusdb.workflow.review import ReviewMixin
+from corpusdb.workflow.revise import RevisionMixin
 from corpusdb.workflow.splits import SplitsMixin
 from corpusdb.workflow.submission import SubmissionMixin
 from corpusdb.workflow.types import SubmissionRefused
@@ -93,6 +108,7 @@ class WorkflowMixin(
     ReviewMixin,
     CorrectionsMixin,
     BulkAdjudicationMixin,
+    RevisionMixin,
     AdjudicationMixin,
     ConflictsMixin,
     SubmissionMixin,

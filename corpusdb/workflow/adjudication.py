@@ -3,9 +3,12 @@
 Merge semantics (why): a unit (see ``units``) on which every source agrees goes into gold as
 ``unanimous``; with ``threshold=k``, a version held by at least k of the n sources goes in as
 ``majority`` (and when at least k sources have *nothing* there, the others' items are refused, also
-``majority``). Everything else waits for ``resolve``: take one source's version, take none, or put an
-edited item (``adjudicated``). A unit already decided is never touched again, so re-running the merge
-after more annotators submit keeps every decision made. Relations and links enter gold only once the
+``majority``). Everything else waits for ``resolve``: take one source's version, take none
+(``adjudicated``), or put an edited item (``edited``, with the version it was edited from and the one
+put). The merge never touches a decided unit again, so re-running it after more annotators submit
+keeps every decision made; a person may revise or undo a decision (``resolve`` again, ``undo``) until
+the document's gold is finished (``finish_gold``, see ``revise``): the old decision is kept, marked
+superseded. Gold is never finished by the merge or by deciding the last conflict. Relations and links enter gold only once the
 spans they point at have gold items; their arguments are rewritten to those gold ids. Gold local ids
 are allocated once (``T<n>``, ``R<n>``, ``L<n>``) and never renumbered. An item gold already holds
 (an imported gold set) is never added a second time: its unit is decided onto that gold item, whose
@@ -19,8 +22,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from sqlalchemy import Connection
+
 from corpusdb.edits import PREFIX
-from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
+from corpusdb.errors import Conflict, InvalidInput, NotFound, StaleVersion, UsageError
 from corpusdb.records import (
     Annotations,
     AnnotationSet,
@@ -33,9 +38,10 @@ from corpusdb.records import (
     Span,
 )
 from corpusdb.service import ServiceBase, utcnow_aware
-from corpusdb.sets import read_contents
+from corpusdb.sets import lock_set, read_contents
 from corpusdb.workflow import store, units
 from corpusdb.workflow.conflicts import Analysis, analyse, analyse_many
+from corpusdb.workflow.items import item_to_json
 from corpusdb.workflow.types import Item, MergeResult, Resolution, SourceRef
 from corpusdb.workflow.units import Member, Unit
 
@@ -74,7 +80,8 @@ class _Gold:
         for cluster in _link_clusters(self.links):  # a cluster gold draws as links is a cluster it holds
             if cluster.id not in used:
                 self.present.setdefault(_content(cluster), []).append(cluster.id)
-        self.decisions: list[tuple[str, str, str, int | None, list[dict[str, object]], str | None]] = []
+        self.decisions: list[tuple[object, ...]] = []
+        self.superseded: list[tuple[int, int]] = []  # (old decision id, index of its successor)
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
         self.taken = used | {
             x.id for x in (*self.spans, *self.relations, *self.links, *self.notes, *self.entities)
@@ -138,6 +145,63 @@ class _Gold:
         new = replace(item, id=keep, extra=extra)  # type: ignore[type-var]
         getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
         return new.id  # type: ignore[union-attr]
+
+    def find(self, kind: str, local_id: str) -> Item | None:
+        """The gold item of that kind and id (a label by name), or None."""
+        if kind == "label":
+            return next((lb for lb in self.labels if lb.name == local_id), None)
+        pool = self.entities if kind == "entity" else getattr(self, kind + "s", [])
+        return next((x for x in pool if x.id == local_id), None)
+
+    def remove(self, kind: str, local_id: str) -> Item | None:
+        """Take an item out of gold (its id stays taken); None when gold does not hold it."""
+        old = self.find(kind, local_id)
+        if old is None:
+            return None
+        self.changed = True
+        if kind == "label":
+            self.labels = [lb for lb in self.labels if lb.name != local_id]
+        else:
+            attr = "entities" if kind == "entity" else kind + "s"
+            setattr(self, attr, [x for x in getattr(self, attr) if x.id != local_id])
+        return old
+
+    def put(self, item: Item, local_id: str) -> str:
+        """Put ``item`` into gold under ``local_id`` (a revision keeps the gold id, so what points at
+        the item keeps pointing at it)."""
+        kind = _kind(item)
+        self.remove(kind, local_id)
+        self.changed = True
+        if isinstance(item, DocLabel):
+            self.labels.append(item)
+            return item.name
+        extra = {
+            k: item.extra[k] for k in ("prefix", "file", "line", "attrs", "link_type") if item.extra.get(k)
+        }
+        new = replace(item, id=local_id, extra=extra)  # type: ignore[type-var]
+        getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
+        return local_id
+
+    def dependents(self, local_id: str) -> list[tuple[str, str]]:
+        """(kind, id) of the gold items resting on ``local_id``, transitively: relations naming it as
+        argument or trigger, links ending on it, entities with it as their only member."""
+        doomed = {local_id}
+        out: list[tuple[str, str]] = []
+        changed = True
+        while changed:
+            changed = False
+            for r in self.relations:
+                if r.id not in doomed and (r.trigger in doomed or any(x.ref in doomed for x in r.args)):
+                    doomed.add(r.id)
+                    out.append(("relation", r.id))
+                    changed = True
+            for e in self.entities:
+                if e.id not in doomed and e.members and all(m in doomed for m in e.members):
+                    doomed.add(e.id)
+                    out.append(("entity", e.id))
+                    changed = True
+        out += [("link", lk.id) for lk in self.links if lk.source in doomed or lk.target in doomed]
+        return out
 
 
 _ENTITY_EXTRA = ("link_type", "file", "line", "prefix")  # a * line's type and place
@@ -287,23 +351,139 @@ def _all_refs(a: Analysis, u: Unit) -> list[SourceRef]:
 
 
 def _decide(a: Analysis, svc: ServiceBase, gold: _Gold, u: Unit, method: str, item: Item | None,
-            sources: Sequence[SourceRef], reason: str | None) -> DecisionInfo:  # fmt: skip
-    """Put the item into gold (None: refuse it) and queue its decision; written by ``_write``."""
-    local = gold.add(item) if item is not None else ""
+            sources: Sequence[SourceRef], reason: str | None, *, before: Item | None = None,
+            replaces: DecisionInfo | None = None) -> DecisionInfo:  # fmt: skip
+    """Put the item into gold (None: refuse it) and queue its decision; written by ``_write``.
+
+    ``replaces``: the decision in force this one revises (its gold item is replaced in place, keeping
+    its id, or removed with what rests on it when this one refuses). ``before``: for ``edited``, the
+    version it was edited from (stored with the gold version put as before/after).
+    """
+    old_id = replaces.item_id if replaces is not None and replaces.item_id else None
+    if old_id and item is not None and u.kind != "label":
+        local = gold.put(item, old_id)
+    else:
+        if old_id:
+            _retract(a, svc, gold, u.kind, old_id, f"{u.key} was revised")
+        local = gold.add(item) if item is not None else ""
     src = [s.to_dict() for s in sources]
-    gold.decisions.append((u.kind, local, method, svc.actor.id, src, reason))  # type: ignore[arg-type]
+    after = gold.find(u.kind, local) if local else None
+    if method == "edited":
+        extra = (item_to_json(before) if before is not None else None, item_to_json(after) if after else None)
+    else:
+        extra = ()
+    gold.decisions.append((u.kind, local, method, svc.actor.id, src, reason, *extra))
+    if replaces is not None and replaces.id:
+        gold.superseded.append((replaces.id, len(gold.decisions) - 1))
     info = DecisionInfo(
-        0, a.document, u.kind, local, method, svc.actor.name, tuple(src), reason, utcnow_aware()
-    )
+        0, a.document, u.kind, local, method, svc.actor.name, tuple(src), reason, utcnow_aware(),
+        before=extra[0] if extra else None, after=extra[1] if extra else None,
+    )  # fmt: skip
     a.note_decision(u.key, info)
     return info
 
 
-def _write(a: Analysis, gold: _Gold, status: str) -> store.GoldWrite:
+def _retract(a: Analysis, svc: ServiceBase, gold: _Gold, kind: str, local_id: str, why: str) -> list[str]:
+    """Take a gold item out with everything resting on it; each dependent's decision is undone
+    (an ``undone`` record superseding it), so its conflict is open (or merged again) afterwards.
+    Returns the dependents' ids."""
+    gone: list[str] = []
+    if kind != "label":
+        for dkind, did in gold.dependents(local_id):
+            item = gold.remove(dkind, did)
+            gone.append(did)
+            _undo_record(a, svc, gold, dkind, did, item, f"{why}: it rested on {local_id}")
+    gold.remove(kind, local_id)
+    return gone
+
+
+def _undo_record(a: Analysis, svc: ServiceBase, gold: _Gold, kind: str, local_id: str, item: Item | None,
+                 reason: str | None) -> DecisionInfo | None:  # fmt: skip
+    """Queue an ``undone`` record superseding the decision in force that made ``local_id`` and
+    reopen its unit in the analysis (None when no decision made it, e.g. an imported item)."""
+    key, old = next(
+        ((k, d) for k, d in a.unit_decision.items() if d.item_kind == kind and d.item_id == local_id),
+        (None, None),
+    )
+    if old is None:
+        old = next((d for d in reversed(a.decisions) if d.in_force and (d.item_kind, d.item_id) == (kind, local_id)),
+                   None)  # fmt: skip
+    src = list(old.sources) if old is not None else []
+    before = item_to_json(item) if item is not None else None
+    gold.decisions.append((kind, local_id, "undone", svc.actor.id, src, reason, before, None))
+    if old is not None and old.id:
+        gold.superseded.append((old.id, len(gold.decisions) - 1))
+    if key is not None:
+        a.unit_decision.pop(key, None)
+        a.unit_gold.pop(key, None)
+    return DecisionInfo(0, a.document, kind, local_id, "undone", svc.actor.name, tuple(src), reason, utcnow_aware(),
+                        before=before)  # fmt: skip
+
+
+def _write(a: Analysis, gold: _Gold, status: str | None = None) -> store.GoldWrite:
+    """The gold set's new state; its status stays as it is (a new gold set is ``in_progress``):
+    only ``finish_gold`` finishes gold (status ``submitted``), only a lead's ``reopen`` unfinishes it."""
+    status = status or (a.gold.status if a.gold else "in_progress")
     return store.GoldWrite(
         a.doc_id, a.gold.id if a.gold else None, status, a.gold.status if a.gold else None,
-        gold.annotations(), gold.changed, gold.decisions,
+        gold.annotations(), gold.changed, gold.decisions, gold.superseded,
     )  # fmt: skip
+
+
+def is_finished(a: Analysis) -> bool:
+    """The document's gold was finished: decisions are frozen, only corrections change it."""
+    return a.gold is not None and a.gold.status == "submitted"
+
+
+def refuse_finished(a: Analysis, doing: str) -> None:
+    if is_finished(a):
+        raise Conflict(
+            f"the gold of {a.document} is finished: cannot {doing}; change it with `corpusdb correct`, "
+            f"or a lead reopens it (`corpusdb reopen {a.gold.id if a.gold else ''} --reason ...`)"
+        )
+
+
+def check_expected(conn: Connection, a: Analysis, expected_version: int | None) -> None:
+    """A revision made on a stale picture of gold loses the race, as every other write does (the gold
+    set's row is locked first, so two writers cannot both pass)."""
+    if expected_version is not None and a.gold is not None:
+        now = lock_set(conn, a.gold.id)
+        if now != expected_version:
+            raise StaleVersion(a.gold.id, expected_version, now)
+
+
+def _origin(a: Analysis, u: Unit, item: Item, chosen: Member | None
+            ) -> tuple[str, Item | None, list[Member]]:  # fmt: skip
+    """How an adjudicator's item relates to the sources: (``adjudicated``, the version, its holders)
+    when it equals a source's version, else (``edited``, the version it was edited from, its holders):
+    the one named (``chosen``), or the closest (same boundaries/type/arguments first)."""
+    versions: list[tuple[Item, list[Member]]] = []
+    for _, ms in units.groups(u):
+        m = _materialise(a, ms[0])
+        if not isinstance(m, str):
+            versions.append((m, ms))
+    target = _content(item) if not isinstance(item, DocLabel) else (item.name, item.value)
+    for v, ms in versions:
+        if (_content(v) if not isinstance(v, DocLabel) else (v.name, v.value)) == target and (
+            chosen is None or chosen in ms
+        ):
+            return "adjudicated", v, ms
+    if chosen is not None:
+        ms = next(g for _, g in units.groups(u) if chosen in g)
+        m = _materialise(a, chosen)
+        return "edited", (None if isinstance(m, str) else m), ms
+    if not versions:
+        return "edited", None, list(u.members)
+
+    def near(v: Item) -> tuple[int, ...]:
+        if isinstance(v, Span) and isinstance(item, Span):
+            return (v.fragments != item.fragments, v.type != item.type)
+        if isinstance(v, Relation) and isinstance(item, Relation):
+            return (v.args != item.args, v.type != item.type, v.label != item.label)
+        return (getattr(v, "type", None) != getattr(item, "type", None),)
+
+    v, ms = min(versions, key=lambda vm: near(vm[0]))
+    return "edited", v, ms
 
 
 def _open_count(a: Analysis) -> int:
@@ -356,7 +536,9 @@ class AdjudicationMixin(ServiceBase):
         gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
         added, rejected, kept = self._auto_pass(a, gold, threshold)
         open_ = _open_count(a)
-        w = _write(a, gold, "submitted" if open_ == 0 else "in_progress")
+        # a merge never finishes gold; finished gold (an imported one) stays so unless sources added since
+        # leave open conflicts: then it is in progress again
+        w = _write(a, gold, "in_progress" if open_ else None)
         return MergeResult(a.document, a.gold.id if a.gold else 0, dict(added), rejected, kept, open_,
                            gold.existing), w  # fmt: skip
 
@@ -408,13 +590,22 @@ class AdjudicationMixin(ServiceBase):
         criterion: str = "exact",
         types: str = "ignored",
         sources: Sequence[str | int] | None = None,
+        expected_version: int | None = None,
     ) -> Resolution:
         """Decide one conflict: ``take`` a source's version (annotator name, ``name:localid`` or set
-        id), put an edited ``item`` (relation arguments and link ends name *gold* span ids), or
-        ``reject`` them all. Use the same criterion/types/sources as the ``conflicts`` call that gave
-        the key."""
+        id), put an edited ``item`` (relation arguments and link ends name *gold* span ids; with
+        ``take`` too: the source it was edited from), or ``reject`` them all. Use the same
+        criterion/types/sources as the ``conflicts`` call that gave the key.
+
+        A decided conflict is decided again (a revision: the old decision is kept, superseded; the
+        gold item keeps its id) until the gold is finished. An item that differs from every source's
+        version is recorded as ``edited`` with before/after; one equal to a version as ``adjudicated``.
+        ``expected_version``: the gold set's version the caller saw (StaleVersion when it moved on).
+        """
         self._require("lead", "adjudicator", doing="resolve conflicts")
-        if sum(x is not None and x is not False for x in (take, item, reject or None)) != 1:
+        if (item is None and sum(x is not None and x is not False for x in (take, reject or None)) != 1) or (
+            item is not None and reject
+        ):
             raise UsageError("resolve needs exactly one of: take=SOURCE, item=ITEM, reject=True")
         schema = self.schema()  # type: ignore[attr-defined]
         with self._write() as conn:
@@ -427,13 +618,11 @@ class AdjudicationMixin(ServiceBase):
                 )
             done = a.unit_decision.get(u.key)
             if done is not None:
-                raise Conflict(
-                    f"{key} on {a.document} was already decided ({done.method}, decision {done.id}); "
-                    "change gold with `corpusdb correct`"
-                )
+                refuse_finished(a, f"revise the decision on {key}")
+            check_expected(conn, a, expected_version)
             gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
             if reject:
-                dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason)
+                dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason, replaces=done)
             elif item is not None:
                 if _kind(item) != u.kind:
                     raise InvalidInput(f"{key} is a {u.kind}; the edited item is a {_kind(item)}")
@@ -448,26 +637,30 @@ class AdjudicationMixin(ServiceBase):
                         raise InvalidInput(
                             f"the edited relation points at {bad[0]!r}, which is not a gold item"
                         )
-                dec = _decide(a, self, gold, u, "adjudicated", item, _refs(a, u.members), reason)
+                method, origin, same = _origin(a, u, item, None if take is None else self._chosen(a, u, take))
+                dec = _decide(a, self, gold, u, method, item, _refs(a, same), reason, before=origin,
+                              replaces=done)  # fmt: skip
             else:
                 chosen = self._chosen(a, u, take)  # type: ignore[arg-type]
                 if chosen is None:  # that source has nothing here: taking its version refuses the item
-                    dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason)
+                    dec = _decide(
+                        a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason, replaces=done
+                    )
                 else:
                     new = _materialise(a, chosen)
                     if isinstance(new, str):
                         raise Conflict(f"cannot take {key} yet: {new}")
                     same = next(g for _, g in units.groups(u) if chosen in g)
-                    dec = _decide(a, self, gold, u, "adjudicated", new, _refs(a, same), reason)
-            first = len(gold.decisions) - 1
+                    dec = _decide(a, self, gold, u, "adjudicated", new, _refs(a, same), reason, replaces=done)
+            first = len(gold.decisions) - 1  # _decide queues undone dependents first, its decision last
+            undone = tuple(str(d[1]) for d in gold.decisions[:first] if d[2] == "undone")
             self._auto_pass(a, gold, None)  # agreed relations whose spans are now in gold follow them
             open_ = _open_count(a)
-            [ids] = store.write_golds(
-                conn, self.project_id, [_write(a, gold, "submitted" if open_ == 0 else "in_progress")]
-            )
+            [ids] = store.write_golds(conn, self.project_id, [_write(a, gold)])
             dec = replace(dec, id=ids[first])
-            self._audit(conn, "resolve", f"{a.document} {key}", decision=dec.id, reason=reason)
-        return Resolution(a.document, key, dec.item_id or None, dec, open_)
+            self._audit(conn, "resolve", f"{a.document} {key}", decision=dec.id, reason=reason,
+                        revised=done.id if done is not None else None)  # fmt: skip
+        return Resolution(a.document, key, dec.item_id or None, dec, open_, undone)
 
     def _chosen(self, a: Analysis, u: Unit, take: str | int) -> Member | None:
         spec = str(take)

@@ -25,6 +25,8 @@ from corpusdb.workflow.adjudication import (
     _refs,
     _used_ids,
     _write,
+    is_finished,
+    refuse_finished,
 )
 from corpusdb.workflow.conflicts import Analysis, analyse_many
 from corpusdb.workflow.types import _ToDict
@@ -129,6 +131,10 @@ class BulkAdjudicationMixin(AdjudicationMixin):
                                    types=types, sources=sources)  # fmt: skip
                 if not a.n:
                     continue
+                if is_finished(a):  # frozen gold: bulk decisions never touch it
+                    if document is None:
+                        continue
+                    refuse_finished(a, "decide its conflicts")
                 if not any(s.ref.annotator == spec or str(s.ref.set_id) == spec for s in a.sources):
                     if document is None:
                         continue  # every ready document: only those this source annotated
@@ -188,9 +194,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         open_ = _open_count(a)
         ids: list[int] = []
         if gold.decisions:
-            [ids] = store.write_golds(
-                conn, self.project_id, [_write(a, gold, "submitted" if open_ == 0 else "in_progress")]
-            )
+            [ids] = store.write_golds(conn, self.project_id, [_write(a, gold)])
         self._audit(conn, "resolve_bulk", a.document, take=spec, type=item_type, taken=taken, refused=refused,
                     skipped=len(skipped), reason=why)  # fmt: skip
         return BulkResolution(a.document, spec, item_type, taken, refused, followed,

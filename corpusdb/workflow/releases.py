@@ -216,7 +216,8 @@ class ReleasesMixin(ServiceBase):
     ) -> ReleaseInfo:
         """Freeze every gold set with its split into release ``version`` (and write it to ``outdir``).
 
-        Refuses while a gold set still has open conflicts, unless ``allow_open``.
+        Refuses while a gold set is not finished (``finish_gold``), unless ``allow_open``: then every
+        gold set goes in as it stands, unfinished ones included.
         """
         self._require("lead", doing="make a release")
         if not version or not version.strip() or "/" in version:
@@ -239,8 +240,9 @@ class ReleasesMixin(ServiceBase):
             unfinished = [g.document_external_id for g in golds if g.status != "submitted"]
             if unfinished and not allow_open:
                 raise Conflict(
-                    f"{len(unfinished)} gold set(s) still have open conflicts ({', '.join(unfinished[:5])}"
-                    f"{' ...' if len(unfinished) > 5 else ''}): resolve them, or release with --allow-open"
+                    f"{len(unfinished)} gold set(s) are not finished ({', '.join(unfinished[:5])}"
+                    f"{' ...' if len(unfinished) > 5 else ''}): resolve their conflicts and finish them "
+                    "(`corpusdb adjudicate DOC --finish`), or release with --allow-open (unfinished gold as it stands)"
                 )
             prev = conn.execute(
                 select(R.c.id, R.c.version, R.c.snapshot).where(R.c.project_id == self.project_id)

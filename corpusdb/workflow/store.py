@@ -8,7 +8,7 @@ runs inside the caller's transaction and reads annotation content only through `
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -199,14 +199,16 @@ class GoldWrite:
     old_status: str | None
     content: Annotations
     changed: bool
-    decisions: list[tuple[str, str, str, int | None, list[dict[str, Any]], str | None]]
-    """(item kind, gold local id or '', method, decided by, sources, reason), in order."""
+    decisions: list[tuple[Any, ...]]
+    """(item kind, gold local id or '', method, decided by, sources, reason[, before, after]), in order."""
+    superseded: list[tuple[int, int]] = field(default_factory=list)
+    """(id of a decision no longer in force, index in ``decisions`` of the one that revised or undid it)."""
 
 
 GOLD_SET_COLS = ("id", "document_id", "annotator_id", "kind", "status", "guideline_version", "version",
                  "created", "updated", "submitted", "extra")  # fmt: skip
 DECISION_COLS = ("id", "gold_set_id", "item_kind", "item_local_id", "method", "decided_by_id", "sources", "reason",
-                 "created")  # fmt: skip
+                 "created", "before", "after")  # fmt: skip
 
 
 def write_golds(conn: Connection, project_id: int, writes: Sequence[GoldWrite]) -> list[list[int]]:
@@ -225,7 +227,7 @@ def write_golds(conn: Connection, project_id: int, writes: Sequence[GoldWrite]) 
         for w in new
     ])  # fmt: skip
     fresh = {id(w) for w in new}
-    old = [w for w in writes if id(w) not in fresh and (w.changed or w.status != w.old_status)]
+    old = [w for w in writes if id(w) not in fresh and (w.changed or w.status != w.old_status or w.decisions)]
     content.delete_annotations(conn, [w.set_id for w in old if w.changed])  # type: ignore[misc]
     content.insert_many(conn, [(w.set_id, w.content) for w in writes if w.changed or id(w) in fresh])  # type: ignore[misc]
     for status in {w.status for w in old}:
@@ -239,14 +241,22 @@ def write_golds(conn: Connection, project_id: int, writes: Sequence[GoldWrite]) 
     rows = [(w.set_id, d) for w in writes for d in w.decisions]
     ids = db.allocate_ids(conn, "decision", len(rows))
     db.executemany(conn, "decision", DECISION_COLS, [
-        (pk, gid, d[0], d[1], d[2], d[3], orjson.dumps(d[4]).decode(), d[5], ts)
+        (pk, gid, d[0], d[1], d[2], d[3], orjson.dumps(d[4]).decode(), d[5], ts, *(_js(x) for x in d[6:8]),
+         *((None,) * (8 - len(d))))
         for pk, (gid, d) in zip(ids, rows, strict=True)
     ])  # fmt: skip
     out: list[list[int]] = []
     it = iter(ids)
     for w in writes:
         out.append([next(it) for _ in w.decisions])
+    for w, new_ids in zip(writes, out, strict=True):
+        for old_id, k in w.superseded:
+            conn.execute(update(DEC).where(DEC.c.id == old_id).values(superseded_by_id=new_ids[k]))
     return out
+
+
+def _js(value: Any) -> str | None:
+    return None if value is None else orjson.dumps(value).decode()
 
 
 # -- decisions ----------------------------------------------------------------------------------------
@@ -274,7 +284,8 @@ def load_decisions(conn: Connection, gold_set_ids: Sequence[int], *, with_ids: b
     for chunk in _chunks(list(gold_set_ids)):
         q = (
             select(DEC.c.id, D.c.external_id, DEC.c.item_kind, DEC.c.item_local_id, DEC.c.method, A.c.name,
-                   DEC.c.sources, DEC.c.reason, DEC.c.created, DEC.c.gold_set_id)
+                   DEC.c.sources, DEC.c.reason, DEC.c.created, DEC.c.gold_set_id, DEC.c.superseded_by_id,
+                   DEC.c.before, DEC.c.after)
             .join(S, S.c.id == DEC.c.gold_set_id)
             .join(D, D.c.id == S.c.document_id)
             .outerjoin(A, A.c.id == DEC.c.decided_by_id)
@@ -284,6 +295,7 @@ def load_decisions(conn: Connection, gold_set_ids: Sequence[int], *, with_ids: b
             info = DecisionInfo(
                 id=r[0], document_external_id=r[1], item_kind=r[2], item_id=r[3], method=r[4], decided_by=r[5],
                 sources=tuple(r[6] or ()), reason=r[7], created=aware(r[8]),  # type: ignore[arg-type]
+                superseded_by=r[10], before=r[11], after=r[12],
             )  # fmt: skip
             out.append((r[9], info))
     out.sort(key=lambda x: x[1].id)
@@ -291,9 +303,11 @@ def load_decisions(conn: Connection, gold_set_ids: Sequence[int], *, with_ids: b
 
 
 def decided_index(decisions: Sequence[DecisionInfo]) -> dict[tuple[int, str], DecisionInfo]:
-    """(source set id, source local id) -> the latest decision that used that source item."""
+    """(source set id, source local id) -> the decision in force that used that source item."""
     out: dict[tuple[int, str], DecisionInfo] = {}
     for d in decisions:
+        if not d.in_force:
+            continue
         for s in d.sources:
             if "set_id" in s and s.get("local_id"):
                 out[(int(s["set_id"]), str(s["local_id"]))] = d
@@ -304,6 +318,6 @@ def latest_by_item(decisions: Sequence[DecisionInfo]) -> dict[tuple[str, str], D
     """(item kind, gold local id) -> the decision that produced the item as it is now."""
     out: dict[tuple[str, str], DecisionInfo] = {}
     for d in decisions:
-        if d.item_id:
+        if d.item_id and d.in_force:
             out[(d.item_kind, d.item_id)] = d
     return out

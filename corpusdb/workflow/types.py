@@ -196,6 +196,8 @@ class Resolution(_ToDict):
     decision: DecisionInfo
     open: int
     """Conflicts still open on the document."""
+    undone: tuple[str, ...] = ()
+    """Gold items removed because they rested on an item this took out (their decisions undone)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -196,6 +196,7 @@ def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: st
         owner = {m: e for e in src.annotations.entities for m in e.members}
         for s in src.annotations.spans:
             groups[uf.find((i, s.id))].append(Member(i, s, span_sig(s, owner.get(s.id))))
+    groups = dict(enumerate(_group_alternatives(list(groups.values()), len(sources), types)))
 
     def rep(ms: list[Member]) -> tuple[Any, ...]:
         return min((tuple(m.item.fragments), m.item.type, m.item.text) for m in ms)  # type: ignore[union-attr]
@@ -224,6 +225,57 @@ def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: st
         for m in ms:
             span_key[(m.source, m.item.id)] = key  # type: ignore[union-attr]
     return units, span_key
+
+
+def _overlap(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> float:
+    """Characters shared by two fragment lists over the characters either covers (0: disjoint)."""
+    inter = sum(max(0, min(x1, y1) - max(x0, y0)) for x0, x1 in a for y0, y1 in b)
+    if not inter:
+        return 0.0
+    return inter / (sum(x1 - x0 for x0, x1 in a) + sum(y1 - y0 for y0, y1 in b) - inter)
+
+
+def _group_alternatives(found: list[list[Member]], n: int, types: str) -> list[list[Member]]:
+    """Join overlapping spans of *different* sources that no alignment matched into one unit: they are
+    alternatives of one another (alice 0-22 Bacterium, bob 0-30 Bacterium), one boundary dispute with
+    its versions, not two presence disputes that could both be taken. Why only then: a group every
+    source already holds is settled alignment, and two spans of one source are two things (nested
+    or adjacent mentions), never alternatives. Best overlaps join first; ``types="required"`` joins
+    only spans of a shared type. Agreement figures do not use units, so they do not change."""
+    open_ = [
+        (k, ms) for k, ms in enumerate(found)
+        if len({m.source for m in ms}) < n and all(m.item.fragments for m in ms)  # type: ignore[union-attr]
+    ]  # fmt: skip
+    if len(open_) < 2:
+        return found
+    ext = {k: (min(f[0] for m in ms for f in m.item.fragments), max(f[1] for m in ms for f in m.item.fragments))  # type: ignore[union-attr]
+           for k, ms in open_}  # fmt: skip
+    open_.sort(key=lambda kv: ext[kv[0]])
+    pairs: list[tuple[float, int, int]] = []
+    for x, (k, ms) in enumerate(open_):
+        for k2, ms2 in open_[x + 1 :]:
+            if ext[k2][0] >= ext[k][1]:
+                break
+            if {m.source for m in ms} & {m.source for m in ms2}:
+                continue
+            if types != "ignored" and not {m.item.type for m in ms} & {m.item.type for m in ms2}:  # type: ignore[union-attr]
+                continue
+            best = max(_overlap(m.item.fragments, m2.item.fragments) for m in ms for m2 in ms2)  # type: ignore[union-attr]
+            if best > 0:
+                pairs.append((-best, k, k2))
+    if not pairs:
+        return found
+    uf = _UF()
+    srcs = {k: {m.source for m in found[k]} for k, _ in open_}
+    for _, k, k2 in sorted(pairs):
+        r, r2 = uf.find(k), uf.find(k2)
+        if r != r2 and not srcs[r] & srcs[r2]:
+            uf.union(r, r2)
+            srcs[uf.find(r)] = srcs[r] | srcs[r2]
+    joined: dict[int, list[Member]] = {}
+    for k, ms in enumerate(found):
+        joined.setdefault(uf.find(k), []).extend(ms)
+    return list(joined.values())
 
 
 def entity_sig(e: Entity, members: tuple[str, ...]) -> tuple[Any, ...]:

@@ -8,6 +8,7 @@ workflow so the stable keys, counts and blocked relations are always the store's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -20,12 +21,15 @@ from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.errors import CorpusError
-from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
+from corpusdb.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
 from tui import adjudication as adj
 from tui.facade import Adjudication
-from tui.screens.base import BaseScreen, ReloadingScreen
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
+from tui.items import short, span_label, spans_near
+from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
+from tui.screens.gold_edit import GoldEditScreen, editor_rows
+from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
+from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
 
@@ -108,20 +112,29 @@ class AdjudicateScreen(BaseScreen):
 
     HELP = (
         "Each line is an item the annotators disagree on. a/b (or 1-9) take that annotator's version, "
-        "x takes none, e edits one; the capital letter asks for a reason first. Gold and the decision "
-        "are saved at once. s shows the annotators' versions side by side."
+        "x takes none, e changes one's type or label, m edits it fully (boundaries, type, attributes, "
+        "groundings; a relation's type, label, tags, arguments); the capital letter asks for a reason "
+        "first; on a decided conflict, or in the gold text (tab), m edits that gold item in place. + puts "
+        "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
+        "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
+        "140 columns)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "take(0)", "Take A"),
         Binding("b", "take(1)", "Take B"),
         Binding("x", "reject", "Neither"),
-        Binding("e", "edit", "Edit"),
+        Binding("e", "edit", "Quick edit: type or label", show=False),
+        Binding("m", "modify", "Edit"),
         Binding("s", "toggle_sides", "Sides"),
+        Binding("plus", "new_span", "New gold span (on the selection)", show=False),
+        Binding("r", "new_relation", "New gold relation", show=False),
+        Binding("delete", "remove_gold", "Remove the gold span under the gold text's cursor", show=False),
         Binding("A", "take(0, True)", "Take A, with a reason", show=False),
         Binding("B", "take(1, True)", "Take B, with a reason", show=False),
         Binding("X", "reject(True)", "Neither, with a reason", show=False),
-        Binding("E", "edit(True)", "Edit, with a reason", show=False),
+        Binding("E", "edit(True)", "Quick edit, with a reason", show=False),
+        Binding("M", "modify(True)", "Edit, with a reason", show=False),
         *[
             Binding(str(n), f"take({n - 1})", "Take that annotator's version", show=False)
             for n in range(1, 10)
@@ -139,7 +152,8 @@ class AdjudicateScreen(BaseScreen):
         self.adj: Adjudication | None = None
         self.shown: list[Any] = []
         self.show_agreed = False
-        self.sides = False
+        self.sides: bool | None = None
+        """Sources shown beside the gold: None follows the width (side by side from WIDE columns)."""
         self._want_key: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -147,7 +161,6 @@ class AdjudicateScreen(BaseScreen):
         with Horizontal(id="main"):
             with Vertical(id="texts"):
                 yield DocumentView(id="text")
-                yield DocumentView(id="text-b")
             yield OptionList(id="conflicts", markup=False)
         yield Static("Merging agreed items…", id="variants", markup=False)
         yield Footer()
@@ -155,7 +168,6 @@ class AdjudicateScreen(BaseScreen):
     def on_mount(self) -> None:
         self.title = f"Adjudicate {self.document}"
         self.sub_title = f"{self.facade.user} · opening…"
-        self.query_one("#text-b", DocumentView).display = False
         self.query_one("#conflicts", OptionList).focus()
         self._open(merge=True)
 
@@ -173,11 +185,16 @@ class AdjudicateScreen(BaseScreen):
         first = self.adj is None
         self.adj = a
         colors = self.facade.schema.colors()
-        main, other = self.query_one("#text", DocumentView), self.query_one("#text-b", DocumentView)
+        main = self.query_one("#text", DocumentView)
         if first:
             main.load(a.text, (), colors)
-            other.load(a.text, (), colors)
-        self._paint_views()
+            views = [DocumentView(id=f"src-{i}", classes="source") for i in range(len(a.sources))]
+            for view in views:
+                view.load(a.text, (), colors)
+                view.display = False
+            if views:
+                self.query_one("#texts", Vertical).mount_all(views, before=main)
+        self._apply_layout()
         conflicts = list(a.conflicts.conflicts) if a.conflicts else []
         self.shown = [c for c in conflicts if self.show_agreed or not adj.is_agreed(c)]
         ol = self.query_one("#conflicts", OptionList)
@@ -200,20 +217,41 @@ class AdjudicateScreen(BaseScreen):
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} open · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
 
-    def _paint_views(self) -> None:
+    # -- layout: side by side on wide terminals, stacked or merged on narrow ones --------------------
+    @property
+    def wide(self) -> bool:
+        """Room for every source as a column beside the gold (and at least two sources)."""
+        return self.size.width >= WIDE and self.adj is not None and len(self.adj.sources) >= 2
+
+    @property
+    def showing_sides(self) -> bool:
+        return self.sides if self.sides is not None else self.wide
+
+    def on_resize(self) -> None:
+        self._apply_layout()
+        self._update_detail()
+
+    def _source_views(self) -> list[DocumentView]:
+        return list(self.query(".source").results(DocumentView))
+
+    def _apply_layout(self) -> None:
+        """Show the views the width and the s key ask for, each painted with its own set's spans."""
         a = self.adj
         if a is None:
             return
-        main, other = self.query_one("#text", DocumentView), self.query_one("#text-b", DocumentView)
-        if self.sides and len(a.sources) >= 2:
-            for i, view in enumerate((main, other)):
+        wide, sides = self.wide, self.showing_sides and len(a.sources) >= 2
+        self.set_class(wide, "-wide")
+        main = self.query_one("#text", DocumentView)
+        main.display = wide or not sides
+        main.set_spans(a.gold.annotations.spans if a.gold else ())
+        main.border_title = "gold so far" if wide and sides else "gold so far (s: side by side)"
+        for i, view in enumerate(self._source_views()):
+            view.display = sides
+            if i < len(a.sources):
                 src = a.sources[i]
                 view.set_spans(a.source_sets.get(src.set_id, _EMPTY).spans)
                 # Content, not a str: a str border title is parsed as markup (annotator names are not)
                 view.border_title = Content(clean(f"{adj.source_letter(i)} · {src.annotator or src.set_id}"))
-        else:
-            main.set_spans(a.gold.annotations.spans if a.gold else ())
-            main.border_title = "gold so far (s: side by side)"
 
     def _current(self) -> Any | None:
         ol = self.query_one("#conflicts", OptionList)
@@ -225,17 +263,19 @@ class AdjudicateScreen(BaseScreen):
         a = self.adj
         c = self._current()
         detail = self.query_one("#variants", Static)
-        main, other = self.query_one("#text", DocumentView), self.query_one("#text-b", DocumentView)
+        main, sources = self.query_one("#text", DocumentView), self._source_views()
         if a is None or c is None:
             detail.update("No conflict left on this document." if a else "")
-            main.set_marks([])
-            other.set_marks([])
+            for view in (main, *sources):
+                view.set_marks([])
             return
         detail.update(adj.describe(c, a.sources))
         ranges = adj.conflict_ranges(c, a.source_sets)
-        for view in (main, other):
-            view.set_marks(ranges)
-            if ranges:
+        main.set_marks(ranges)
+        for i, view in enumerate(sources):  # each source's own boundaries: alternatives side by side
+            view.set_marks(adj.source_ranges(c, i, a.sources, a.source_sets) if i < len(a.sources) else [])
+        if ranges:  # every view at the same place: the columns scroll together to the conflict
+            for view in (main, *sources):
                 view.move_to(ranges[0][0])
 
     @on(OptionList.OptionHighlighted, "#conflicts")
@@ -270,15 +310,22 @@ class AdjudicateScreen(BaseScreen):
         a = self.adj
         if a is None or len(a.sources) < 2:
             return
-        self.sides = not self.sides
-        self.query_one("#text-b", DocumentView).display = self.sides
-        self._paint_views()
+        self.sides = not self.showing_sides
+        self._apply_layout()
         self._update_detail()
-        names = " | ".join(f"{adj.source_letter(i)}={s.annotator}" for i, s in enumerate(a.sources[:2]))
-        self.notify(f"side by side: {names} (top | bottom)" if self.sides else "merged: gold so far")
+        names = " | ".join(f"{adj.source_letter(i)}={s.annotator}" for i, s in enumerate(a.sources))
+        where = "columns beside the gold" if self.wide else "top | bottom"
+        self.notify(f"side by side: {names} ({where})" if self.sides else "merged: gold so far")
 
     def action_reload(self) -> None:
         self._open()
+
+    def help_sections(self) -> list[tuple[str, HelpRows]]:
+        return [
+            (str(self.title or "Adjudicate"), binding_rows(self)),
+            ("Editing a gold item (m): nothing is saved before Enter", editor_rows(self)),
+            ("Everywhere", app_rows(self)),
+        ]
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -313,6 +360,22 @@ class AdjudicateScreen(BaseScreen):
         if index >= len(a.sources):
             self.notify(f"this document has {len(a.sources)} source(s)", severity="warning")
             return
+        v = adj.variant_of(c, index, a.sources)
+        src_ann = a.source_sets.get(a.sources[index].set_id)
+        clash = adj.overlapping_gold(a.gold.annotations, v.item, src_ann) if a.gold and v is not None else []
+        if clash:
+            g = clash[0]
+            where = ";".join(f"{x}-{y}" for x, y in g.fragments)
+            answer = await self.app.push_screen_wait(
+                MessageScreen(
+                    f"Gold already has {g.id} {g.type} {where} «{g.text}»",
+                    f"{adj.source_letter(index)}'s version overlaps it with other boundaries: taking it "
+                    "puts both into gold. Usually one alternative is right: Esc, then x (neither) here.",
+                    {"enter": ("take", "take it anyway")},
+                )
+            )
+            if answer is None:
+                return
         reason = await self._reason(with_reason)
         if reason is False:
             return
@@ -331,6 +394,21 @@ class AdjudicateScreen(BaseScreen):
             return
         self._resolve(c.key, dict(reject=True), reason, "took neither")
 
+    async def _base_variant(self, c: Any, a: Adjudication) -> Any | None:
+        """The version an edit starts from (asked when there are several)."""
+        present = [v for v in c.variants if not v.absent]
+        if len(present) <= 1:
+            return present[0] if present else None
+        rows = dict(zip([id(v) for v in c.variants], adj.variant_rows(c, a.sources), strict=True))
+        picked = await self.app.push_screen_wait(
+            PickScreen(
+                "Start from which version?",
+                [Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}") for i, v in enumerate(present)],
+                filterable=False,
+            )
+        )
+        return None if picked is None else present[int(picked)]
+
     @work(exclusive=True, group="dialog")
     async def action_edit(self, with_reason: bool = False) -> None:
         """Start from one version and change its type (span, link), label and tags (relation) or value."""
@@ -338,23 +416,9 @@ class AdjudicateScreen(BaseScreen):
         c = self._open_conflict()
         if a is None or c is None:
             return
-        present = [v for v in c.variants if not v.absent]
-        if not present:
+        base = await self._base_variant(c, a)
+        if base is None:
             return
-        if len(present) == 1:
-            base = present[0]
-        else:
-            rows = dict(zip([id(v) for v in c.variants], adj.variant_rows(c, a.sources), strict=True))
-            picked = await self.app.push_screen_wait(
-                PickScreen(
-                    "Start from which version?",
-                    [Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}") for i, v in enumerate(present)],
-                    filterable=False,
-                )
-            )
-            if picked is None:
-                return
-            base = present[int(picked)]
         item = await self._edited(base, a)
         if item is None:
             return
@@ -365,6 +429,252 @@ class AdjudicateScreen(BaseScreen):
         if reason is False:
             return
         self._resolve(c.key, dict(item=item), reason, "edited")
+
+    async def _editor(self, title: str, item: Span | Relation, a: Adjudication) -> Any | None:
+        """The draft after the full editor (None: the user dropped it)."""
+        gold = a.gold.annotations if a.gold else _EMPTY
+        return await self.app.push_screen_wait(
+            GoldEditScreen(title, item, text=a.text, schema=self.facade.schema, gold=gold)
+        )
+
+    def _text_view(self) -> DocumentView | None:
+        """The text view with the focus (the gold's or a source's), if any."""
+        return self.focused if isinstance(self.focused, DocumentView) else None
+
+    @work(exclusive=True, group="dialog")
+    async def action_modify(self, with_reason: bool = False) -> None:
+        """The full editor: a span's boundaries, type, attributes, groundings; a relation's type,
+        label, tags and arguments (other kinds: as e). On an open conflict it starts from a version
+        and decides the conflict; on a decided one, or on the gold span under the gold text's
+        cursor, it edits that gold item in place."""
+        a = self.adj
+        if a is None:
+            return
+        gold = a.gold.annotations if a.gold else _EMPTY
+        view = self._text_view()
+        if view is not None and view.id == "text":  # the gold text has the focus: its span here
+            here = view.paint.covering(view.cursor)
+            if not here:
+                self.notify("no gold span under the cursor (+ makes one)", severity="warning")
+                return
+            await self._edit_in_place(here[0], a, with_reason)
+            return
+        c = self._current()
+        if c is None:
+            return
+        d = c.decision
+        if d is not None and d.item_id and self.facade.has("edit_gold"):
+            current = next((x for x in (*gold.spans, *gold.relations) if x.id == d.item_id), None)
+            if current is not None and d.item_kind in ("span", "relation"):
+                await self._edit_in_place(current, a, with_reason)
+                return
+        if d is not None and not self.facade.has("edit_gold"):
+            self._open_conflict()  # says why (decided; this build cannot revise)
+            return
+        base = await self._base_variant(c, a)
+        if base is None:
+            return
+        item = base.item
+        if isinstance(item, Relation):
+            source = a.source_sets.get(base.sources[0].set_id)
+            if source is None or a.gold is None:
+                self.notify("the sources or the gold set are not loaded: reload (R)", severity="warning")
+                return
+            item = adj.to_gold_refs(item, source, gold)
+            if isinstance(item, str):
+                self.notify(item, severity="warning")
+                return
+        elif isinstance(item, Span):
+            item = replace(item, extra={})
+        letters = adj.variant_rows(c, a.sources)[list(c.variants).index(base)][0]
+        if isinstance(item, Span | Relation):
+            edited = await self._editor(f"Gold for {c.key} (from {letters})", item, a)
+        else:
+            edited = await self._edited(base, a)
+        if edited is None:
+            return
+        if isinstance(edited, str):
+            self.notify(edited, severity="warning")
+            return
+        reason = await self._reason(with_reason)
+        if reason is False:
+            return
+        how: dict[str, Any] = dict(item=edited)
+        if self.facade.has("edit_gold"):  # this build records which version the edit started from
+            src = base.sources[0]
+            how["take"] = f"{src.annotator}:{src.local_id}" if src.annotator else src.set_id
+        self._resolve(c.key, how, reason, f"edited from {letters}")
+
+    async def _edit_in_place(self, current: Span | Relation, a: Adjudication, with_reason: bool) -> None:
+        """A gold item already there, through the editor, stored under its own id."""
+        edited = await self._editor(f"Gold {current.id} (already in gold: edited in place)", current, a)
+        if edited is None or edited == current:
+            return
+        reason = await self._reason(with_reason)
+        if reason is False:
+            return
+        version = a.gold.info.version if a.gold else None
+        self._change_gold(
+            f"{current.id} edited",
+            lambda: self.facade.edit_gold(
+                self.document, current.id, edited, reason=reason, expected_version=version
+            ),
+        )
+
+    @work(exclusive=True, group="dialog")
+    async def action_remove_gold(self) -> None:
+        """Take the gold span under the gold text's cursor out, with what rests on it (asked first)."""
+        a = self.adj
+        view = self._text_view()
+        if a is None or a.gold is None or view is None or view.id != "text":
+            self.notify(
+                "delete works in the gold text (tab to it): on the span to remove", severity="warning"
+            )
+            return
+        here = view.paint.covering(view.cursor)
+        if not here:
+            self.notify("no gold span under the cursor", severity="warning")
+            return
+        sp = here[0]
+        resting = [r.id for r in a.gold.annotations.relations if any(x.ref == sp.id for x in r.args)]
+        resting += [lk.id for lk in a.gold.annotations.links if sp.id in (lk.source, lk.target)]
+        also = f" and {', '.join(resting)} resting on it" if resting else ""
+        answer = await self.app.push_screen_wait(
+            MessageScreen(
+                f"Remove {sp.id} {sp.type} «{short(sp.text, 30)}» from gold{also}?",
+                "Recorded as an edit of gold (before, no after); the conflict it settled stays decided.",
+                {"enter": ("remove", "remove")},
+            )
+        )
+        if answer is None:
+            return
+        version = a.gold.info.version
+        self._change_gold(
+            f"{sp.id} removed",
+            lambda: self.facade.remove_gold(self.document, sp.id, kind="span", expected_version=version),
+        )
+
+    @work(exclusive=True, group="dialog")
+    async def action_new_span(self, with_reason: bool = False) -> None:
+        """A gold span no annotator made: on the selection of the focused text (else the word at its
+        cursor), type picked, then the editor."""
+        a = self.adj
+        if a is None:
+            return
+        view = self._text_view() or self.query_one("#text", DocumentView)
+        rng = view.selection or view.bounds.word_at(view.cursor)
+        start, end = trim(a.text, *rng) if rng else (0, 0)
+        if start >= end:
+            self.notify(
+                "select the text first (tab to the text; shift+arrows, v or the mouse)", severity="warning"
+            )
+            return
+        schema = self.facade.schema
+        t = await self.app.push_screen_wait(
+            PickScreen(
+                f"New gold span «{short(a.text[start:end], 40)}»",
+                [Choice(e.name, e.name, f"{e.name} {e.parent or ''}") for e in schema.entities],
+            )
+        )
+        if t is None:
+            return
+        draft = Span("new", str(t), ((start, end),), a.text[start:end])
+        await self._add(draft, a, with_reason)
+        view.clear_selection()
+
+    @work(exclusive=True, group="dialog")
+    async def action_new_relation(self, with_reason: bool = False) -> None:
+        """A gold relation no annotator made: its type, then a gold span for each role, label and
+        tags, then the editor."""
+        a = self.adj
+        if a is None:
+            return
+        schema = self.facade.schema
+        gold = a.gold.annotations if a.gold else _EMPTY
+        rtypes = [r for r in schema.relations if r.kind == "relation" and len(r.roles) >= 2]
+        if not rtypes or not gold.spans:
+            self.notify("a relation needs a relation type and gold spans first", severity="warning")
+            return
+        rtype = rtypes[0]
+        if len(rtypes) > 1:
+            picked = await self.app.push_screen_wait(
+                PickScreen(
+                    "New gold relation",
+                    [
+                        Choice(r.name, f"{r.name} ({', '.join(o.name for o in r.roles)})", r.name)
+                        for r in rtypes
+                    ],
+                )
+            )
+            if picked is None:
+                return
+            rtype = next(r for r in rtypes if r.name == picked)
+        near = (self._text_view() or self.query_one("#text", DocumentView)).cursor
+        colors = schema.colors()
+        args: list[Argument] = []
+        for role in rtype.roles:
+            chosen = {x.ref for x in args}
+            choices = [
+                Choice(sp.id, span_label(sp, colors, width=40), f"{sp.id} {sp.type} {sp.text}")
+                for sp in spans_near(gold, near)
+                if sp.id not in chosen
+                and (not role.types or any(schema.is_a(sp.type, t) for t in role.types))
+            ]
+            if not choices:
+                self.notify(f"no gold span fits {role.name}", severity="warning")
+                return
+            target = await self.app.push_screen_wait(PickScreen(f"{rtype.name}: {role.name}?", choices))
+            if target is None:
+                return
+            args.append(Argument(role.name, str(target)))
+        label = None
+        ls = schema.label_set(rtype.labels) if rtype.labels else None
+        if ls is not None:
+            picked = await self.app.push_screen_wait(
+                PickScreen(
+                    f"{rtype.name}: label",
+                    [Choice(v.value, f"{v.name} ({v.value})", key=v.key or str(v.value)) for v in ls.values],
+                    filterable=False,
+                )
+            )
+            if picked is None:
+                return
+            label = int(picked)
+        await self._add(Relation("new", rtype.name, tuple(args), label), a, with_reason)
+
+    async def _add(self, draft: Span | Relation, a: Adjudication, with_reason: bool) -> None:
+        if not self.facade.has("add_gold"):
+            self.notify("this corpusdb cannot add gold items outside a conflict", severity="warning")
+            return
+        edited = await self._editor(f"New gold {_kind_name(draft)}", draft, a)
+        if edited is None:
+            return
+        reason = await self._reason(with_reason)
+        if reason is False:
+            return
+        version = a.gold.info.version if a.gold else None
+        self._change_gold(
+            f"new gold {_kind_name(draft)}",
+            lambda: self.facade.add_gold(self.document, edited, reason=reason, expected_version=version),
+        )
+
+    @work(thread=True, exclusive=True, group="resolve")
+    def _change_gold(self, what: str, call: Callable[[], Any]) -> None:
+        """Write one gold change through the facade, then show the store's picture again."""
+        try:
+            res = call()
+            fresh = self.facade.reload_adjudication(self.document)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, f"{what}: not saved")
+            return
+        self.app.call_from_thread(self._gold_changed, res, fresh, what)
+
+    def _gold_changed(self, res: Any, fresh: Adjudication, what: str) -> None:
+        c = self._current()
+        self._want_key = c.key if c else None
+        item = f" ({res.gold_item_id})" if getattr(res, "gold_item_id", None) else ""
+        self.notify(f"{what}{item} · {res.open} open conflict(s) left")
+        self._show(fresh)
 
     async def _edited(self, variant: Any, a: Adjudication) -> Any | None:
         schema = self.facade.schema
@@ -441,3 +751,11 @@ class AdjudicateScreen(BaseScreen):
 
 
 _EMPTY = Annotations()
+
+
+def _kind_name(item: Span | Relation) -> str:
+    return "span" if isinstance(item, Span) else "relation"
+
+
+WIDE = 140
+"""From this many columns the sources are shown side by side (as columns) with the gold."""
