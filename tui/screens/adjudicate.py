@@ -24,6 +24,7 @@ from corpusdb.records import Annotations, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
 from tui import adjudication as adj
 from tui.facade import Adjudication
+from tui.relations import undirected_types
 from tui.screens.base import BaseScreen, ReloadingScreen
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
 from tui.widgets.docview import DocumentView
@@ -175,6 +176,7 @@ class AdjudicateScreen(BaseScreen):
         colors = self.facade.schema.colors()
         main, other = self.query_one("#text", DocumentView), self.query_one("#text-b", DocumentView)
         if first:
+            main.undirected = other.undirected = undirected_types(self.facade.schema)
             main.load(a.text, (), colors)
             other.load(a.text, (), colors)
         self._paint_views()
@@ -208,11 +210,13 @@ class AdjudicateScreen(BaseScreen):
         if self.sides and len(a.sources) >= 2:
             for i, view in enumerate((main, other)):
                 src = a.sources[i]
-                view.set_spans(a.source_sets.get(src.set_id, _EMPTY).spans)
+                shown = a.source_sets.get(src.set_id, _EMPTY)
+                view.set_spans(shown.spans, shown.relations, shown.entities)
                 # Content, not a str: a str border title is parsed as markup (annotator names are not)
                 view.border_title = Content(clean(f"{adj.source_letter(i)} · {src.annotator or src.set_id}"))
         else:
-            main.set_spans(a.gold.annotations.spans if a.gold else ())
+            gold = a.gold.annotations if a.gold else _EMPTY
+            main.set_spans(gold.spans, gold.relations, gold.entities)  # relation markers too
             main.border_title = "gold so far (s: side by side)"
 
     def _current(self) -> Any | None:

@@ -229,7 +229,7 @@ class DocumentView(ScrollView, can_focus=True):
             width = max(1, stop - a if lay.ascii else sum(char_cells(c) for c in self.text[a:stop]))
             head = span_tag(s.type, width) if self.show_types else ""
             full = " ".join(x for x in (head, markers[0] if markers else "") if x)
-            brief = " ".join(x for x in (s.type if head else "", markers[1] if markers else "") if x)
+            brief = " ".join(x for x in (head, markers[1] if markers else "") if x)
             per_line.setdefault(line, []).append((col, full, brief, (s.id, len(head))))
         rows: list[tuple[int, int]] = []
         row_of: list[int] = []
