@@ -28,7 +28,7 @@ RELATION_HELP: list[tuple[str, str]] = [
     ("R1 Type:Role→", "under a span: it is the source end (first argument or trigger) of relation R1"),
     ("→R1 Role", "under a span: it is the other end of R1, with its role (↔ when undirected)"),
     ("Role@E1 / Role=R2", "the argument is entity E1 (all its names are marked) / relation R2"),
-    ("yellow / cyan", "the active span (or the relation's source) / its relation partners"),
+    ("yellow / pink", "the active span (or the relation's source) / its relation partners"),
     ("type──┘", "with L: each span's type from its first to its last column (nested, adjacent)"),
     ("legend", "the types of this document in their colours, above the side lists"),
 ]
@@ -126,8 +126,7 @@ class RelationPanel:
 
     def action_toggle_types(self) -> None:
         """Type labels under every span, drawn over its width (nested, adjacent spans told apart)."""
-        self.view.set_show_types(not self.view.show_types)
-        self.notify("type labels under the text" if self.view.show_types else "type labels off")
+        self.view.set_show_types(not self.view.show_types)  # seen at once: no notification
 
     def show_relation(self, rel_id: str) -> None:
         """Bring a relation into view: its source marked, its other ends as partners, both

@@ -27,17 +27,18 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from corpusdb.records import Entity, Relation, Span
-from tui.paint import UNKNOWN_COLOR, SpanPaint, split_runs
+from tui.paint import UNKNOWN_COLOR, SpanPaint, contrast, split_runs
 from tui.relations import RelationIndex, marker_lines, span_tag
 from tui.textmodel import Boundaries, TextLayout, char_cells, display_char
 
 CURSOR = Style(reverse=True, bold=True)
 SELECTION = Style(bgcolor="#5f5f87", color="#ffffff", underline=True)
 MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor="#303030")
-PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor="#5fd7ff")
+PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor="#ff87d7")
 """The other ends of the active span's relations (or of the relation selected in the list)."""
 REL_MARKER = Style(color="#af87ff")
-REL_HOT = Style(color="#000000", bgcolor="#af87ff", bold=True)
+REL_HOT = Style(color="#000000", bgcolor="#ff87d7", bold=True)
+"""The markers of the active span and its partners: the partners' pink, to read as one relation."""
 MAX_MARKER_ROWS = 3
 
 
@@ -480,7 +481,7 @@ class DocumentView(ScrollView, can_focus=True):
             if head:
                 sp = spans.get(span_id)
                 color = self.type_colors.get(sp.type, UNKNOWN_COLOR) if sp else UNKNOWN_COLOR
-                tag = Style(color=color, bold=hot, reverse=hot)
+                tag = Style(color=contrast(color), bgcolor=color, bold=hot, underline=hot)
                 segments.append(Segment(text[:head], base + tag))
                 text = text[head:]
             if text:
