@@ -274,3 +274,15 @@ async def test_adjudication_gold_shows_relation_markers(sqlite_url: str) -> None
         first = idx.anchors(rel.args[0].ref)[0]
         line = view.layout_lines.line_of(first.start)
         assert any(f"{rel.id} bind:Arg1↔" in r for r in view.marker_text(line))
+
+
+@run_async
+async def test_help_explains_markers_and_keys(url: str) -> None:
+    app = app_for(url)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        text = screen_text(app)
+        assert "Relations and type labels in the text" in text
+        assert "R1 Type:Role→" in text and "Type labels under the text" in text
+        assert "Relations: list, text, partners" in text
