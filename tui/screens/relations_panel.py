@@ -74,11 +74,17 @@ class RelationPanel:
         )
         return [(r.id, idx.list_row(r)) for r in ann.relations]
 
+    _legend_types: frozenset[str] | None = None
+
     def update_legend(self) -> None:
+        """Redraw the legend when the document's set of types changed (not on every edit)."""
         s = self.session
         if s is None:
             return
-        self.query_one("#legend", Static).update(legend(s.annotations.spans, s.schema.colors()))
+        types = frozenset(sp.type for sp in s.annotations.spans)
+        if types != self._legend_types:
+            self._legend_types = types
+            self.query_one("#legend", Static).update(legend(s.annotations.spans, s.schema.colors()))
 
     def update_partners(self) -> None:
         """The active span's relation partners get their own highlight; its and their markers stand out."""
