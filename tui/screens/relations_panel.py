@@ -109,8 +109,8 @@ class RelationPanel:
             return idx.describe(idx.relations[self._relation_shown], n=20)
         if self.active is not None and self.active in idx.spans and not self.view.selection:
             roles = idx.span_roles(self.active)
-            if roles:
-                return f"{line1} · {roles}"
+            if roles:  # the count first: at 80 columns the roles may be cut (R lists them whole)
+                return f"{line1} · {len(idx.relations_of(self.active))} rel: {roles}"
         return line1
 
     def action_relations_view(self) -> None:
