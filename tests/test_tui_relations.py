@@ -5,6 +5,7 @@ real SQLite project (the markers and highlights are read from what the view rend
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -141,7 +142,9 @@ def test_marker_rows_stack_then_shorten_then_cut() -> None:
     spread = [(0, "R1 bind:Arg1→", "R1→", "a"), (20, "→R1 Arg2", "→R1", "b"), (36, "→R9 Long", "→R9", "c")]
     one_row = [[(0, "R1 bind:Arg1→", "a"), (20, "→R1 Arg2", "b"), (36, "→R9", "c")]]  # short where cramped
     assert marker_lines(spread, 40, max_rows=1) == one_row
-    assert marker_lines([(30, "R1 bind:Arg1→", "R1→", "a")], 36) == [[(30, "R1 bi…", "a")]]
+    # near the right edge: the short form rather than a cut full one; cut only when even that is long
+    assert marker_lines([(30, "R1 bind:Arg1→", "R1→", "a")], 36) == [[(30, "R1→", "a")]]
+    assert marker_lines([(30, "R1 bind:Arg1→", "R1→ R2→", "a")], 36) == [[(30, "R1→ R…", "a")]]
     assert span_tag("cell", 7) == "cell──┘" and span_tag("protein", 4) == "protein"
 
 
@@ -286,3 +289,42 @@ async def test_help_explains_markers_and_keys(url: str) -> None:
         assert "Relations and type labels in the text" in text
         assert "R1 Type:Role→" in text and "Type labels under the text" in text
         assert "Relations: list, text, partners" in text
+
+
+@run_async
+async def test_bb_2011_document_every_relation_marked_at_80_and_160(
+    sqlite_url: str, tmp_path: Path, shared_data: Path
+) -> None:
+    """A real BB 2011 document (18 relations, equivalences, dense lines): every relation end is
+    marked under its span at both widths, and the partners of "infant" are its two relations' ends."""
+    import shutil
+
+    src = shared_data / "bionlp-st-2011-bb-train"
+    doc = tmp_path / "bb"
+    doc.mkdir()
+    for f in src.glob("BTID-10080.*"):
+        shutil.copy(f, doc / f.name)
+    owner = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    owner.add_annotator("alice")
+    owner.import_brat(doc, "alice", status="in_progress")
+    alice = Corpus.open("bb", url=sqlite_url, user="alice").my_set("BTID-10080").annotations
+    assert len(alice.relations) == 18
+    for size in ((80, 24), (160, 50)):
+        app = build_app(open_facade(sqlite_url, "bb", "alice"), start="BTID-10080")
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, AnnotateScreen)
+            view = screen.view
+            rows = "\n".join(r for i in range(len(view.layout_lines)) for r in view.marker_text(i))
+            for rel in alice.relations:  # both ends of each, full or shortened
+                assert rows.count(f"{rel.id}→") + rows.count(f"{rel.id} {rel.type}:") >= 1, (size, rel.id)
+                assert rows.count(f"→{rel.id}") >= 1, (size, rel.id)
+            infant = alice.span("T17")
+            view.move_to(infant.start)
+            await settle(pilot)
+            assert screen.active == "T17"
+            partners = {alice.span("T18").fragments[0], alice.span("T1").fragments[0]}
+            assert set(view.partners) == partners
+            status = str(screen.query_one("#status").render())
+            assert "2 rel: E1 PartOf: [Host] → Part T18 «feces»" in status

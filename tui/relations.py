@@ -215,8 +215,9 @@ def marker_lines(
     items: Sequence[tuple[int, str, str, str]], width: int, max_rows: int = 3
 ) -> list[list[tuple[int, str, str]]]:
     """Place marker texts under a line of text: ``items`` are (column, full, short, key) sorted by
-    column; a marker goes at its column in the first row with room (full text, then short), rows
-    are added up to ``max_rows``; what does not fit is cut (the detail line has it whole).
+    column; a marker goes at its column in the first row with room for its full text, else in a
+    new row (up to ``max_rows``), else in its short form; what still does not fit is cut (the detail
+    line and the relations view have it whole).
     Returns rows of (column, text, key)."""
     rows: list[list[tuple[int, str, str]]] = []
     ends: list[int] = []
@@ -225,7 +226,8 @@ def marker_lines(
             continue
         room = width - col
         placed = False
-        for candidate in (full, brief) if brief != full else (full,):
+        candidates = (full, brief) if brief != full else (full,)
+        for candidate in candidates:
             for r, end in enumerate(ends):
                 if end < col and len(candidate) <= room:
                     rows[r].append((col, candidate, key))
@@ -234,7 +236,8 @@ def marker_lines(
                     break
             if placed:
                 break
-            if len(rows) < max_rows:
+            # a new row: the full text if it fits, else the short one (cut only as a last resort)
+            if len(rows) < max_rows and (len(candidate) <= room or candidate is candidates[-1]):
                 text = fit(candidate, room)
                 rows.append([(col, text, key)])
                 ends.append(col + len(text))
