@@ -49,6 +49,7 @@ class RelationIndex:
         self.relations = {r.id: r for r in relations}
         self.entities = {e.id: e for e in entities}
         self.undirected = frozenset(undirected)
+        self._by_span: dict[str, list[Relation]] | None = None
 
     def anchors(self, ref: str, _seen: frozenset[str] = frozenset()) -> list[Span]:
         """The spans that stand for ``ref`` in the text: the span itself, an entity's members, a
@@ -110,12 +111,18 @@ class RelationIndex:
         return out
 
     def relations_of(self, span_id: str) -> list[Relation]:
-        """The relations one of whose ends is drawn on ``span_id``."""
-        return [
-            r
-            for r in self.relations.values()
-            if r.trigger == span_id or any(span_id in {s.id for s in self.anchors(a.ref)} for a in r.args)
-        ]
+        """The relations one of whose ends is drawn on ``span_id`` (indexed once: the cursor asks
+        on every move)."""
+        if self._by_span is None:
+            by_span: dict[str, list[Relation]] = {}
+            for r in self.relations.values():
+                for _role, _ref, spans in self.ends(r):
+                    for s in spans:
+                        bucket = by_span.setdefault(s.id, [])
+                        if not bucket or bucket[-1] is not r:
+                            bucket.append(r)
+            self._by_span = by_span
+        return self._by_span.get(span_id, [])
 
     def ends(self, rel: Relation) -> list[tuple[str, str, list[Span]]]:
         """(role, reference, anchor spans) of each end of ``rel``, the trigger first."""

@@ -167,10 +167,11 @@ class DocumentView(ScrollView, can_focus=True):
             return
         old, self.partners = self.partners, new
         old_hot, self.hot = self.hot, hot_new
-        spans = {s.id: s for s in self.paint.spans} if old_hot != hot_new else {}
-        touched = [f for sid in old_hot ^ hot_new if sid in spans for f in spans[sid].fragments[:1]]
-        for a, b in old + new + touched:
-            self._refresh_range(a, max(a + 1, b))
+        # Hot spans are the marked span (redrawn by ``set_marks``) and the partners: redrawing the
+        # partners' lines redraws their marker rows too. Spans hot before but not partners now:
+        spans = {s.id: s for s in self.paint.spans} if old_hot - hot_new else {}
+        cooled = [f for sid in old_hot - hot_new if sid in spans for f in spans[sid].fragments[:1]]
+        self._refresh_ranges(old + new + cooled)
 
     def set_marks(self, marks: Sequence[tuple[int, int]]) -> None:
         """Emphasise some ranges (the active span, the item jumped to, the conflict under review);
@@ -409,11 +410,26 @@ class DocumentView(ScrollView, can_focus=True):
 
     # -- rendering --------------------------------------------------------------------------------
     def _refresh_range(self, start: int, end: int) -> None:
+        first, last = self._rows_of_range(start, end)
+        self.refresh_lines(first, last - first + 1)
+
+    def _rows_of_range(self, start: int, end: int) -> tuple[int, int]:
+        """First and last row showing ``[start, end)`` (marker rows included); their cached
+        strips are dropped."""
         lay = self.layout_lines
         first, last = lay.line_of(start), lay.line_of(max(start, end - 1))
         first, last = self._row(first), self._row(last) + len(self._labels.get(last, ()))
         for row in range(first, last + 1):
             self._cache.pop(row, None)
+        return first, last
+
+    def _refresh_ranges(self, ranges: Sequence[tuple[int, int]]) -> None:
+        """Redraw several ranges as one region: partners are often a few lines apart, and one
+        region costs the compositor less than several (the rows between are cached strips)."""
+        if not ranges:
+            return
+        rows = [self._rows_of_range(a, max(a + 1, b)) for a, b in ranges]
+        first, last = min(r[0] for r in rows), max(r[1] for r in rows)
         self.refresh_lines(first, last - first + 1)
 
     def _overlays(self, start: int, end: int) -> list[tuple[int, int, Style]]:
