@@ -328,3 +328,23 @@ async def test_bb_2011_document_every_relation_marked_at_80_and_160(
             assert set(view.partners) == partners
             status = str(screen.query_one("#status").render())
             assert "2 rel: E1 PartOf: [Host] → Part T18 «feces»" in status
+
+
+@run_async
+async def test_clicks_on_marker_rows_and_below_them_land_in_the_right_text(url: str) -> None:
+    """Marker rows are not text: a click on one lands on the text line above it, at that column;
+    a click on the next text line (below two marker rows) lands there."""
+    app = app_for(url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        view = screen.view
+        cd25 = D1.index("CD25")
+        await pilot.click("#text", offset=(1 + cd25 + 1, 2))  # on "↔R1 Arg2", under CD25
+        assert view.cursor == cd25 + 1 and screen.active == "T2"
+        line1 = view.layout_lines.lines[1][0]  # "bind the receptor…", three rows below line 0
+        await pilot.click("#text", offset=(1 + 9, 3))
+        assert view.cursor == line1 + 9 and screen.active == "T4"  # "receptor", inside T5
+        await press(pilot, "up")  # up goes to the text line above, over the marker rows
+        assert view.layout_lines.line_of(view.cursor) == 0
