@@ -348,3 +348,39 @@ async def test_clicks_on_marker_rows_and_below_them_land_in_the_right_text(url: 
         assert view.cursor == line1 + 9 and screen.active == "T4"  # "receptor", inside T5
         await press(pilot, "up")  # up goes to the text line above, over the marker rows
         assert view.layout_lines.line_of(view.cursor) == 0
+
+
+@run_async
+async def test_ge_2011_events_marked_on_their_triggers(
+    sqlite_url: str, tmp_path: Path, shared_data: Path
+) -> None:
+    """Real GENIA events: each event's trigger carries its type, its themes their role, and an event
+    whose theme is another event points at that event's trigger (E1 Theme=E2 under "expression")."""
+    import shutil
+
+    src = shared_data / "bionlp-st-2011-ge" / "train"
+    doc = tmp_path / "ge"
+    doc.mkdir()
+    for f in src.glob("PMC-1310901-00-TIAB.*"):
+        shutil.copy(f, doc / f.name)
+    owner = Corpus.create("ge", "ge-2011", url=sqlite_url)
+    owner.add_annotator("alice")
+    owner.import_brat(doc, "alice", status="in_progress")
+    ann = Corpus.open("ge", url=sqlite_url, user="alice").my_set("PMC-1310901-00-TIAB").annotations
+    e1 = next(r for r in ann.relations if r.id == "E1")
+    assert e1.trigger == "T18" and [(a.role, a.ref) for a in e1.args] == [("Theme", "E2")]
+    app = build_app(open_facade(sqlite_url, "ge", "alice"), start="PMC-1310901-00-TIAB")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        view = screen.view
+        lay = view.layout_lines
+        t18, t19 = ann.span("T18"), ann.span("T19")  # "Down-regulation", "expression"
+        assert view.marker_text(lay.line_of(t18.start))[0].startswith("E1 Negative_regulation→")
+        under = view.marker_text(lay.line_of(t19.start))
+        col = lay.x_of(t19.start)
+        assert any(r[col:].startswith("→E1 Theme=E2 E2 Gene_expression→") for r in under)
+        view.move_to(t18.start)  # the trigger's partner is the nested event's trigger
+        await settle(pilot)
+        assert set(t19.fragments) <= set(view.partners)
