@@ -328,6 +328,22 @@ async def test_bb_2011_document_every_relation_marked_at_80_and_160(
             assert set(view.partners) == partners
             status = str(screen.query_one("#status").render())
             assert "2 rel: E1 PartOf: [Host] → Part T18 «feces»" in status
+            # the relations view: a relation with a long argument, whole at 160 columns, cut at 80
+            k, rel = next(
+                (i, r)
+                for i, r in enumerate(alice.relations)
+                if any(len(alice.span(a.ref).text) > 24 for a in r.args)
+            )
+            long_text = max((alice.span(a.ref).text for a in rel.args), key=len)
+            await press(pilot, "R")
+            screen.query_one("#relations").highlighted = k
+            await settle(pilot)
+            status = str(screen.query_one("#status").render())
+            assert status.startswith(f"{rel.id} {rel.type}: ")
+            if size[0] == 160:
+                assert f"«{long_text}»" in status
+            else:
+                assert f"«{long_text}»" not in status and f"«{long_text[:10]}" in status and "…»" in status
 
 
 @run_async

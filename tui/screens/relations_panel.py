@@ -106,7 +106,14 @@ class RelationPanel:
         if idx is None:
             return line1
         if self._relation_shown is not None and self._relation_shown in idx.relations:
-            return idx.describe(idx.relations[self._relation_shown], n=20)
+            # whole texts when the line has room (160 columns), abbreviated to fit it otherwise
+            rel = idx.relations[self._relation_shown]
+            room = max(40, self.query_one("#status").size.width - 2)
+            for n in (200, 40, 24, 12):
+                line = idx.describe(rel, n=n)
+                if len(line) <= room:
+                    break
+            return line
         if self.active is not None and self.active in idx.spans and not self.view.selection:
             roles = idx.span_roles(self.active)
             if roles:  # the count first: at 80 columns the roles may be cut (R lists them whole)
