@@ -127,7 +127,8 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         if session.topic is not None:  # a relevance unit: what to judge against, always in sight
             self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
         self.view.undirected = undirected_types(session.schema)
-        self.view.load(session.text, session.annotations.spans, session.schema.colors())
+        ann = session.annotations
+        self.view.load(session.text, ann.spans, session.schema.colors(), ann.relations, ann.entities)
         self._save_state = f"v{session.version}"
         self._update_status()
         # The text first: lists and the schema check come right after the first paint.

@@ -105,9 +105,10 @@ class RelationPanel:
         idx = self.view.relations
         if idx is None:
             return line1
-        if self._relation_shown is not None and self._relation_shown in idx.relations:
+        shown = self._relation_shown
+        if shown is not None and shown in idx.relations and self.focused is self.query_one("#relations"):
             # whole texts when the line has room (160 columns), abbreviated to fit it otherwise
-            rel = idx.relations[self._relation_shown]
+            rel = idx.relations[shown]
             room = max(40, self.query_one("#status").size.width - 2)
             for n in (200, 40, 24, 12):
                 line = idx.describe(rel, n=n)

@@ -121,8 +121,16 @@ class DocumentView(ScrollView, can_focus=True):
         self.last_render = 0.0
 
     # -- content ----------------------------------------------------------------------------------
-    def load(self, text: str, spans: Sequence[Span], colors: Mapping[str, str]) -> None:
-        """Show a new document (resets the cursor)."""
+    def load(
+        self,
+        text: str,
+        spans: Sequence[Span],
+        colors: Mapping[str, str],
+        relations: Sequence[Relation] = (),
+        entities: Sequence[Entity] = (),
+    ) -> None:
+        """Show a new document (resets the cursor); its relations' markers are there from the first
+        paint (added later, they would push the text down under the reader's eyes)."""
         self.text = text
         self._display = "".join(display_char(c) for c in text) if not text.isprintable() else text
         self.bounds = Boundaries(text)
@@ -132,7 +140,7 @@ class DocumentView(ScrollView, can_focus=True):
         self.marking = False
         self.layout_ = None
         self.first_render = None
-        self.set_spans(spans)
+        self.set_spans(spans, relations, entities)
         self._relayout()
 
     def set_spans(
