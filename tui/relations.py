@@ -165,7 +165,7 @@ class RelationIndex:
         ends = arrow.join(f"{role} {self.ref_text(ref, n)}" for role, ref, _spans in self.ends(rel))
         return f"{rel.id} {rel.type}{label}{tags}: {ends}"
 
-    def span_roles(self, span_id: str) -> str:
+    def span_roles(self, span_id: str, *, n: int = 16) -> str:
         """What the span is in its relations, for the detail line: ``R1 Lives_In: Bacterium → Location
         T2 «soil»`` (this span's end named by its role only, the partner with its text)."""
         parts = []
@@ -174,7 +174,7 @@ class RelationIndex:
             ends = []
             for role, ref, spans in self.ends(rel):
                 mine = any(s.id == span_id for s in spans)
-                ends.append(f"[{role}]" if mine else f"{role} {self.ref_text(ref, 16)}")
+                ends.append(f"[{role}]" if mine else f"{role} {self.ref_text(ref, n)}")
             parts.append(f"{rel.id} {rel.type}: {arrow.join(ends)}")
         return " · ".join(parts)
 

@@ -116,9 +116,14 @@ class RelationPanel:
                     break
             return line
         if self.active is not None and self.active in idx.spans and not self.view.selection:
-            roles = idx.span_roles(self.active)
-            if roles:  # the count first: at 80 columns the roles may be cut (R lists them whole)
-                return f"{line1} · {len(idx.relations_of(self.active))} rel: {roles}"
+            room = max(40, self.query_one("#status").size.width - 2)
+            head = f"{line1} · {len(idx.relations_of(self.active))} rel: "
+            for n in (200, 40, 24, 12):  # the count first: what does not fit is cut (R lists it all)
+                line = head + idx.span_roles(self.active, n=n)
+                if len(line) <= room:
+                    break
+            if line != head:
+                return line
         return line1
 
     def action_relations_view(self) -> None:
