@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from corpusdb.records import Entity, Relation, Span
-
-LABEL_MARK = {1: "+", 0: "?", -1: "¬"}
-"""How a relation's label reads in lists (asserted, speculative, negated)."""
+from tui.items import LABEL_MARK, short
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,11 +188,6 @@ class RelationIndex:
             out.append(f"\n{lead} {role}: ", style="dim" if i else "")
             out.append(self.ref_text(ref, n))
         return out
-
-
-def short(text: str, n: int = 28) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def undirected_types(schema: object) -> frozenset[str]:
