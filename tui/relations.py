@@ -1,6 +1,6 @@
 """Relations where the text is: markers on argument spans, partners, and how a relation reads.
 
-Why a module of pure functions: the document view (annotation and adjudication screens alike)
+Why a module without Textual: the document view (annotation and adjudication screens alike)
 draws markers under the text without knowing the schema or the screens, and the tests check the
 wording and the partner rules without a terminal.
 
@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rich.text import Text
 
 from corpusdb.records import Entity, Relation, Span
 from tui.items import LABEL_MARK, short
+
+K = TypeVar("K")
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,14 +215,14 @@ def span_tag(span_type: str, width: int) -> str:
 
 
 def marker_lines(
-    items: Sequence[tuple[int, str, str, str]], width: int, max_rows: int = 3
-) -> list[list[tuple[int, str, str]]]:
+    items: Sequence[tuple[int, str, str, K]], width: int, max_rows: int = 3
+) -> list[list[tuple[int, str, K]]]:
     """Place marker texts under a line of text: ``items`` are (column, full, short, key) sorted by
     column; a marker goes at its column in the first row with room for its full text, else in a
     new row (up to ``max_rows``), else in its short form; what still does not fit is cut (the detail
     line and the relations view have it whole).
     Returns rows of (column, text, key)."""
-    rows: list[list[tuple[int, str, str]]] = []
+    rows: list[list[tuple[int, str, K]]] = []
     ends: list[int] = []
     for col, full, brief, key in items:
         if col >= width:
