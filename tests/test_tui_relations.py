@@ -18,6 +18,7 @@ from tui.relations import RelationIndex, marker_lines, span_tag
 from tui.sample import TEXTS, build_sample, span
 from tui.screens.adjudicate import AdjudicateScreen
 from tui.screens.annotate import AnnotateScreen
+from tui.screens.relations_panel import legend
 from tui.testing import press, run_async, screen_text, settle
 from tui.widgets.docview import MARK, PARTNER, REL_HOT, DocumentView
 
@@ -405,3 +406,20 @@ async def test_ge_2011_events_marked_on_their_triggers(
         view.move_to(t18.start)  # the trigger's partner is the nested event's trigger
         await settle(pilot)
         assert set(t19.fragments) <= set(view.partners)
+
+
+def test_legend_fits_its_lines_and_counts_the_rest() -> None:
+    types = ["Gene_expression", "Negative_regulation", "Positive_regulation", "Protein", "Regulation"]
+    spans = [Span(f"T{i}", t, ((0, 1),), "x") for i, t in enumerate(types)]
+    colors = {"Protein": "#ff0000"}
+    text = legend(spans, colors, 28)
+    assert text.plain.splitlines() == [
+        " Gene_expression ",
+        " Negative_regulation ",
+        " Positive_regulation  +2 (L)",
+    ]
+    assert all(len(line) <= 28 for line in text.plain.splitlines())
+    wide = [" Gene_expression   Negative_regulation ", " Positive_regulation   Protein   Regulation "]
+    assert legend(spans, colors, 60).plain.splitlines() == wide  # all of them: no count
+    protein = next(s for s in legend(spans, colors, 60).spans if str(s.style).endswith("on #ff0000"))
+    assert legend(spans, colors, 60).plain[protein.start : protein.end] == " Protein "

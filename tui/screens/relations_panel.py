@@ -35,14 +35,33 @@ RELATION_HELP: list[tuple[str, str]] = [
 """How to read the relation markers and type labels (the help screen shows these rows)."""
 
 
-def legend(spans: Sequence[Span], colors: Mapping[str, str]) -> Text:
-    """The types used in a document, each on its colour (the key to the text's colours)."""
+def legend(spans: Sequence[Span], colors: Mapping[str, str], width: int = 0, lines: int = 3) -> Text:
+    """The types used in a document, each on its colour (the key to the text's colours). Given a
+    ``width``, it fills at most ``lines`` lines and says how many types did not fit (``+4 (L)``:
+    the type labels under the text name them all)."""
+    types = sorted({s.type for s in spans})
     out = Text(no_wrap=False)
-    for t in sorted({s.type for s in spans}):
+    line, x = 1, 0
+    for i, t in enumerate(types):
         color = colors.get(t, UNKNOWN_COLOR)
-        if out:
+        entry = f" {t} "
+        if width:
+            entry = entry if len(entry) <= width else f" {t[: max(1, width - 3)]}… "
+            need = len(entry) + (1 if x else 0)
+            left = len(types) - i
+            more = f" +{left} (L)"
+            last_line = line == lines
+            if x + need > width or (last_line and left > 1 and x + need + len(more) - 1 > width):
+                if last_line:
+                    out.append(more if x + len(more) <= width else more.strip(), style="dim")
+                    break
+                line, x = line + 1, 0
+                out.append("\n")
+                need = len(entry)
+        if x:
             out.append(" ")
-        out.append(f" {t} ", style=f"{contrast(color)} on {color}")
+        out.append(entry, style=f"{contrast(color)} on {color}")
+        x += need if width else 0
     return out
 
 
@@ -63,6 +82,7 @@ class RelationPanel:
         ) -> None: ...
         def _show_list(self, list_id: str) -> None: ...
         def _update_status(self) -> None: ...
+        def call_after_refresh(self, callback: Any) -> bool: ...
 
     _relation_shown: str | None = None
     """The relation highlighted in the relation list while that list has the focus."""
@@ -84,7 +104,13 @@ class RelationPanel:
         types = frozenset(sp.type for sp in s.annotations.spans)
         if types != self._legend_types:
             self._legend_types = types
-            self.query_one("#legend", Static).update(legend(s.annotations.spans, s.schema.colors()))
+            box = self.query_one("#legend", Static)
+            box.update(legend(s.annotations.spans, s.schema.colors(), box.size.width))
+
+    def on_resize(self, _event: object) -> None:
+        """A new terminal size: the legend is laid out again for the side panel's new width."""
+        self._legend_types = None
+        self.call_after_refresh(self.update_legend)
 
     def update_partners(self) -> None:
         """The active span's relation partners get their own highlight; its and their markers stand out."""
