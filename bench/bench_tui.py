@@ -1,6 +1,6 @@
 """Benchmark: the annotation screen on a dense document (run by hand; prints figures, asserts nothing).
 
-    python bench/bench_tui.py [--chars 2000] [--spans 300] [--keys 200] [--size 80x24]
+    python bench/bench_tui.py [--chars 2000] [--spans 300] [--keys 200] [--size 80x24] [--relations 0]
 
 Builds a real SQLite project with one document of ``--chars`` characters carrying ``--spans`` spans
 (nested and discontinuous ones included) in alice's set, runs the app headless at ``--size``, and
@@ -35,7 +35,7 @@ from pathlib import Path
 
 from corpusdb.api import Corpus
 from corpusdb.edits import Put
-from corpusdb.records import Annotations, Document
+from corpusdb.records import Annotations, Argument, Document, Relation
 from tui.app import build_app
 from tui.facade import open_facade
 from tui.items import new_span
@@ -52,18 +52,27 @@ class Figures:
     per_key: dict[str, list[float]]
     local: float
     saved: float
+    relations: int = 0
 
     @property
     def keys(self) -> list[float]:
         return [x for v in self.per_key.values() for x in v]
 
 
-def build(url: str, chars: int, spans: int, *, with_spans: bool = True) -> None:
+def build(url: str, chars: int, spans: int, *, with_spans: bool = True, relations: int = 0) -> None:
     owner = Corpus.create("bench", "biorelex-1.0", url=url)
     owner.add_annotator("alice")
     text, items = long_document(chars, spans)
     owner.add_documents([Document("long", text)])
-    owner.create_set("long", "alice", annotations=Annotations(spans=items if with_spans else ()))
+    # ``relations``: bind relations between spans a few apart (markers under the text, partners)
+    step = max(1, len(items) // max(1, relations))
+    rels = tuple(
+        Relation(f"R{i + 1}", "bind", (Argument("Arg1", items[k].id), Argument("Arg2", items[k + 1].id)), 1)
+        for i, k in enumerate(range(0, len(items) - 1, step))
+        if i < relations
+    )
+    content = Annotations(spans=items, relations=rels) if with_spans else Annotations()
+    owner.create_set("long", "alice", annotations=content)
 
 
 def ms(x: float) -> str:
@@ -122,14 +131,16 @@ async def run(url: str, size: tuple[int, int], keys: int, opens: int) -> Figures
         session.save_pending()
         saved = time.perf_counter() - t0
 
-    return Figures(len(session.text), n_spans, open_times, per_key, local, saved)
+    n_rels = len(session.annotations.relations)
+    return Figures(len(session.text), n_spans, open_times, per_key, local, saved, n_rels)
 
 
 def report(f: Figures, base: Figures, size: tuple[int, int]) -> None:
     def ratio(a: float, b: float) -> str:
         return f"x{a / b:.2f}" if b > 0 else "n/a"
 
-    print(f"document: {f.chars} characters, {f.spans} spans; terminal {size[0]}x{size[1]}")
+    rels = f" and {f.relations} relations (markers under the text)" if f.relations else ""
+    print(f"document: {f.chars} characters, {f.spans} spans{rels}; terminal {size[0]}x{size[1]}")
     print(f"baseline: the same text with {base.spans} spans, measured in this run")
     o, ob = statistics.median(f.open_times), statistics.median(base.open_times)
     print(
@@ -231,6 +242,7 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=200)
     ap.add_argument("--opens", type=int, default=5)
     ap.add_argument("--size", default="80x24")
+    ap.add_argument("--relations", type=int, default=0, help="relations between the spans (markers)")
     args = ap.parse_args()
     w, h = (int(x) for x in args.size.split("x"))
     if args.launch:
@@ -243,7 +255,7 @@ def main() -> None:
     for with_spans in (False, True):
         with tempfile.TemporaryDirectory() as tmp:
             url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
-            build(url, args.chars, args.spans, with_spans=with_spans)
+            build(url, args.chars, args.spans, with_spans=with_spans, relations=args.relations)
             runs.append(asyncio.run(run(url, (w, h), args.keys, args.opens)))
     report(runs[1], runs[0], (w, h))
 

@@ -38,7 +38,8 @@ async def test_annotator_sees_relations_between_entities(sqlite_url: str, tmp_pa
         screen = annotate_screen(app)
         rels = screen.query_one("#relations", OptionList)
         first = str(rels.get_option_at_index(0).prompt)
-        assert first == "R1 bind +: Arg1=C2 {Activin|activin}, Arg2=C1 {ActRIIB|IIB}"
+        # the relation-centred list: head line, then each end with its role and its names
+        assert first == "R1 bind +\n ● Arg1: C2 {Activin|activin}\n ↔ Arg2: C1 {ActRIIB|IIB}"
         text = RAW[0]["text"]
         screen.view.move_to(text.index("IIB"))
         await settle(pilot)

@@ -142,3 +142,25 @@ def test_snapshot_adjudicate_wide(snap_compare: Compare, sqlite_url: str) -> Non
         await press(pilot, "n")  # CD25: alice's version only
 
     assert snap_compare(_app(sqlite_url, "carol"), run_before=open_d1, terminal_size=(160, 50))
+
+
+def test_snapshot_relations_80x24(snap_compare: Compare, sqlite_url: str) -> None:
+    """Relation markers under the text at 80 columns: CD25 active, its partner IL-2 highlighted,
+    type labels on (nested Mutant IL-2 / IL-2, the receptor spans), the legend above the lists."""
+    from test_tui_relations import fill_relations
+
+    build_sample(sqlite_url)
+    fill_relations(sqlite_url)
+    assert snap_compare(_app(sqlite_url, "alice", "d1"), run_before=_settled, press=["w", "w", "L"])
+
+
+def test_snapshot_relations_160x50(snap_compare: Compare, sqlite_url: str) -> None:
+    """The relation-centred view at 160 columns: R2 picked in the list, both ends highlighted, the
+    whole relation on the detail line."""
+    from test_tui_relations import fill_relations
+
+    build_sample(sqlite_url)
+    fill_relations(sqlite_url)
+    assert snap_compare(
+        _app(sqlite_url, "alice", "d1"), run_before=_settled, press=["R", "down"], terminal_size=(160, 50)
+    )

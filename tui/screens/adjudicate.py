@@ -26,6 +26,7 @@ from corpusdb.terminal import clean
 from tui import adjudication as adj
 from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
+from tui.relations import undirected_types
 from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
@@ -187,9 +188,11 @@ class AdjudicateScreen(BaseScreen):
         colors = self.facade.schema.colors()
         main = self.query_one("#text", DocumentView)
         if first:
+            main.undirected = undirected_types(self.facade.schema)
             main.load(a.text, (), colors)
             views = [DocumentView(id=f"src-{i}", classes="source") for i in range(len(a.sources))]
             for view in views:
+                view.undirected = main.undirected
                 view.load(a.text, (), colors)
                 view.display = False
             if views:
@@ -243,13 +246,15 @@ class AdjudicateScreen(BaseScreen):
         self.set_class(wide, "-wide")
         main = self.query_one("#text", DocumentView)
         main.display = wide or not sides
-        main.set_spans(a.gold.annotations.spans if a.gold else ())
+        gold = a.gold.annotations if a.gold else _EMPTY
+        main.set_spans(gold.spans, gold.relations, gold.entities)  # relation markers too
         main.border_title = "gold so far" if wide and sides else "gold so far (s: side by side)"
         for i, view in enumerate(self._source_views()):
             view.display = sides
             if i < len(a.sources):
                 src = a.sources[i]
-                view.set_spans(a.source_sets.get(src.set_id, _EMPTY).spans)
+                shown = a.source_sets.get(src.set_id, _EMPTY)
+                view.set_spans(shown.spans, shown.relations, shown.entities)
                 # Content, not a str: a str border title is parsed as markup (annotator names are not)
                 view.border_title = Content(clean(f"{adj.source_letter(i)} · {src.annotator or src.set_id}"))
 

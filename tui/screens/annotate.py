@@ -23,16 +23,18 @@ from corpusdb.edits import Change
 from corpusdb.errors import CorpusError
 from corpusdb.records import Span
 from tui import items as it
+from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
 from tui.screens.pickers import MessageScreen
+from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
 
 LISTS = ("spans", "links", "relations")
 
 
-class AnnotateScreen(AnnotationDialogs, BaseScreen):
+class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
     """One annotator's set on one document."""
 
     HELP = (
@@ -58,6 +60,8 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         Binding("tab", "toggle_focus", "Text ⇄ list", show=False),
         Binding("escape", "focus_text", "Back to the text", show=False),
         Binding("l", "next_list", "Next list", show=False),
+        Binding("R", "relations_view", "Relations: list, text, partners", show=False),
+        Binding("L", "toggle_types", "Type labels under the text", show=False),
         Binding("q", "close", "Close", show=False),
         Binding("T", "topic", "Topic", show=False),
         *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
@@ -82,6 +86,7 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         with Horizontal(id="main"):
             yield DocumentView(id="text")
             with Vertical(id="side"):
+                yield Static("", id="legend", markup=False)
                 yield Static("", id="side-tabs", markup=False)
                 with ContentSwitcher(initial="spans", id="lists"):
                     for list_id in LISTS:
@@ -121,7 +126,9 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         self.session = session
         if session.topic is not None:  # a relevance unit: what to judge against, always in sight
             self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
-        self.view.load(session.text, session.annotations.spans, session.schema.colors())
+        self.view.undirected = undirected_types(session.schema)
+        ann = session.annotations
+        self.view.load(session.text, ann.spans, session.schema.colors(), ann.relations, ann.entities)
         self._save_state = f"v{session.version}"
         self._update_status()
         # The text first: lists and the schema check come right after the first paint.
@@ -134,14 +141,14 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         if s is None:
             return
         ann = s.annotations
-        self.view.set_spans(ann.spans)
+        self.view.set_spans(ann.spans, ann.relations, ann.entities)
+        self.update_legend()
         colors = s.schema.colors()
         spans = {sp.id: sp for sp in ann.spans}
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         self._fill("spans", [(sp.id, it.span_label(sp, colors)) for sp in ordered])
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links])
-        ents = {e.id: e for e in ann.entities}
-        self._fill("relations", [(r.id, it.relation_label(r, spans, ents)) for r in ann.relations])
+        self._fill("relations", self.relation_rows(ann))
         self._update_tabs()
         self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
         if self.active is not None and self.active not in spans:
@@ -162,6 +169,7 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         if s is None:
             return
         self.view.set_marks(it.item_ranges(s.annotations, "span", self.active) if self.active else [])
+        self.update_partners()
 
     def _update_status(self) -> None:
         s = self.session
@@ -176,17 +184,14 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
             span = next(sp for sp in ann.spans if sp.id == self.active)
             others = [c.id for c in v.paint.covering(v.cursor) if c.id != span.id]
             entity = it.entity_of(ann, span.id)
-            on = {span.id, entity.id} if entity is not None else {span.id}
-            rels = sum(1 for r in ann.relations if any(a.ref in on for a in r.args))
             line1 = it.span_details(span)
             if entity is not None:  # the cluster the mention or name belongs to
                 line1 += f" · entity {entity.id} ({len(entity.members)} names/mentions)"
             if others:
                 line1 += f" · also {','.join(others)} (o)"
-            if rels:
-                line1 += f" · {rels} rel"
         else:
             line1 = "select mode (v): moving extends the selection" if v.marking else "no span here"
+        line1 = self.relation_line(line1)
         labels = " ".join(f"{lb.name}={lb.value}" for lb in ann.labels)
         if not labels and (keys := it.doc_label_keys(s.schema)):
             labels = "label keys " + " ".join(f"{k}={val[1]}" for k, val in keys.items())
@@ -457,5 +462,6 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
                 "Annotating (every action is saved at once)",
                 [r for r in binding_rows(self, labels) if r[1] != "Document label"],
             ),
+            ("Relations and type labels in the text", RELATION_HELP),
             ("Everywhere", app_rows(self)),
         ]

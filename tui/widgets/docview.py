@@ -3,6 +3,12 @@
 Why the Line API (``ScrollView.render_line``): only visible lines are rendered, each from a cached
 base strip (span colours), with the cursor and selection overlaid on the one or two lines they
 touch. Layout is recomputed only when the width changes, paint only when the spans change.
+
+Relations are drawn where the text is: under a line whose spans are relation ends, marker rows
+say ``R1 Lives_In:Bacterium→`` / ``→R1 Location`` at each span's first column (type labels too,
+``L``). Marker rows are rows of their own, never cells inside the text, so columns and offsets stay
+the text's; the cursor and up/down move over text lines only. Without relations nor labels the
+rows are the text lines (no mapping at all).
 """
 
 from __future__ import annotations
@@ -20,13 +26,20 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from corpusdb.records import Span
-from tui.paint import SpanPaint, split_runs
-from tui.textmodel import Boundaries, TextLayout, display_char
+from corpusdb.records import Entity, Relation, Span
+from tui.paint import UNKNOWN_COLOR, SpanPaint, contrast, split_runs
+from tui.relations import RelationIndex, marker_lines, span_tag
+from tui.textmodel import Boundaries, TextLayout, char_cells, display_char
 
 CURSOR = Style(reverse=True, bold=True)
 SELECTION = Style(bgcolor="#5f5f87", color="#ffffff", underline=True)
 MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor="#303030")
+PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor="#ff87d7")
+"""The other ends of the active span's relations (or of the relation selected in the list)."""
+REL_MARKER = Style(color="#af87ff")
+REL_HOT = Style(color="#000000", bgcolor="#ff87d7", bold=True)
+"""The markers of the active span and its partners: the partners' pink, to read as one relation."""
+MAX_MARKER_ROWS = 3
 
 
 class DocumentView(ScrollView, can_focus=True):
@@ -82,6 +95,19 @@ class DocumentView(ScrollView, can_focus=True):
         self.sel_anchor: int | None = None
         self.marking = False
         self.marks: list[tuple[int, int]] = []
+        self.partners: list[tuple[int, int]] = []
+        self.hot: frozenset[str] = frozenset()
+        """Spans whose marker rows are emphasised (the active span and its partners)."""
+        self.relations: RelationIndex | None = None
+        self.undirected: frozenset[str] = frozenset()
+        """Relation types drawn with ``↔`` (the screen sets it from the schema)."""
+        self.show_types = False
+        """Type labels under every span (``L``), not only relation markers."""
+        self._markers: dict[str, tuple[str, str]] = {}
+        """Span id → its relation markers (full, short)."""
+        self._labels: dict[int, list[list[tuple[int, str, tuple[str, int]]]]] = {}
+        self._rows: list[tuple[int, int]] | None = None
+        self._row_of: list[int] | None = None
         self._goal_x: int | None = None
         self._cache: dict[int, Strip] = {}
         self._cache_style: Style | None = None
@@ -95,8 +121,16 @@ class DocumentView(ScrollView, can_focus=True):
         self.last_render = 0.0
 
     # -- content ----------------------------------------------------------------------------------
-    def load(self, text: str, spans: Sequence[Span], colors: Mapping[str, str]) -> None:
-        """Show a new document (resets the cursor)."""
+    def load(
+        self,
+        text: str,
+        spans: Sequence[Span],
+        colors: Mapping[str, str],
+        relations: Sequence[Relation] = (),
+        entities: Sequence[Entity] = (),
+    ) -> None:
+        """Show a new document (resets the cursor); its relations' markers are there from the first
+        paint (added later, they would push the text down under the reader's eyes)."""
         self.text = text
         self._display = "".join(display_char(c) for c in text) if not text.isprintable() else text
         self.bounds = Boundaries(text)
@@ -106,14 +140,46 @@ class DocumentView(ScrollView, can_focus=True):
         self.marking = False
         self.layout_ = None
         self.first_render = None
-        self.set_spans(spans)
+        self.set_spans(spans, relations, entities)
         self._relayout()
 
-    def set_spans(self, spans: Sequence[Span]) -> None:
-        """Repaint after an edit: the layout stays, the line cache is dropped."""
+    def set_spans(
+        self, spans: Sequence[Span], relations: Sequence[Relation] = (), entities: Sequence[Entity] = ()
+    ) -> None:
+        """Repaint after an edit: the layout stays, the line cache is dropped. ``relations`` (and
+        the ``entities`` they may point at) are drawn as markers under their ends."""
         self.paint = SpanPaint(len(self.text), spans, self.type_colors)
+        self.relations = RelationIndex(spans, relations, entities, self.undirected) if relations else None
+        markers = self.relations.markers() if self.relations else {}
+        self._markers = {
+            k: (" ".join(m.full for m in v), " ".join(m.short for m in v)) for k, v in markers.items()
+        }
         self._cache.clear()
+        if self.layout_ is not None:
+            self._rebuild_labels()
         self.refresh()
+
+    def set_show_types(self, show: bool) -> None:
+        """Type labels under every span on or off (relation markers stay)."""
+        self.show_types = show
+        self._cache.clear()
+        self._rebuild_labels()
+        self.scroll_to_cursor()
+        self.refresh()
+
+    def set_partners(self, ranges: Sequence[tuple[int, int]], hot: Sequence[str] = ()) -> None:
+        """Highlight a relation's other ends (``ranges``) and emphasise the markers of ``hot``
+        spans; only the lines touched are redrawn."""
+        new, hot_new = list(ranges), frozenset(hot)
+        if new == self.partners and hot_new == self.hot:
+            return
+        old, self.partners = self.partners, new
+        old_hot, self.hot = self.hot, hot_new
+        # Hot spans are the marked span (redrawn by ``set_marks``) and the partners: redrawing the
+        # partners' lines redraws their marker rows too. Spans hot before but not partners now:
+        spans = {s.id: s for s in self.paint.spans} if old_hot - hot_new else {}
+        cooled = [f for sid in old_hot - hot_new if sid in spans for f in spans[sid].fragments[:1]]
+        self._refresh_ranges(old + new + cooled)
 
     def set_marks(self, marks: Sequence[tuple[int, int]]) -> None:
         """Emphasise some ranges (the active span, the item jumped to, the conflict under review);
@@ -148,8 +214,56 @@ class DocumentView(ScrollView, can_focus=True):
         if self.layout_ is None or self.layout_.width != width or self.layout_.text is not self.text:
             self.layout_ = TextLayout(self.text, width)
             self._cache.clear()
-            self.virtual_size = Size(width, len(self.layout_))
+            self._rebuild_labels()
             self.refresh()
+
+    def _rebuild_labels(self) -> None:
+        """Place relation markers (and type labels) under the lines of their spans; map rows to
+        text lines. Runs when the spans or the width change, never on a keystroke."""
+        lay = self.layout_lines
+        self._labels = {}
+        if not self._markers and not self.show_types:
+            self._rows = self._row_of = None
+            self.virtual_size = Size(lay.width, len(lay))
+            return
+        per_line: dict[int, list[tuple[int, str, str, tuple[str, int]]]] = {}
+        for s in self.paint.spans:
+            markers = self._markers.get(s.id)
+            if (not markers and not self.show_types) or not s.fragments or s.start < 0:
+                continue
+            a, b = s.fragments[0]
+            line = lay.line_of(a)
+            line_end = lay.lines[line][1]
+            col = lay.x_of(a)
+            stop = min(b, line_end)
+            width = max(1, stop - a if lay.ascii else sum(char_cells(c) for c in self.text[a:stop]))
+            head = span_tag(s.type, width) if self.show_types else ""
+            full = " ".join(x for x in (head, markers[0] if markers else "") if x)
+            brief = " ".join(x for x in (head, markers[1] if markers else "") if x)
+            per_line.setdefault(line, []).append((col, full, brief, (s.id, len(head))))
+        rows: list[tuple[int, int]] = []
+        row_of: list[int] = []
+        for line in range(len(lay)):
+            row_of.append(len(rows))
+            rows.append((line, 0))
+            items = per_line.get(line)
+            if items:
+                items.sort(key=lambda x: x[0])
+                placed = marker_lines(items, lay.width, MAX_MARKER_ROWS)
+                self._labels[line] = placed
+                rows.extend((line, k + 1) for k in range(len(placed)))
+        self._rows, self._row_of = rows, row_of
+        self.virtual_size = Size(lay.width, len(rows))
+
+    def _row(self, line: int) -> int:
+        """The screen row (virtual y) of a text line."""
+        return line if self._row_of is None else self._row_of[line]
+
+    def _line_at_row(self, row: int) -> int:
+        """The text line a row shows or is under (a marker row belongs to the line above)."""
+        if self._rows is None:
+            return row
+        return self._rows[min(max(0, row), len(self._rows) - 1)][0] if self._rows else 0
 
     def on_resize(self, _event: events.Resize) -> None:
         self._relayout()
@@ -159,6 +273,7 @@ class DocumentView(ScrollView, can_focus=True):
     def layout_lines(self) -> TextLayout:
         if self.layout_ is None:
             self.layout_ = TextLayout(self.text, self._wrap_width())
+            self._rebuild_labels()
         return self.layout_
 
     # -- cursor -----------------------------------------------------------------------------------
@@ -201,14 +316,29 @@ class DocumentView(ScrollView, can_focus=True):
     def scroll_to_cursor(self) -> None:
         lay = self.layout_lines
         line = lay.line_of(self.cursor)
+        row = self._row(line)
+        last = row + len(self._labels.get(line, ()))  # the line's marker rows stay in sight with it
         height = self.scrollable_content_region.height or self.size.height
         top = round(self.scroll_y)
         if height <= 0:
             return
-        if line < top:
-            self.scroll_to(y=line, animate=False, immediate=True)
-        elif line >= top + height:
-            self.scroll_to(y=line - height + 1, animate=False, immediate=True)
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif last >= top + height:
+            self.scroll_to(y=min(row, last - height + 1), animate=False, immediate=True)
+
+    def reveal(self, start: int, end: int) -> None:
+        """Scroll ``[start, end)`` into sight without moving the cursor (a relation picked in a
+        list): left alone when already visible, else its first line a third of the way down."""
+        lay = self.layout_lines
+        first = self._row(lay.line_of(start))
+        last_line = lay.line_of(max(start, end - 1))
+        last = self._row(last_line) + len(self._labels.get(last_line, ()))
+        height = self.scrollable_content_region.height or self.size.height
+        top = round(self.scroll_y)
+        if height <= 0 or (top <= first and last < top + height):
+            return
+        self.scroll_to(y=max(0, first - height // 3), animate=False, immediate=True)
 
     def action_move(self, unit: str, step: int, extend: bool = False) -> None:
         lay, b, cur = self.layout_lines, self.bounds, self.cursor
@@ -263,7 +393,7 @@ class DocumentView(ScrollView, can_focus=True):
     # -- mouse ------------------------------------------------------------------------------------
     def _offset_from_mouse(self, event: events.MouseEvent) -> int:
         pos = event.get_content_offset_capture(self)
-        return self.layout_lines.offset_at(round(self.scroll_y) + pos.y, pos.x)
+        return self.layout_lines.offset_at(self._line_at_row(round(self.scroll_y) + pos.y), pos.x)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         if event.button != 1:
@@ -288,14 +418,33 @@ class DocumentView(ScrollView, can_focus=True):
 
     # -- rendering --------------------------------------------------------------------------------
     def _refresh_range(self, start: int, end: int) -> None:
+        first, last = self._rows_of_range(start, end)
+        self.refresh_lines(first, last - first + 1)
+
+    def _rows_of_range(self, start: int, end: int) -> tuple[int, int]:
+        """First and last row showing ``[start, end)`` (marker rows included); their cached
+        strips are dropped."""
         lay = self.layout_lines
         first, last = lay.line_of(start), lay.line_of(max(start, end - 1))
-        for line in range(first, last + 1):
-            self._cache.pop(line, None)
+        first, last = self._row(first), self._row(last) + len(self._labels.get(last, ()))
+        for row in range(first, last + 1):
+            self._cache.pop(row, None)
+        return first, last
+
+    def _refresh_ranges(self, ranges: Sequence[tuple[int, int]]) -> None:
+        """Redraw several ranges as one region: partners are often a few lines apart, and one
+        region costs the compositor less than several (the rows between are cached strips)."""
+        if not ranges:
+            return
+        rows = [self._rows_of_range(a, max(a + 1, b)) for a, b in ranges]
+        first, last = min(r[0] for r in rows), max(r[1] for r in rows)
         self.refresh_lines(first, last - first + 1)
 
     def _overlays(self, start: int, end: int) -> list[tuple[int, int, Style]]:
         out: list[tuple[int, int, Style]] = []
+        for a, b in self.partners:
+            if a < end and b > start:
+                out.append((max(a, start), min(b, end), PARTNER))
         for a, b in self.marks:
             if a < end and b > start:
                 out.append((max(a, start), min(b, end), MARK))
@@ -320,16 +469,48 @@ class DocumentView(ScrollView, can_focus=True):
             self._cache.clear()
             self._cache_style = base
         width = self.size.width
-        index = round(self.scroll_y) + y
+        row = round(self.scroll_y) + y
         lay = self.layout_lines
-        if index >= len(lay):
+        rows = self._rows
+        if row >= (len(lay) if rows is None else len(rows)):
             return Strip.blank(width, base)
-        cached = self._cache.get(index)
+        cached = self._cache.get(row)
         if cached is not None:
             return cached
-        strip = self._build_line(index, base).crop_extend(0, width, base)
-        self._cache[index] = strip
+        index, sub = (row, 0) if rows is None else rows[row]
+        built = self._build_line(index, base) if sub == 0 else self._build_markers(index, sub - 1, base)
+        strip = built.crop_extend(0, width, base)
+        self._cache[row] = strip
         return strip
+
+    def marker_text(self, line: int) -> list[str]:
+        """The marker rows under text line ``line`` as plain text (what the tests read)."""
+        out = []
+        for placed in self._labels.get(line, ()):
+            cells = ""
+            for col, text, _key in placed:
+                cells = cells.ljust(col) + text
+            out.append(cells)
+        return out
+
+    def _build_markers(self, line: int, k: int, base: Style) -> Strip:
+        segments: list[Segment] = []
+        x = 0
+        spans = {s.id: s for s in self.paint.spans} if self.show_types else {}
+        for col, text, (span_id, head) in self._labels[line][k]:
+            if col > x:
+                segments.append(Segment(" " * (col - x), base))
+            hot = span_id in self.hot
+            x = col + len(text)
+            if head:
+                sp = spans.get(span_id)
+                color = self.type_colors.get(sp.type, UNKNOWN_COLOR) if sp else UNKNOWN_COLOR
+                tag = Style(color=contrast(color), bgcolor=color, bold=hot, underline=hot)
+                segments.append(Segment(text[:head], base + tag))
+                text = text[head:]
+            if text:
+                segments.append(Segment(text, base + (REL_HOT if hot else REL_MARKER)))
+        return Strip(segments)
 
     def _build_line(self, index: int, base: Style) -> Strip:
         start, end = self.layout_lines.lines[index]

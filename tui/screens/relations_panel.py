@@ -1,0 +1,199 @@
+"""The annotation screen's relation display: partners, the relation-centred list, type labels, legend.
+
+Why a mixin of its own: ``annotate.py`` keeps the screen (layout, saving, undo); everything about
+showing relations where the text is lives here, over the document view's markers and the pure
+``tui.relations`` index. The view draws; this decides what is highlighted and what the detail
+line says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.widgets import OptionList, Static
+
+from corpusdb.records import Annotations, Span
+from tui.paint import UNKNOWN_COLOR, contrast
+from tui.relations import RelationIndex
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from tui.session import DocumentSession
+    from tui.widgets.docview import DocumentView
+
+RELATION_HELP: list[tuple[str, str]] = [
+    ("R1 Type:Role→", "under a span: it is the source end (first argument or trigger) of relation R1"),
+    ("→R1 Role", "under a span: it is the other end of R1, with its role (↔ when undirected)"),
+    ("Role@E1 / Role=R2", "the argument is entity E1 (all its names are marked) / relation R2"),
+    ("yellow / pink", "the active span (or the relation's source) / its relation partners"),
+    ("type──┘", "with L: each span's type from its first to its last column (nested, adjacent)"),
+    ("legend", "the types of this document in their colours, above the side lists"),
+]
+"""How to read the relation markers and type labels (the help screen shows these rows)."""
+
+
+def legend(spans: Sequence[Span], colors: Mapping[str, str], width: int = 0, lines: int = 3) -> Text:
+    """The types used in a document, each on its colour (the key to the text's colours). Given a
+    ``width``, it fills at most ``lines`` lines and says how many types did not fit (``+4 (L)``:
+    the type labels under the text name them all)."""
+    types = sorted({s.type for s in spans})
+    out = Text(no_wrap=False)
+    line, x = 1, 0
+    for i, t in enumerate(types):
+        color = colors.get(t, UNKNOWN_COLOR)
+        entry = f" {t} "
+        if width:
+            entry = entry if len(entry) <= width else f" {t[: max(1, width - 3)]}… "
+            need = len(entry) + (1 if x else 0)
+            left = len(types) - i
+            more = f" +{left} (L)"
+            last_line = line == lines
+            if x + need > width or (last_line and left > 1 and x + need + len(more) - 1 > width):
+                if last_line:
+                    out.append(more if x + len(more) <= width else more.strip(), style="dim")
+                    break
+                line, x = line + 1, 0
+                out.append("\n")
+                need = len(entry)
+        if x:
+            out.append(" ")
+        out.append(entry, style=f"{contrast(color)} on {color}")
+        x += need if width else 0
+    return out
+
+
+class RelationPanel:
+    """Mixed into ``AnnotateScreen``, which provides the state and the few methods stubbed here."""
+
+    session: DocumentSession | None
+    active: str | None
+    _list_keys: dict[str, list[str]]
+
+    if TYPE_CHECKING:
+        view: DocumentView
+        focused: Widget | None
+
+        def query_one(self, selector: str, expect_type: type[Any] = ...) -> Any: ...
+        def notify(
+            self, message: str, *, severity: Any = "information", timeout: float | None = None
+        ) -> None: ...
+        def _show_list(self, list_id: str) -> None: ...
+        def _update_status(self) -> None: ...
+        def call_after_refresh(self, callback: Any) -> bool: ...
+
+    _relation_shown: str | None = None
+    """The relation highlighted in the relation list while that list has the focus."""
+
+    def relation_rows(self, ann: Annotations) -> list[tuple[str, Text]]:
+        """The relation list: one multi-line row per relation (head, then each end)."""
+        idx = self.view.relations or RelationIndex(
+            ann.spans, ann.relations, ann.entities, self.view.undirected
+        )
+        return [(r.id, idx.list_row(r)) for r in ann.relations]
+
+    _legend_types: frozenset[str] | None = None
+
+    def update_legend(self) -> None:
+        """Redraw the legend when the document's set of types changed (not on every edit)."""
+        s = self.session
+        if s is None:
+            return
+        types = frozenset(sp.type for sp in s.annotations.spans)
+        if types != self._legend_types:
+            self._legend_types = types
+            box = self.query_one("#legend", Static)
+            box.update(legend(s.annotations.spans, s.schema.colors(), box.size.width))
+
+    def on_resize(self, _event: object) -> None:
+        """A new terminal size: the legend is laid out again for the side panel's new width."""
+        self._legend_types = None
+        self.call_after_refresh(self.update_legend)
+
+    def update_partners(self) -> None:
+        """The active span's relation partners get their own highlight; its and their markers stand out."""
+        idx = self.view.relations
+        self._relation_shown = None
+        if idx is None or self.active is None:
+            self.view.set_partners([])
+            return
+        ranges = idx.partners(self.active)
+        hot = [
+            self.active,
+            *(s.id for r in idx.relations_of(self.active) for _ro, _re, ss in idx.ends(r) for s in ss),
+        ]
+        self.view.set_partners(ranges, hot)
+
+    def relation_line(self, line1: str) -> str:
+        """The detail line: the relation shown in the list, else the active span's roles added."""
+        idx = self.view.relations
+        if idx is None:
+            return line1
+        shown = self._relation_shown
+        if shown is not None and shown in idx.relations and self.focused is self.query_one("#relations"):
+            # whole texts when the line has room (160 columns), abbreviated to fit it otherwise
+            rel = idx.relations[shown]
+            room = max(40, self.query_one("#status").size.width - 2)
+            for n in (200, 40, 24, 12):
+                line = idx.describe(rel, n=n)
+                if len(line) <= room:
+                    break
+            return line
+        if self.active is not None and self.active in idx.spans and not self.view.selection:
+            room = max(40, self.query_one("#status").size.width - 2)
+            head = f"{line1} · {len(idx.relations_of(self.active))} rel: "
+            for n in (200, 40, 24, 12):  # the count first: what does not fit is cut (R lists it all)
+                line = head + idx.span_roles(self.active, n=n)
+                if len(line) <= room:
+                    break
+            if line != head:
+                return line
+        return line1
+
+    def action_relations_view(self) -> None:
+        """Show and focus the relation list, on a relation of the active span when there is one."""
+        self._show_list("relations")
+        ol = self.query_one("#relations", OptionList)
+        keys = self._list_keys.get("relations", [])
+        idx = self.view.relations
+        if idx is not None and self.active is not None:
+            mine = [r.id for r in idx.relations_of(self.active)]
+            if mine and mine[0] in keys:
+                ol.highlighted = keys.index(mine[0])
+        ol.focus()
+        if not keys:
+            self.notify("no relation in this document yet (r adds one)")
+            return
+        if ol.highlighted is not None:
+            self.show_relation(keys[ol.highlighted])
+
+    def action_toggle_types(self) -> None:
+        """Type labels under every span, drawn over its width (nested, adjacent spans told apart)."""
+        self.view.set_show_types(not self.view.show_types)  # seen at once: no notification
+
+    def show_relation(self, rel_id: str) -> None:
+        """Bring a relation into view: its source marked, its other ends as partners, both
+        scrolled into sight, and the whole relation on the detail line."""
+        idx = self.view.relations
+        if idx is None or rel_id not in idx.relations:
+            return
+        source, others = idx.relation_ranges(rel_id)
+        hot = [s.id for _r, _ref, spans in idx.ends(idx.relations[rel_id]) for s in spans]
+        self.view.set_marks(source)
+        self.view.set_partners(others, hot)
+        every = source + others
+        if every:
+            self.view.reveal(min(a for a, _ in every), max(b for _, b in every))
+        self._relation_shown = rel_id
+        self._update_status()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Moving in the relation list (while it has the focus) shows each relation in the text."""
+        ol = event.option_list
+        if ol.id != "relations" or self.focused is not ol:
+            return
+        keys = self._list_keys.get("relations", [])
+        if 0 <= event.option_index < len(keys):
+            self.show_relation(keys[event.option_index])
