@@ -178,7 +178,8 @@ async def test_lowest_document_to_its_conflicts_in_two_keys_writing_nothing(demo
         assert len(keys) == 2
         screen = await _drilled(pilot)
         assert screen.document == lowest == "esp.train-doc-100"
-        assert screen.adj is not None and screen.adj.conflicts.open == found.open == 38  # overlapping boundary alternatives are one conflict each (#15 item 4)
+        # overlapping boundary alternatives are one conflict each (#15 item 4)
+        assert screen.adj is not None and screen.adj.conflicts.open == found.open == 38
         assert "(read-only)" in screen_text(app) and f"{found.open} open" in str(screen.sub_title)
         # browsing, and every deciding key: nothing is decided, merged or written
         await press(pilot, "n", "n", "p", "s", "h", "a", "b", "x", "e", "1", "A", "X", "E", "R")
