@@ -266,6 +266,21 @@ class TuiFacade:
             document, key, take=take, item=item, reject=reject, reason=reason or None
         )
 
+    def undo_decision(self, document: str, key: str, *, reason: str | None = None) -> Any:
+        """Undo the decision on a conflict (open again; what rests on its gold item leaves too)."""
+        self._need("undo_decision")
+        return self.corpus.undo_decision(document, key, reason=reason or None)  # type: ignore[attr-defined]
+
+    def check_gold(self, document: str) -> Any:
+        """Whether the document's gold can be finished (GoldCheck); writes nothing."""
+        self._need("check_gold")
+        return self.corpus.check_gold(document)  # type: ignore[attr-defined]
+
+    def finish_gold(self, document: str, *, force: bool = False) -> Any:
+        """Finish the document's gold (refused while a conflict is open); decisions are frozen after."""
+        self._need("finish_gold")
+        return self.corpus.finish_gold(document, force=force)  # type: ignore[attr-defined]
+
     def _need(self, *methods: str) -> None:
         missing = [m for m in methods if not self.has(m)]
         if missing:

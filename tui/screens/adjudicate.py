@@ -25,7 +25,7 @@ from corpusdb.terminal import clean
 from tui import adjudication as adj
 from tui.facade import Adjudication
 from tui.screens.base import BaseScreen, ReloadingScreen
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
+from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
 
@@ -109,7 +109,8 @@ class AdjudicateScreen(BaseScreen):
     HELP = (
         "Each line is an item the annotators disagree on. a/b (or 1-9) take that annotator's version, "
         "x takes none, e edits one; the capital letter asks for a reason first. Gold and the decision "
-        "are saved at once. s shows the annotators' versions side by side."
+        "are saved at once. A decided line can be decided again, or undone with u, until F finishes "
+        "the document's gold (checked first: no open conflict). s shows the versions side by side."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -129,6 +130,8 @@ class AdjudicateScreen(BaseScreen):
         Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
         Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
         Binding("h", "toggle_agreed", "Show agreed items", show=False),
+        Binding("u", "undo_decision", "Undo decision"),
+        Binding("F", "finish_gold", "Finish gold"),
         Binding("R", "reload", "Reload", show=False),
         Binding("q", "close", "Close", show=False),
     ]
@@ -288,12 +291,19 @@ class AdjudicateScreen(BaseScreen):
         c = self._current()
         if c is None:
             return None
-        if c.decision is not None:
-            self.notify(
-                f"{c.key} is already decided ({c.decision.method}); a lead corrects gold", severity="warning"
-            )
+        if self._finished():
             return None
-        return c
+        return c  # a decided conflict is decided again: a revision, kept in the history
+
+    def _finished(self) -> bool:
+        """Finished gold is frozen: say so instead of trying (a lead reopens it, or `corpusdb correct`)."""
+        a = self.adj
+        if a is not None and a.gold is not None and a.gold.info.status == "submitted":
+            self.notify(
+                "gold is finished: a lead reopens it, or corrects it (`corpusdb correct`)", severity="warning"
+            )
+            return True
+        return False
 
     async def _reason(self, wanted: bool) -> str | bool | None:
         """The reason typed (None: none wanted; False: the user cancelled)."""
@@ -364,7 +374,10 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
-        self._resolve(c.key, dict(item=item), reason, "edited")
+        src = base.sources[0]  # provenance: edited from this version
+        self._resolve(
+            c.key, dict(item=item, take=f"{src.annotator or src.set_id}:{src.local_id}"), reason, "edited"
+        )
 
     async def _edited(self, variant: Any, a: Adjudication) -> Any | None:
         schema = self.facade.schema
@@ -438,6 +451,67 @@ class AdjudicateScreen(BaseScreen):
         self._want_key = self.shown[nxt].key if nxt is not None and self.shown[nxt].key != res.key else None
         self.notify(f"{res.key}: {what} · {res.open} open conflict(s) left")
         self._show(fresh)
+
+    # -- revising and finishing (issue #15) --------------------------------------------------------------
+    @work(exclusive=True, group="dialog")
+    async def action_undo_decision(self) -> None:
+        """Undo the highlighted conflict's decision: open again; relations resting on it leave gold."""
+        c = self._current()
+        if c is None or self._finished():
+            return
+        if c.decision is None:
+            self.notify(f"{c.key} is not decided: nothing to undo", severity="warning")
+            return
+        self._undo(c.key)
+
+    @work(thread=True, exclusive=True, group="resolve")
+    def _undo(self, key: str) -> None:
+        try:
+            res = self.facade.undo_decision(self.document, key)
+            fresh = self.facade.reload_adjudication(self.document)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, f"{key} not undone")
+            return
+        self._want_key = key
+        also = f" · also out of gold: {', '.join(res.undone)}" if res.undone else ""
+        self.app.call_from_thread(self.notify, f"{key}: decision undone{also} · {res.open} open conflict(s)")
+        self.app.call_from_thread(self._show, fresh)
+
+    @work(exclusive=True, group="dialog")
+    async def action_finish_gold(self) -> None:
+        """Check the document's gold, show the result, and finish it on confirmation."""
+        if self.adj is None or self._finished():
+            return
+        try:
+            check = self.facade.check_gold(self.document)
+        except CorpusError as exc:
+            self.fail(exc, "cannot check gold")
+            return
+        errors = [v for v in check.violations if v.severity == "error"]
+        lines = [f"open: {k}" + (f" (blocked: {dict(check.blocked)[k]})" if k in dict(check.blocked) else "")
+                 for k in check.open] + [str(v) for v in check.violations]  # fmt: skip
+        body = "\n".join(lines) or "No open conflict, no schema problem."
+        if check.open:
+            answers = {"enter": ("close", "close")}
+        elif errors:
+            answers = {"f": ("force", "finish anyway")}
+        else:
+            answers = {"enter": ("finish", "finish")}
+        title = f"Finish the gold of {self.document}? {check.summary()}"
+        answer = await self.app.push_screen_wait(MessageScreen(title, body, answers))
+        if answer in ("finish", "force"):
+            self._finish(answer == "force")
+
+    @work(thread=True, exclusive=True, group="resolve")
+    def _finish(self, force: bool) -> None:
+        try:
+            self.facade.finish_gold(self.document, force=force)
+            fresh = self.facade.reload_adjudication(self.document)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "gold not finished")
+            return
+        self.app.call_from_thread(self.notify, f"{self.document}: gold finished; decisions are frozen")
+        self.app.call_from_thread(self._show, fresh)
 
 
 _EMPTY = Annotations()
