@@ -130,8 +130,8 @@ class AdjudicateScreen(BaseScreen):
         Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
         Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
         Binding("h", "toggle_agreed", "Show agreed items", show=False),
-        Binding("u", "undo_decision", "Undo decision"),
-        Binding("F", "finish_gold", "Finish gold"),
+        Binding("u", "undo_decision", "Undo decision", show=False),
+        Binding("F", "finish_gold", "Finish gold", show=False),
         Binding("R", "reload", "Reload", show=False),
         Binding("q", "close", "Close", show=False),
     ]
