@@ -486,6 +486,14 @@ def _origin(a: Analysis, u: Unit, item: Item, chosen: Member | None
     return "edited", v, ms
 
 
+def with_text(item: Item, text: str) -> Item:
+    """A span given without its text (``--item '{"type": ..., "fragments": ...}'``) gets the
+    document's words, so gold never holds a span whose text is empty."""
+    if isinstance(item, Span) and not item.text and item.fragments:
+        return replace(item, text=" ".join(text[x:y] for x, y in item.fragments))
+    return item
+
+
 def _open_count(a: Analysis) -> int:
     return sum(1 for u in a.units if a.is_open(u))
 
@@ -624,6 +632,7 @@ class AdjudicationMixin(ServiceBase):
             if reject:
                 dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason, replaces=done)
             elif item is not None:
+                item = with_text(item, a.text)
                 if _kind(item) != u.kind:
                     raise InvalidInput(f"{key} is a {u.kind}; the edited item is a {_kind(item)}")
                 if isinstance(item, Relation):

@@ -30,6 +30,7 @@ from corpusdb.workflow.adjudication import (
     check_expected,
     is_finished,
     refuse_finished,
+    with_text,
 )
 from corpusdb.workflow.conflicts import Analysis, analyse
 from corpusdb.workflow.items import item_to_json
@@ -174,6 +175,7 @@ class RevisionMixin(AdjudicationMixin):
             old = gold.find(kind, item_id)
             if old is None:
                 raise NotFound(f"the gold of {a.document} has no {kind} {item_id!r}")
+            item = with_text(item, a.text)
             if isinstance(item, DocLabel) and item.name != item_id:
                 raise InvalidInput(f"a label keeps its name: {item.name!r} is not {item_id!r}")
             self._check_refs(gold, item)
@@ -201,6 +203,7 @@ class RevisionMixin(AdjudicationMixin):
         with self._write() as conn:
             a = self._analyse_for_change(conn, document, "add an item", expected_version)
             gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
+            item = with_text(item, a.text)
             if isinstance(item, DocLabel):
                 if gold.find("label", item.name) is not None:
                     raise Conflict(f"gold already has the label {item.name}: edit it instead")
