@@ -324,3 +324,31 @@ def test_boundary_dispute_on_bacteria_biotope_2011_is_one_conflict(sqlite_url: s
     n = len(ann.spans)
     f1 = c.agreement("spans", criterion="exact").to_dict()["summary"]["value"]
     assert f1 == pytest.approx(2 * (n - 1) / (2 * (n - 1) + 2))
+
+
+def test_undo_takes_a_link_cluster_resting_on_the_span_out(any_url: str) -> None:
+    """BioRelEx-like: the abbreviation cluster both annotators drew follows its spans into gold, and
+    leaves gold (its decision undone) when one of its spans' decision is undone."""
+    from tests.test_workflow_adjudication import ALICE as BX_ALICE
+    from tests.test_workflow_adjudication import BOB as BX_BOB
+    from tests.test_workflow_adjudication import TEXT as BX_TEXT
+
+    c = Corpus.create("bx", "biorelex-1.0", url=any_url)
+    for n in ("alice", "bob"):
+        c.add_annotator(n)
+    c.add_documents([Document("s1", BX_TEXT)])
+    c.create_set("s1", "alice", status="submitted", annotations=BX_ALICE)
+    c.create_set("s1", "bob", status="submitted", annotations=BX_BOB)
+    c.merge()
+    c.resolve("s1", "span:15-28", take="alice")
+    [cluster] = c.gold("s1").annotations.entities
+    res = c.undo_decision("s1", "span:15-28")
+    assert cluster.id in res.undone and c.gold("s1").annotations.entities == ()
+    assert any(d.method == "undone" and d.item_id == cluster.id for d in c.decisions("s1"))
+    c.resolve("s1", "span:15-28", take="bob")  # decided again: the agreed cluster follows once more
+    [again] = c.gold("s1").annotations.entities
+    assert again.type == "abbreviation" and len(again.members) == 2
+    removed = c.remove_gold("s1", again.id, reason="not an abbreviation")
+    assert removed.decision.item_kind == "link" and c.gold("s1").annotations.entities == ()
+    link = next(x for x in c.conflicts("s1", include_resolved=True)[0].conflicts if x.kind == "link")
+    assert link.decision is not None and link.decision.id == removed.decision.id  # decided: taken out

@@ -184,7 +184,7 @@ class _Gold:
 
     def dependents(self, local_id: str) -> list[tuple[str, str]]:
         """(kind, id) of the gold items resting on ``local_id``, transitively: relations naming it as
-        argument or trigger, links ending on it, entities with it as their only member."""
+        argument or trigger, links ending on it, entities (and link clusters) it is a member of."""
         doomed = {local_id}
         out: list[tuple[str, str]] = []
         changed = True
@@ -196,7 +196,7 @@ class _Gold:
                     out.append(("relation", r.id))
                     changed = True
             for e in self.entities:
-                if e.id not in doomed and e.members and all(m in doomed for m in e.members):
+                if e.id not in doomed and any(m in doomed for m in e.members):  # decided again with its spans
                     doomed.add(e.id)
                     out.append(("entity", e.id))
                     changed = True
@@ -401,13 +401,16 @@ def _undo_record(a: Analysis, svc: ServiceBase, gold: _Gold, kind: str, local_id
                  reason: str | None) -> DecisionInfo | None:  # fmt: skip
     """Queue an ``undone`` record superseding the decision in force that made ``local_id`` and
     reopen its unit in the analysis (None when no decision made it, e.g. an imported item)."""
+    kinds = (kind, "link") if kind == "entity" else (kind,)  # gold keeps a link cluster as an entity
     key, old = next(
-        ((k, d) for k, d in a.unit_decision.items() if d.item_kind == kind and d.item_id == local_id),
+        ((k, d) for k, d in a.unit_decision.items() if d.item_kind in kinds and d.item_id == local_id),
         (None, None),
     )
     if old is None:
-        old = next((d for d in reversed(a.decisions) if d.in_force and (d.item_kind, d.item_id) == (kind, local_id)),
+        old = next((d for d in reversed(a.decisions) if d.in_force and d.item_kind in kinds and d.item_id == local_id),
                    None)  # fmt: skip
+    if old is not None:
+        kind = old.item_kind
     src = list(old.sources) if old is not None else []
     before = item_to_json(item) if item is not None else None
     gold.decisions.append((kind, local_id, "undone", svc.actor.id, src, reason, before, None))

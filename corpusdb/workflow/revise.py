@@ -89,12 +89,14 @@ class GoldNotFinished(Conflict):
 
 
 def _unit_of(a: Analysis, kind: str, local_id: str) -> tuple[str | None, DecisionInfo | None]:
-    """(unit key, decision in force) of the gold item ``local_id``."""
+    """(unit key, decision in force) of the gold item ``local_id`` (gold keeps a link cluster as an
+    entity; its decision says ``link``)."""
+    kinds = (kind, "link") if kind == "entity" else (kind,)
     for k, d in a.unit_decision.items():
-        if d.item_kind == kind and d.item_id == local_id:
+        if d.item_kind in kinds and d.item_id == local_id:
             return k, d
     d = next(
-        (d for d in reversed(a.decisions) if d.in_force and (d.item_kind, d.item_id) == (kind, local_id)),
+        (d for d in reversed(a.decisions) if d.in_force and d.item_kind in kinds and d.item_id == local_id),
         None,
     )
     return None, d
@@ -184,6 +186,7 @@ class RevisionMixin(AdjudicationMixin):
             self._check_schema(a, gold, kind, item_id)
             src = list(done.sources) if done is not None else []
             before, after = item_to_json(old), item_to_json(gold.find(kind, item_id))  # type: ignore[arg-type]
+            kind = done.item_kind if done is not None else kind  # a link cluster's decision says link
             return self._record(
                 conn, a, gold, key or item_id, kind, item_id, src, reason, before, after, done, "edit"
             )
@@ -242,6 +245,7 @@ class RevisionMixin(AdjudicationMixin):
             key, done = _unit_of(a, k, item_id)
             undone = _retract(a, self, gold, k, item_id, f"{item_id} was removed")
             src = list(done.sources) if done is not None else []
+            k = done.item_kind if done is not None else k
             res = self._record(conn, a, gold, key or item_id, k, item_id, src, reason, item_to_json(old), None,
                                done, "remove")  # type: ignore[arg-type]  # fmt: skip
             return Resolution(res.document, res.key, None, res.decision, res.open, tuple(undone))
