@@ -103,6 +103,8 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
         assert code == 0 and "gold finished" in out, err
     code, _, err = run(capsys, *base, "--as", "judy", "adjudicate", "d1", "--key", "span:27-31", "--none")
     assert code == 6 and "finished" in err and "corpusdb correct" in err
+    code, out, _ = run(capsys, *base, "--as", "judy", "conflicts", "--counts")
+    assert out.splitlines()[1:3] == ["d1\t2\t2\t0\tfinished", "d2\t2\t2\t0\tfinished"]
     code, out, _ = run(capsys, *base, "-f", "json", "decisions", "d1")
     methods = sorted(d["method"] for d in json.loads(out))
     assert methods == ["adjudicated", "adjudicated", "unanimous"]
