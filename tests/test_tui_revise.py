@@ -89,3 +89,23 @@ async def test_finish_gold_with_confirmation(ready_url: str) -> None:
         await press(pilot, "u", "a")  # frozen: neither undo nor a new take writes anything
         assert len(carol.decisions("d1")) == n and carol.gold("d1").info.status == "submitted"
         assert any("gold is finished" in n.message for n in app._notifications)
+
+
+@run_async
+async def test_a_decision_on_a_stale_screen_loses(ready_url: str) -> None:
+    """Another adjudicator revised gold after this screen was loaded: the key is refused (stale),
+    nothing is written, and the screen says to reload."""
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        app.open_adjudication("d1")
+        await settle(pilot)
+        lena = Corpus.open("demo", url=ready_url, user="lena")
+        lena.resolve("d1", "span:0-4", take="alice", reason="meanwhile")
+        n = len(lena.decisions("d1"))
+        await press(pilot, "b")  # on the screen span:0-4 is still open
+        assert len(lena.decisions("d1")) == n
+        assert [
+            d.decided_by for d in lena.decisions("d1") if d.item_kind == "span" and d.method == "adjudicated"
+        ] == ["lena"]
+        assert any("changed since you read it" in n.message for n in app._notifications)

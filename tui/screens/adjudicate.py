@@ -437,7 +437,7 @@ class AdjudicateScreen(BaseScreen):
     @work(thread=True, exclusive=True, group="resolve")
     def _resolve(self, key: str, how: dict[str, Any], reason: str | None, what: str) -> None:
         try:
-            res = self.facade.resolve(self.document, key, reason=reason, **how)
+            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(), **how)
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
@@ -453,6 +453,11 @@ class AdjudicateScreen(BaseScreen):
         self._show(fresh)
 
     # -- revising and finishing (issue #15) --------------------------------------------------------------
+    def _seen(self) -> int | None:
+        """The gold version on screen: a decision made on it loses to one another person made since."""
+        a = self.adj
+        return a.gold.info.version if a is not None and a.gold is not None else None
+
     @work(exclusive=True, group="dialog")
     async def action_undo_decision(self) -> None:
         """Undo the highlighted conflict's decision: open again; relations resting on it leave gold."""
@@ -467,7 +472,7 @@ class AdjudicateScreen(BaseScreen):
     @work(thread=True, exclusive=True, group="resolve")
     def _undo(self, key: str) -> None:
         try:
-            res = self.facade.undo_decision(self.document, key)
+            res = self.facade.undo_decision(self.document, key, expected_version=self._seen())
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, f"{key} not undone")
