@@ -352,3 +352,16 @@ def test_undo_takes_a_link_cluster_resting_on_the_span_out(any_url: str) -> None
     assert removed.decision.item_kind == "link" and c.gold("s1").annotations.entities == ()
     link = next(x for x in c.conflicts("s1", include_resolved=True)[0].conflicts if x.kind == "link")
     assert link.decision is not None and link.decision.id == removed.decision.id  # decided: taken out
+
+
+def test_undo_of_one_refusal_leaves_another_alone(corpus: Corpus) -> None:
+    judy = corpus.as_user("judy")
+    judy.merge()
+    first = judy.resolve("d1", GUT, reject=True)
+    judy.resolve("d1", SOIL, reject=True)
+    judy.undo_decision("d1", SOIL)
+    [dc] = judy.conflicts("d1", include_resolved=True)
+    by_key = {x.key: x for x in dc.conflicts}
+    assert by_key[SOIL].decision is None
+    assert by_key[GUT].decision is not None and by_key[GUT].decision.id == first.decision.id
+    assert [d.superseded_by is None for d in judy.decisions("d1") if d.id == first.decision.id] == [True]

@@ -398,11 +398,12 @@ def _retract(a: Analysis, svc: ServiceBase, gold: _Gold, kind: str, local_id: st
 
 
 def _undo_record(a: Analysis, svc: ServiceBase, gold: _Gold, kind: str, local_id: str, item: Item | None,
-                 reason: str | None) -> DecisionInfo | None:  # fmt: skip
+                 reason: str | None, which: tuple[str, DecisionInfo] | None = None) -> DecisionInfo | None:  # fmt: skip
     """Queue an ``undone`` record superseding the decision in force that made ``local_id`` and
-    reopen its unit in the analysis (None when no decision made it, e.g. an imported item)."""
+    reopen its unit in the analysis (None when no decision made it, e.g. an imported item).
+    ``which``: the unit and decision when known (a refusal has no gold id to find it by)."""
     kinds = (kind, "link") if kind == "entity" else (kind,)  # gold keeps a link cluster as an entity
-    key, old = next(
+    key, old = which or next(
         ((k, d) for k, d in a.unit_decision.items() if d.item_kind in kinds and d.item_id == local_id),
         (None, None),
     )

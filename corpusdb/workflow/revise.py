@@ -150,7 +150,7 @@ class RevisionMixin(AdjudicationMixin):
             item = gold.find(u.kind, done.item_id) if done.item_id else None
             if done.item_id:
                 undone = _retract(a, self, gold, u.kind, done.item_id, f"{key} was undone")
-            dec = _undo_record(a, self, gold, u.kind, done.item_id, item, reason)
+            dec = _undo_record(a, self, gold, u.kind, done.item_id, item, reason, (u.key, done))
             open_ = _open_count(a)
             [ids] = store.write_golds(conn, self.project_id, [_write(a, gold)])
             dec = DecisionInfo(ids[-1], a.document, u.kind, done.item_id, "undone", self.actor.name,
