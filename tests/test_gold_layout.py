@@ -35,6 +35,7 @@ def test_gold_keeps_files_e_lines_and_ids(tmp_path: Path, sqlite_url: str) -> No
     assert (tmp_path / "gold" / "d1.a1").read_text() == A1
     assert (tmp_path / "gold" / "d1.a2").read_text() == A2
     c.split(ratios=[1.0], names=["train"])
+    c.finish_gold("d1")  # everything agreed: the adjudicator finishes gold, then it is released
     c.release("v1", outdir=tmp_path / "rel")
     assert sorted(p.name for p in (tmp_path / "rel" / "brat" / "train").iterdir()) == [
         "d1.a1",

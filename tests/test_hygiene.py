@@ -24,6 +24,8 @@ def corpus(any_url: str, tmp_path: Path) -> Corpus:
     c.import_brat(src, "alice")
     c.import_brat(src, "bob")
     c.merge()
+    for d in ("d1", "d2"):  # every item agreed: the adjudicator finishes gold, then it is released
+        c.finish_gold(d)
     c.split(ratios=[1.0], names=["train"])
     c.release("v1", outdir=tmp_path / "v1")
     return c

@@ -75,7 +75,7 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
     code, _, err = run(capsys, *base, "--as", "judy", "adjudicate", "d1", "--key", "span:1-2", "--none")
     assert code == 3
     # a decision is revised (an edit from alice's version), undone, decided again, until gold is finished
-    env = json.dumps({"kind": "span", "type": "Environment", "fragments": [[27, 31]], "text": "soil"})
+    env = json.dumps({"type": "Environment", "fragments": [[27, 31]]})  # the text is the document's
     code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--item", env,
                          "--take", "alice", "-r", "soil as such")  # fmt: skip
     assert code == 0 and "gold T2 (edited" in out, err
@@ -103,6 +103,8 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
         assert code == 0 and "gold finished" in out, err
     code, _, err = run(capsys, *base, "--as", "judy", "adjudicate", "d1", "--key", "span:27-31", "--none")
     assert code == 6 and "finished" in err and "corpusdb correct" in err
+    code, out, _ = run(capsys, *base, "--as", "judy", "conflicts", "--counts")
+    assert out.splitlines()[1:3] == ["d1\t2\t2\t0\tfinished", "d2\t2\t2\t0\tfinished"]
     code, out, _ = run(capsys, *base, "-f", "json", "decisions", "d1")
     methods = sorted(d["method"] for d in json.loads(out))
     assert methods == ["adjudicated", "adjudicated", "unanimous"]
@@ -110,7 +112,10 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
     history = json.loads(out)
     edit = next(d for d in history if d["method"] == "edited")
     assert edit["provenance"] == "edited from alice:T2 (Soil → Environment)" and edit["in_force"] is False
-    assert edit["before"]["type"] == "Soil" and edit["after"]["type"] == "Environment"
+    assert edit["before"]["type"] == "Soil" and (edit["after"]["type"], edit["after"]["text"]) == (
+        "Environment",
+        "soil",
+    )
     assert sorted(d["item"] for d in history if d["method"] == "undone") == ["R1", "T2"]
     code, out, _ = run(capsys, *base, "decisions", "d2")
     assert code == 0 and "undone" in out and "revised or undone" in out

@@ -3,6 +3,7 @@ in the history, edits recorded as ``edited`` with before/after, finishing as an 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from corpusdb.api import Corpus
 from corpusdb.errors import Conflict, InvalidInput, NotFound, StaleVersion
 from corpusdb.records import Annotations, Argument, Document, Relation, Span
 from corpusdb.workflow.revise import GoldNotFinished
+from importers.standoff import read_document
+from tests.conftest import shared_path
 
 TEXT = "Bacillus subtilis lives in the gut of mice and in soil."
 
@@ -280,3 +283,85 @@ def test_upgrade_from_0007_keeps_decisions_in_force(tmp_path: Path) -> None:
         assert [tuple(r) for r in conn.execute(text("SELECT item_local_id, method FROM decision"))] == [
             ("T1", "adjudicated")
         ]
+
+
+@pytest.mark.shared
+def test_boundary_dispute_on_bacteria_biotope_2011_is_one_conflict(sqlite_url: str) -> None:
+    """BB 2011 BTID-10084 as alice (the reference) and bob, who marks the first multi-word Bacterium
+    shorter: one conflict with both versions; relations on either alternative are one item; taking
+    one decides it; the agreement figure is what one missed and one extra span give."""
+    base = shared_path("data", "bionlp-st-2011-bb-train")
+    ref = read_document(base / "BTID-10084.txt")
+    ann = ref.annotations
+    long = next(s for s in ann.spans if s.type == "Bacterium" and " " in s.text)
+    a = long.fragments[0][0]
+    short = replace(long, fragments=((a, a + long.text.index(" ")),), text=long.text.split(" ")[0])
+    bob = replace(ann, spans=tuple(short if s.id == long.id else s for s in ann.spans))
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    c.add_annotator("alice")
+    c.add_annotator("bob")
+    c.add_annotator("judy", "adjudicator")
+    c.add_documents([ref.document])
+    doc = ref.document.external_id
+    c.create_set(doc, "alice", status="submitted", annotations=ann)
+    c.create_set(doc, "bob", status="submitted", annotations=bob)
+    judy = c.as_user("judy")
+    [dc] = judy.conflicts(doc)
+    [x] = dc.conflicts  # one dispute, not "alice's span absent for bob" plus "bob's absent for alice"
+    assert x.key == f"span:{a}-{short.fragments[0][1]}" and x.differs == ("boundaries",)
+    assert [(v.item.text, [s.annotator for s in v.sources]) for v in x.variants] == [  # type: ignore[union-attr]
+        (long.text, ["alice"]),
+        (short.text, ["bob"]),
+    ]
+    judy.merge()
+    res = judy.resolve(doc, x.key, take="bob")
+    assert res.open == 0
+    gold = judy.gold(doc).annotations
+    assert short.text in [s.text for s in gold.spans if s.fragments == short.fragments]
+    assert not [s for s in gold.spans if s.fragments == long.fragments]  # not both
+    assert len(gold.relations) == len(ann.relations)  # relations on the dispute followed it
+    # measurement is untouched: exact span F1 counts the dispute as one miss and one extra
+    n = len(ann.spans)
+    f1 = c.agreement("spans", criterion="exact").to_dict()["summary"]["value"]
+    assert f1 == pytest.approx(2 * (n - 1) / (2 * (n - 1) + 2))
+
+
+def test_undo_takes_a_link_cluster_resting_on_the_span_out(any_url: str) -> None:
+    """BioRelEx-like: the abbreviation cluster both annotators drew follows its spans into gold, and
+    leaves gold (its decision undone) when one of its spans' decision is undone."""
+    from tests.test_workflow_adjudication import ALICE as BX_ALICE
+    from tests.test_workflow_adjudication import BOB as BX_BOB
+    from tests.test_workflow_adjudication import TEXT as BX_TEXT
+
+    c = Corpus.create("bx", "biorelex-1.0", url=any_url)
+    for n in ("alice", "bob"):
+        c.add_annotator(n)
+    c.add_documents([Document("s1", BX_TEXT)])
+    c.create_set("s1", "alice", status="submitted", annotations=BX_ALICE)
+    c.create_set("s1", "bob", status="submitted", annotations=BX_BOB)
+    c.merge()
+    c.resolve("s1", "span:15-28", take="alice")
+    [cluster] = c.gold("s1").annotations.entities
+    res = c.undo_decision("s1", "span:15-28")
+    assert cluster.id in res.undone and c.gold("s1").annotations.entities == ()
+    assert any(d.method == "undone" and d.item_id == cluster.id for d in c.decisions("s1"))
+    c.resolve("s1", "span:15-28", take="bob")  # decided again: the agreed cluster follows once more
+    [again] = c.gold("s1").annotations.entities
+    assert again.type == "abbreviation" and len(again.members) == 2
+    removed = c.remove_gold("s1", again.id, reason="not an abbreviation")
+    assert removed.decision.item_kind == "link" and c.gold("s1").annotations.entities == ()
+    link = next(x for x in c.conflicts("s1", include_resolved=True)[0].conflicts if x.kind == "link")
+    assert link.decision is not None and link.decision.id == removed.decision.id  # decided: taken out
+
+
+def test_undo_of_one_refusal_leaves_another_alone(corpus: Corpus) -> None:
+    judy = corpus.as_user("judy")
+    judy.merge()
+    first = judy.resolve("d1", GUT, reject=True)
+    judy.resolve("d1", SOIL, reject=True)
+    judy.undo_decision("d1", SOIL)
+    [dc] = judy.conflicts("d1", include_resolved=True)
+    by_key = {x.key: x for x in dc.conflicts}
+    assert by_key[SOIL].decision is None
+    assert by_key[GUT].decision is not None and by_key[GUT].decision.id == first.decision.id
+    assert [d.superseded_by is None for d in judy.decisions("d1") if d.id == first.decision.id] == [True]

@@ -341,11 +341,23 @@ class TuiFacade:
         item: Any = None,
         reject: bool = False,
         reason: str | None = None,
+        expected_version: int | None = None,
     ) -> Any:
-        """Decide one conflict; gold and its Decision are written in one transaction."""
+        """Decide one conflict (again: a revision); gold and its Decision are written in one
+        transaction. ``expected_version``: the gold version shown (StaleVersion if it moved on)."""
         self._need("resolve")
         return self.corpus.resolve(  # type: ignore[attr-defined]
-            document, key, take=take, item=item, reject=reject, reason=reason or None
+            document, key, take=take, item=item, reject=reject, reason=reason or None,
+            expected_version=expected_version,
+        )  # fmt: skip
+
+    def undo_decision(
+        self, document: str, key: str, *, reason: str | None = None, expected_version: int | None = None
+    ) -> Any:
+        """Undo the decision on a conflict (open again; what rests on its gold item leaves too)."""
+        self._need("undo_decision")
+        return self.corpus.undo_decision(  # type: ignore[attr-defined]
+            document, key, reason=reason or None, expected_version=expected_version
         )
 
     def edit_gold(self, document: str, item_id: str, item: Any, *, reason: str | None = None,
@@ -371,6 +383,16 @@ class TuiFacade:
         return self.corpus.remove_gold(  # type: ignore[attr-defined]
             document, item_id, kind=kind, reason=reason or None, expected_version=expected_version
         )
+
+    def check_gold(self, document: str) -> Any:
+        """Whether the document's gold can be finished (GoldCheck); writes nothing."""
+        self._need("check_gold")
+        return self.corpus.check_gold(document)  # type: ignore[attr-defined]
+
+    def finish_gold(self, document: str, *, force: bool = False) -> Any:
+        """Finish the document's gold (refused while a conflict is open); decisions are frozen after."""
+        self._need("finish_gold")
+        return self.corpus.finish_gold(document, force=force)  # type: ignore[attr-defined]
 
     def _need(self, *methods: str) -> None:
         missing = [m for m in methods if not self.has(m)]

@@ -44,7 +44,7 @@ def conflicts(
         q = c.adjudication_queue(criterion=criterion, types=types)
         emit(st, [e.to_dict() for e in q], lambda: print_table(
             ("document", "sets", "conflicts", "open", "gold"),
-            [(e.document, e.sets, e.conflicts, e.open, e.gold_status if e.has_gold else "none") for e in q],
+            [(e.document, e.sets, e.conflicts, e.open, _gold_state(e.gold_status) if e.has_gold else "none") for e in q],
             f"total: {len(q)} documents, {sum(e.conflicts for e in q)} conflicts, {sum(e.open for e in q)} open",
         ))  # fmt: skip
         return
@@ -72,6 +72,11 @@ def conflicts(
                       f"({blocked} blocked), {sum(dc.agreed for dc in res)} agreed items", markup=False)  # fmt: skip
 
     emit(st, [dc.to_dict() for dc in res], render)
+
+
+def _gold_state(status: str | None) -> str:
+    """A gold set's status as people say it: ``submitted`` gold is finished."""
+    return "finished" if status == "submitted" else str(status)
 
 
 def adjudicate(

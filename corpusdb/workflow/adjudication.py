@@ -184,7 +184,7 @@ class _Gold:
 
     def dependents(self, local_id: str) -> list[tuple[str, str]]:
         """(kind, id) of the gold items resting on ``local_id``, transitively: relations naming it as
-        argument or trigger, links ending on it, entities with it as their only member."""
+        argument or trigger, links ending on it, entities (and link clusters) it is a member of."""
         doomed = {local_id}
         out: list[tuple[str, str]] = []
         changed = True
@@ -196,7 +196,7 @@ class _Gold:
                     out.append(("relation", r.id))
                     changed = True
             for e in self.entities:
-                if e.id not in doomed and e.members and all(m in doomed for m in e.members):
+                if e.id not in doomed and any(m in doomed for m in e.members):  # decided again with its spans
                     doomed.add(e.id)
                     out.append(("entity", e.id))
                     changed = True
@@ -398,16 +398,20 @@ def _retract(a: Analysis, svc: ServiceBase, gold: _Gold, kind: str, local_id: st
 
 
 def _undo_record(a: Analysis, svc: ServiceBase, gold: _Gold, kind: str, local_id: str, item: Item | None,
-                 reason: str | None) -> DecisionInfo | None:  # fmt: skip
+                 reason: str | None, which: tuple[str, DecisionInfo] | None = None) -> DecisionInfo | None:  # fmt: skip
     """Queue an ``undone`` record superseding the decision in force that made ``local_id`` and
-    reopen its unit in the analysis (None when no decision made it, e.g. an imported item)."""
-    key, old = next(
-        ((k, d) for k, d in a.unit_decision.items() if d.item_kind == kind and d.item_id == local_id),
+    reopen its unit in the analysis (None when no decision made it, e.g. an imported item).
+    ``which``: the unit and decision when known (a refusal has no gold id to find it by)."""
+    kinds = (kind, "link") if kind == "entity" else (kind,)  # gold keeps a link cluster as an entity
+    key, old = which or next(
+        ((k, d) for k, d in a.unit_decision.items() if d.item_kind in kinds and d.item_id == local_id),
         (None, None),
     )
     if old is None:
-        old = next((d for d in reversed(a.decisions) if d.in_force and (d.item_kind, d.item_id) == (kind, local_id)),
+        old = next((d for d in reversed(a.decisions) if d.in_force and d.item_kind in kinds and d.item_id == local_id),
                    None)  # fmt: skip
+    if old is not None:
+        kind = old.item_kind
     src = list(old.sources) if old is not None else []
     before = item_to_json(item) if item is not None else None
     gold.decisions.append((kind, local_id, "undone", svc.actor.id, src, reason, before, None))
@@ -484,6 +488,14 @@ def _origin(a: Analysis, u: Unit, item: Item, chosen: Member | None
 
     v, ms = min(versions, key=lambda vm: near(vm[0]))
     return "edited", v, ms
+
+
+def with_text(item: Item, text: str) -> Item:
+    """A span given without its text (``--item '{"type": ..., "fragments": ...}'``) gets the
+    document's words, so gold never holds a span whose text is empty."""
+    if isinstance(item, Span) and not item.text and item.fragments:
+        return replace(item, text=" ".join(text[x:y] for x, y in item.fragments))
+    return item
 
 
 def _open_count(a: Analysis) -> int:
@@ -624,6 +636,7 @@ class AdjudicationMixin(ServiceBase):
             if reject:
                 dec = _decide(a, self, gold, u, "adjudicated", None, _all_refs(a, u), reason, replaces=done)
             elif item is not None:
+                item = with_text(item, a.text)
                 if _kind(item) != u.kind:
                     raise InvalidInput(f"{key} is a {u.kind}; the edited item is a {_kind(item)}")
                 if isinstance(item, Relation):

@@ -30,6 +30,7 @@ from corpusdb.workflow.adjudication import (
     check_expected,
     is_finished,
     refuse_finished,
+    with_text,
 )
 from corpusdb.workflow.conflicts import Analysis, analyse
 from corpusdb.workflow.items import item_to_json
@@ -88,12 +89,14 @@ class GoldNotFinished(Conflict):
 
 
 def _unit_of(a: Analysis, kind: str, local_id: str) -> tuple[str | None, DecisionInfo | None]:
-    """(unit key, decision in force) of the gold item ``local_id``."""
+    """(unit key, decision in force) of the gold item ``local_id`` (gold keeps a link cluster as an
+    entity; its decision says ``link``)."""
+    kinds = (kind, "link") if kind == "entity" else (kind,)
     for k, d in a.unit_decision.items():
-        if d.item_kind == kind and d.item_id == local_id:
+        if d.item_kind in kinds and d.item_id == local_id:
             return k, d
     d = next(
-        (d for d in reversed(a.decisions) if d.in_force and (d.item_kind, d.item_id) == (kind, local_id)),
+        (d for d in reversed(a.decisions) if d.in_force and d.item_kind in kinds and d.item_id == local_id),
         None,
     )
     return None, d
@@ -147,7 +150,7 @@ class RevisionMixin(AdjudicationMixin):
             item = gold.find(u.kind, done.item_id) if done.item_id else None
             if done.item_id:
                 undone = _retract(a, self, gold, u.kind, done.item_id, f"{key} was undone")
-            dec = _undo_record(a, self, gold, u.kind, done.item_id, item, reason)
+            dec = _undo_record(a, self, gold, u.kind, done.item_id, item, reason, (u.key, done))
             open_ = _open_count(a)
             [ids] = store.write_golds(conn, self.project_id, [_write(a, gold)])
             dec = DecisionInfo(ids[-1], a.document, u.kind, done.item_id, "undone", self.actor.name,
@@ -174,6 +177,7 @@ class RevisionMixin(AdjudicationMixin):
             old = gold.find(kind, item_id)
             if old is None:
                 raise NotFound(f"the gold of {a.document} has no {kind} {item_id!r}")
+            item = with_text(item, a.text)
             if isinstance(item, DocLabel) and item.name != item_id:
                 raise InvalidInput(f"a label keeps its name: {item.name!r} is not {item_id!r}")
             self._check_refs(gold, item)
@@ -182,6 +186,7 @@ class RevisionMixin(AdjudicationMixin):
             self._check_schema(a, gold, kind, item_id)
             src = list(done.sources) if done is not None else []
             before, after = item_to_json(old), item_to_json(gold.find(kind, item_id))  # type: ignore[arg-type]
+            kind = done.item_kind if done is not None else kind  # a link cluster's decision says link
             return self._record(
                 conn, a, gold, key or item_id, kind, item_id, src, reason, before, after, done, "edit"
             )
@@ -201,6 +206,7 @@ class RevisionMixin(AdjudicationMixin):
         with self._write() as conn:
             a = self._analyse_for_change(conn, document, "add an item", expected_version)
             gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
+            item = with_text(item, a.text)
             if isinstance(item, DocLabel):
                 if gold.find("label", item.name) is not None:
                     raise Conflict(f"gold already has the label {item.name}: edit it instead")
@@ -239,6 +245,7 @@ class RevisionMixin(AdjudicationMixin):
             key, done = _unit_of(a, k, item_id)
             undone = _retract(a, self, gold, k, item_id, f"{item_id} was removed")
             src = list(done.sources) if done is not None else []
+            k = done.item_kind if done is not None else k
             res = self._record(conn, a, gold, key or item_id, k, item_id, src, reason, item_to_json(old), None,
                                done, "remove")  # type: ignore[arg-type]  # fmt: skip
             return Resolution(res.document, res.key, None, res.decision, res.open, tuple(undone))

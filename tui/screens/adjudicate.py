@@ -118,7 +118,8 @@ class AdjudicateScreen(BaseScreen):
         "first; on a decided conflict, or in the gold text (tab), m edits that gold item in place. + puts "
         "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
         "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
-        "140 columns)."
+        "140 columns). A decided line can be decided again, or undone with u, until F finishes the "
+        "document's gold (checked first: no open conflict)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -143,6 +144,8 @@ class AdjudicateScreen(BaseScreen):
         Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
         Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
         Binding("h", "toggle_agreed", "Show agreed items", show=False),
+        Binding("u", "undo_decision", "Undo decision", show=False),
+        Binding("F", "finish_gold", "Finish gold", show=False),
         Binding("R", "reload", "Reload", show=False),
         Binding("q", "close", "Close", show=False),
     ]
@@ -340,12 +343,19 @@ class AdjudicateScreen(BaseScreen):
         c = self._current()
         if c is None:
             return None
-        if c.decision is not None:
-            self.notify(
-                f"{c.key} is already decided ({c.decision.method}); a lead corrects gold", severity="warning"
-            )
+        if self._finished():
             return None
-        return c
+        return c  # a decided conflict is decided again: a revision, kept in the history
+
+    def _finished(self) -> bool:
+        """Finished gold is frozen: say so instead of trying (a lead reopens it, or `corpusdb correct`)."""
+        a = self.adj
+        if a is not None and a.gold is not None and a.gold.info.status == "submitted":
+            self.notify(
+                "gold is finished: a lead reopens it, or corrects it (`corpusdb correct`)", severity="warning"
+            )
+            return True
+        return False
 
     async def _reason(self, wanted: bool) -> str | bool | None:
         """The reason typed (None: none wanted; False: the user cancelled)."""
@@ -433,7 +443,10 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
-        self._resolve(c.key, dict(item=item), reason, "edited")
+        src = base.sources[0]  # provenance: edited from this version
+        self._resolve(
+            c.key, dict(item=item, take=f"{src.annotator or src.set_id}:{src.local_id}"), reason, "edited"
+        )
 
     async def _editor(self, title: str, item: Span | Relation, a: Adjudication) -> Any | None:
         """The draft after the full editor (None: the user dropped it)."""
@@ -739,7 +752,7 @@ class AdjudicateScreen(BaseScreen):
     @work(thread=True, exclusive=True, group="resolve")
     def _resolve(self, key: str, how: dict[str, Any], reason: str | None, what: str) -> None:
         try:
-            res = self.facade.resolve(self.document, key, reason=reason, **how)
+            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(), **how)
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
@@ -753,6 +766,72 @@ class AdjudicateScreen(BaseScreen):
         self._want_key = self.shown[nxt].key if nxt is not None and self.shown[nxt].key != res.key else None
         self.notify(f"{res.key}: {what} · {res.open} open conflict(s) left")
         self._show(fresh)
+
+    # -- revising and finishing (issue #15) --------------------------------------------------------------
+    def _seen(self) -> int | None:
+        """The gold version on screen: a decision made on it loses to one another person made since."""
+        a = self.adj
+        return a.gold.info.version if a is not None and a.gold is not None else None
+
+    @work(exclusive=True, group="dialog")
+    async def action_undo_decision(self) -> None:
+        """Undo the highlighted conflict's decision: open again; relations resting on it leave gold."""
+        c = self._current()
+        if c is None or self._finished():
+            return
+        if c.decision is None:
+            self.notify(f"{c.key} is not decided: nothing to undo", severity="warning")
+            return
+        self._undo(c.key)
+
+    @work(thread=True, exclusive=True, group="resolve")
+    def _undo(self, key: str) -> None:
+        try:
+            res = self.facade.undo_decision(self.document, key, expected_version=self._seen())
+            fresh = self.facade.reload_adjudication(self.document)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, f"{key} not undone")
+            return
+        self._want_key = key
+        also = f" · also out of gold: {', '.join(res.undone)}" if res.undone else ""
+        self.app.call_from_thread(self.notify, f"{key}: decision undone{also} · {res.open} open conflict(s)")
+        self.app.call_from_thread(self._show, fresh)
+
+    @work(exclusive=True, group="dialog")
+    async def action_finish_gold(self) -> None:
+        """Check the document's gold, show the result, and finish it on confirmation."""
+        if self.adj is None or self._finished():
+            return
+        try:
+            check = self.facade.check_gold(self.document)
+        except CorpusError as exc:
+            self.fail(exc, "cannot check gold")
+            return
+        errors = [v for v in check.violations if v.severity == "error"]
+        lines = [f"open: {k}" + (f" (blocked: {dict(check.blocked)[k]})" if k in dict(check.blocked) else "")
+                 for k in check.open] + [str(v) for v in check.violations]  # fmt: skip
+        body = "\n".join(lines) or "No open conflict, no schema problem."
+        if check.open:
+            answers = {"enter": ("close", "close")}
+        elif errors:
+            answers = {"f": ("force", "finish anyway")}
+        else:
+            answers = {"enter": ("finish", "finish")}
+        title = f"Finish the gold of {self.document}? {check.summary()}"
+        answer = await self.app.push_screen_wait(MessageScreen(title, body, answers))
+        if answer in ("finish", "force"):
+            self._finish(answer == "force")
+
+    @work(thread=True, exclusive=True, group="resolve")
+    def _finish(self, force: bool) -> None:
+        try:
+            self.facade.finish_gold(self.document, force=force)
+            fresh = self.facade.reload_adjudication(self.document)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "gold not finished")
+            return
+        self.app.call_from_thread(self.notify, f"{self.document}: gold finished; decisions are frozen")
+        self.app.call_from_thread(self._show, fresh)
 
 
 _EMPTY = Annotations()

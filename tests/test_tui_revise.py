@@ -1,0 +1,111 @@
+"""The adjudicate screen's revision keys (issue #15): a decided conflict is decided again, ``u`` undoes
+a decision, ``F`` checks and finishes gold behind a confirmation; each asserted on the database."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpusdb.api import Corpus
+from tui.app import build_app
+from tui.facade import open_facade
+from tui.sample import build_sample
+from tui.screens.adjudicate import AdjudicateScreen
+from tui.screens.pickers import MessageScreen
+from tui.testing import press, run_async, screen_text, settle
+
+
+@pytest.fixture
+def ready_url(sqlite_url: str) -> str:
+    """d1 submitted by alice and bob: ready for adjudication."""
+    build_sample(sqlite_url, submitted=True)
+    return sqlite_url
+
+
+@run_async
+async def test_redecide_and_undo_with_keys(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        app.open_adjudication("d1")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AdjudicateScreen)
+        await press(pilot, "a")  # span:0-4, IL-2: alice's version
+        carol = Corpus.open("demo", url=ready_url, user="carol")
+        assert [s.start for s in carol.gold("d1").annotations.spans if s.start == 0] == [0]
+        await press(pilot, "up")  # back to the decided line
+        assert screen._current().key == "span:0-4"  # type: ignore[union-attr]
+        await press(pilot, "b")  # decided again: bob has nothing there, so no IL-2 in gold
+        assert [s for s in carol.gold("d1").annotations.spans if s.start == 0] == []
+        decs = [d for d in carol.decisions("d1") if d.item_kind == "span" and d.method == "adjudicated"]
+        assert [(bool(d.item_id), d.superseded_by is not None) for d in decs] == [
+            (True, True),
+            (False, False),
+        ]
+        if screen._current().key != "span:0-4":  # type: ignore[union-attr]  # moved on to the next open one
+            await press(pilot, "up")
+        assert screen._current().key == "span:0-4"  # type: ignore[union-attr]
+        await press(pilot, "u")  # undo: the conflict is open again
+        [dc] = carol.conflicts("d1")
+        assert "span:0-4" in [x.key for x in dc.conflicts]  # open conflicts only
+        assert [d.method for d in carol.decisions("d1")][-1] == "undone"
+        assert any("span:0-4: decision undone" in n.message for n in app._notifications)
+        await press(pilot, "u")  # nothing to undo now: said, nothing written
+        assert [d.method for d in carol.decisions("d1")][-1] == "undone"
+        assert any("not decided: nothing to undo" in n.message for n in app._notifications)
+
+
+@run_async
+async def test_finish_gold_with_confirmation(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test(size=(160, 50), notifications=True) as pilot:
+        await settle(pilot)
+        app.open_adjudication("d1")
+        await settle(pilot)
+        screen = app.screen
+        await press(pilot, "F")  # conflicts are open: the check lists them, Enter only closes
+        assert isinstance(app.screen, MessageScreen)
+        text = screen_text(app)
+        assert "open conflict(s)" in text and "open: span:0-4" in text
+        await press(pilot, "enter")
+        carol = Corpus.open("demo", url=ready_url, user="carol")
+        assert carol.gold("d1").info.status == "in_progress"
+        for _ in range(3):  # decide the rest (relations once their spans are in gold)
+            for x in carol.conflicts("d1")[0].conflicts:
+                if not x.blocked:
+                    carol.resolve("d1", x.key, take="alice")
+                elif "refused" in x.blocked:  # its argument was refused: refuse it too
+                    carol.resolve("d1", x.key, reject=True)
+        assert carol.conflicts("d1")[0].open == 0
+        await press(pilot, "R")
+        await press(pilot, "F")
+        assert isinstance(app.screen, MessageScreen)
+        text = screen_text(app)
+        assert "gold can be finished" in text or "schema error" in text
+        await press(pilot, "f" if "schema error" in text else "enter")
+        assert app.screen is screen
+        assert carol.gold("d1").info.status == "submitted"  # finished
+        n = len(carol.decisions("d1"))
+        await press(pilot, "u", "a")  # frozen: neither undo nor a new take writes anything
+        assert len(carol.decisions("d1")) == n and carol.gold("d1").info.status == "submitted"
+        assert any("gold is finished" in n.message for n in app._notifications)
+
+
+@run_async
+async def test_a_decision_on_a_stale_screen_loses(ready_url: str) -> None:
+    """Another adjudicator revised gold after this screen was loaded: the key is refused (stale),
+    nothing is written, and the screen says to reload."""
+    app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        app.open_adjudication("d1")
+        await settle(pilot)
+        lena = Corpus.open("demo", url=ready_url, user="lena")
+        lena.resolve("d1", "span:0-4", take="alice", reason="meanwhile")
+        n = len(lena.decisions("d1"))
+        await press(pilot, "b")  # on the screen span:0-4 is still open
+        assert len(lena.decisions("d1")) == n
+        assert [
+            d.decided_by for d in lena.decisions("d1") if d.item_kind == "span" and d.method == "adjudicated"
+        ] == ["lena"]
+        assert any("changed since you read it" in n.message for n in app._notifications)
