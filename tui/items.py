@@ -18,6 +18,16 @@ from guidelines.schema import AttributeDef, Schema
 from tui.paint import UNKNOWN_COLOR, contrast
 
 LABEL_MARK = {1: "+", 0: "?", -1: "¬"}
+NOTE_MARK = "#"
+LEGEND: list[tuple[str, str]] = [
+    ("*", "after a span id: the span has attributes (i shows them)"),
+    ("@", "after a span id: the span is grounded (db:id, g)"),
+    ("…", "after a span id: a discontinuous span (several fragments); in text: cut short"),
+    (NOTE_MARK, "after an id: the item has a note (# edits it)"),
+    ("+ ? ¬", "relation label: asserted, speculative, negated"),
+    ("[a,b]", "relation tags"),
+]
+"""What the one-character marks in the span, link and relation lists mean (help screen, README)."""
 
 
 # -- building changes ----------------------------------------------------------------------------

@@ -457,5 +457,6 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
                 "Annotating (every action is saved at once)",
                 [r for r in binding_rows(self, labels) if r[1] != "Document label"],
             ),
+            ("Marks in the lists", it.LEGEND),
             ("Everywhere", app_rows(self)),
         ]

@@ -65,7 +65,7 @@ class AnnotationDialogs:
         out = []
         for e in s.schema.entities:
             label = it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else "")
-            out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}"))
+            out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}", key=e.key))
         return out
 
     def _span_choices(
@@ -106,7 +106,10 @@ class AnnotationDialogs:
             return
         start, end = rng
         type_ = await self._pick(
-            f"Type for «{it.short(s.text[start:end], 40)}»", self._type_choices(), initial=self._last_type
+            f"Type for «{it.short(s.text[start:end], 40)}»",
+            self._type_choices(),
+            initial=self._last_type,
+            hotkeys=True,
         )
         if type_ is None:
             return
@@ -121,7 +124,10 @@ class AnnotationDialogs:
         if not self._writable() or (span := self._active_span("change type")) is None:
             return
         type_ = await self._pick(
-            f"New type for {span.id} «{it.short(span.text, 30)}»", self._type_choices(), initial=span.type
+            f"New type for {span.id} «{it.short(span.text, 30)}»",
+            self._type_choices(),
+            initial=span.type,
+            hotkeys=True,
         )
         if type_ is None or type_ == span.type:
             return
@@ -392,6 +398,12 @@ class AnnotationDialogs:
         rtype = s.schema.relation(rel.type)
         if rtype is None:
             self.notify(f"{rel.type} is not a relation type of this schema", severity="warning")
+            return
+        if not rtype.labels and not rtype.tags:  # nothing to pick: say so rather than do nothing
+            self.notify(
+                f"{rel.type} has no labels or tags in this schema: # adds a note, x deletes it",
+                severity="warning",
+            )
             return
         answer = await self._label_and_tags(rtype, rel.label, rel.tags)
         if answer is None:

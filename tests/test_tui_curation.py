@@ -1,0 +1,133 @@
+"""Issue #15 item 7: the smaller curation defects, each driven by keys against a real SQLite project
+and checked in the database (or on the screen when the fix is what the screen says)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from corpusdb.api import Corpus
+from corpusdb.records import Annotations, Argument, Document, Relation, Span
+from tui.app import CorpusApp, build_app
+from tui.facade import open_facade
+from tui.sample import TEXTS, build_sample
+from tui.screens.annotate import AnnotateScreen
+from tui.screens.pickers import PickScreen
+from tui.testing import press, run_async, screen_text, settle, type_text
+
+D1 = TEXTS["d1"]
+BB = "Bacillus subtilis lives in soil. E. coli was isolated from the gut of patients."
+
+
+@pytest.fixture
+def url(sqlite_url: str) -> str:
+    build_sample(sqlite_url)
+    return sqlite_url
+
+
+@pytest.fixture
+def bb_url(sqlite_url: str) -> str:
+    """A BB 2011 project (type keys b h p g e ..., relations without labels, no groundings)."""
+    owner = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    owner.add_annotator("alice")
+    owner.add_annotator("bob")
+    owner.add_annotator("lena", "lead")
+    owner.add_documents([Document("b1", BB), Document("b2", BB)])
+    bac = Span("T1", "Bacterium", ((0, 17),), "Bacillus subtilis")
+    soil = Span("T2", "Habitat", ((27, 31),), "soil")
+    rel = Relation("R1", "Localization", (Argument("Bacterium", "T1"), Argument("Localization", "T2")))
+    for who in ("alice", "bob"):
+        owner.create_set("b1", who, annotations=Annotations(spans=(bac, soil), relations=(rel,)))
+        owner.create_set("b2", who)
+    return sqlite_url
+
+
+def app_for(url: str, user: str = "alice", project: str = "demo", start: str | None = "d1") -> CorpusApp:
+    return build_app(open_facade(url, project, user), start=start)
+
+
+def db_set(url: str, user: str = "alice", doc: str = "d1", project: str = "demo"):  # type: ignore[no-untyped-def]
+    return Corpus.open(project, url=url, user=user).my_set(doc)
+
+
+def notes(app: CorpusApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+# -- 1. schema hot keys in the type picker ---------------------------------------------------------
+@run_async
+async def test_schema_type_keys_pick_in_the_type_picker(url: str) -> None:
+    app = app_for(url)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "a")  # IL-2 under the cursor
+        assert isinstance(app.screen, PickScreen)
+        assert re.search(r"│ +p +protein", screen_text(app))  # the key is shown beside its type
+        await press(pilot, "d")  # biorelex: key = "d" is DNA
+        assert isinstance(app.screen, AnnotateScreen)
+        await press(pilot, "t", "g")  # change type: g is gene
+        await press(pilot, "w", "w", "a", "slash")  # '/' starts the filter: keys are letters again
+        await type_text(pilot, "dna-")
+        await press(pilot, "enter")
+    spans = db_set(url).annotations.spans
+    assert [(s.text, s.type) for s in spans] == [("IL-2", "gene"), ("CD25", "protein-DNA-complex")]
+
+
+@run_async
+async def test_letters_without_a_key_start_the_filter(bb_url: str) -> None:
+    app = app_for(bb_url, project="bb", start="b2")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "a")
+        await type_text(pilot, "a")  # no BB type has key a: filtering (Habitat... no: 'a' is in many)
+        assert isinstance(app.screen, PickScreen)
+        await type_text(pilot, "quatic")  # still the filter, though q/u/t/i/c are not keys either
+        await press(pilot, "escape")
+    assert db_set(bb_url, doc="b2", project="bb").annotations.spans == ()
+
+
+# -- 2. e on a relation without labels, n after the last span: they say why ------------------------
+@run_async
+async def test_edit_relation_without_labels_and_next_span_at_the_end_say_why(bb_url: str) -> None:
+    app = app_for(bb_url, project="bb", start="b1")
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "e")  # on T2 «soil», argument of R1 (Localization: no labels)
+        assert any("Localization has no labels or tags" in m for m in notes(app)), notes(app)
+        await press(pilot, "n")  # T2 is the last span: n cannot move
+        assert any("no span after the cursor" in m for m in notes(app)), notes(app)
+    assert db_set(bb_url, doc="b1", project="bb").info.version == 1  # nothing was written
+
+
+# -- 3. the list marks are explained ------------------------------------------------------------------
+@run_async
+async def test_help_explains_the_list_marks(url: str) -> None:
+    app = app_for(url)
+    async with app.run_test(size=(100, 80)) as pilot:
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        text = screen_text(app)
+        assert "Marks in the lists" in text
+        assert "the span has attributes" in text and "the span is grounded" in text
+        assert "discontinuous" in text
+
+
+# -- 4. the save state stays visible at 80 columns ---------------------------------------------------
+@run_async
+async def test_save_state_stays_visible_at_80_columns(url: str) -> None:
+    app = app_for(url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        screen.view.move_to(D1.index("Mutant"))
+        await press(pilot, *["W"] * 9)  # Mutant ... chain
+        await press(pilot, "a", "p", "i", "a", "g")  # a long span with an attribute and a grounding:
+        await type_text(pilot, "pfam:PF00001")  # its details are wider than the status line
+        await press(pilot, "enter", "g")
+        await type_text(pilot, "uniprot:P60568")
+        await press(pilot, "enter")
+        text = screen_text(app)
+        version = db_set(url).info.version
+        assert f"saved v{version}" in text.splitlines()[-2], text
