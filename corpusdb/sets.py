@@ -14,11 +14,12 @@ from typing import Any
 from sqlalchemy import Connection, insert, select, update
 
 from corpusdb import access, content
-from corpusdb.edits import Change, apply_changes
+from corpusdb.edits import Change, Put, apply_changes, refuse_groundings
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, StaleVersion
 from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow, GuidelineRow
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, AnnotationSet, SetInfo
 from corpusdb.service import ServiceBase, utcnow_aware
+from guidelines.schema import schema_from_dict
 
 S = AnnotationSetRow.__table__
 D = DocumentRow.__table__
@@ -132,6 +133,22 @@ def bump_version(conn: Connection, set_id: int, expected: int | None, **values: 
         now = conn.execute(select(S.c.version).where(S.c.id == set_id)).scalar_one()
         raise StaleVersion(set_id, cur, now)
     return int(cur + 1)
+
+
+def _check_groundings(
+    conn: Connection, project_id: int, info: SetInfo, current: Annotations, changes: Sequence[Change]
+) -> None:
+    """Refuse groundings the set's guideline version does not allow (read only when an edit
+    carries groundings at all: most edits do not, and they pay nothing)."""
+    if not any(isinstance(c, Put) and getattr(c.item, "groundings", ()) for c in changes):
+        return
+    data = conn.execute(
+        select(G.c.schema_data).where(G.c.project_id == project_id, G.c.version == info.guideline_version)
+    ).scalar_one_or_none()
+    if data is None:
+        return
+    schema = schema_from_dict(data)
+    refuse_groundings(current, changes, schema.rules, schema.name)
 
 
 def load_set_extra(conn: Connection, set_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
@@ -310,6 +327,7 @@ class SetsMixin(ServiceBase):
             if info.version != expected_version:
                 raise StaleVersion(set_id, expected_version, info.version)
             current = read_contents(conn, [info])[0].annotations
+            _check_groundings(conn, self.project_id, info, current, changes)
             new, inverse = apply_changes(current, changes)
             # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
             # references and order exactly as the records say, in the same transaction.

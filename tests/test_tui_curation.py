@@ -4,11 +4,15 @@ and checked in the database (or on the screen when the fix is what the screen sa
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
+from corpusdb.edits import Put
+from corpusdb.errors import InvalidInput
+from corpusdb.records import Annotations, Argument, Document, Grounding, Relation, Span
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample
@@ -41,6 +45,14 @@ def bb_url(sqlite_url: str) -> str:
         owner.create_set("b1", who, annotations=Annotations(spans=(bac, soil), relations=(rel,)))
         owner.create_set("b2", who)
     return sqlite_url
+
+
+@pytest.fixture
+def url_demo(tmp_path: Path) -> str:
+    """The demo project in a second file (a test that needs both schemas)."""
+    demo = f"sqlite:///{tmp_path / 'demo.sqlite'}"
+    build_sample(demo)
+    return demo
 
 
 def app_for(url: str, user: str = "alice", project: str = "demo", start: str | None = "d1") -> CorpusApp:
@@ -131,3 +143,35 @@ async def test_save_state_stays_visible_at_80_columns(url: str) -> None:
         text = screen_text(app)
         version = db_set(url).info.version
         assert f"saved v{version}" in text.splitlines()[-2], text
+
+
+# -- 8. groundings refused where the schema disallows them: TUI and API ---------------------------
+@run_async
+async def test_grounding_refused_in_the_tui_when_the_schema_has_none(bb_url: str) -> None:
+    app = app_for(bb_url, project="bb", start="b1")
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "g")  # on T2 «soil»
+        assert isinstance(app.screen, AnnotateScreen)  # no prompt opened
+        assert any("does not use groundings" in m for m in notes(app)), notes(app)
+    aset = db_set(bb_url, doc="b1", project="bb")
+    assert aset.info.version == 1 and all(not s.groundings for s in aset.annotations.spans)
+
+
+def test_grounding_refused_by_the_api(bb_url: str, url_demo: str) -> None:
+    alice = Corpus.open("bb", url=bb_url, user="alice")
+    mine = alice.my_set("b1")
+    soil = mine.annotations.spans[1]
+    grounded = replace(soil, groundings=(Grounding("envo:00001998"),))
+    with pytest.raises(InvalidInput, match="does not use groundings"):
+        alice.edit_set(mine.info.id, [Put(grounded)], expected_version=mine.info.version)
+    assert alice.my_set("b1").info.version == mine.info.version  # nothing written
+    # A schema with groundings refuses databases it does not list, and accepts the ones it does.
+    demo = Corpus.open("demo", url=url_demo, user="alice")
+    d1 = demo.my_set("d1")
+    il2 = Span("T1", "protein", ((0, 4),), "IL-2", groundings=(Grounding("envo:1"),))
+    with pytest.raises(InvalidInput, match="not from a database"):
+        demo.edit_set(d1.info.id, [Put(il2)], expected_version=d1.info.version)
+    ok = demo.edit_set(d1.info.id, [Put(replace(il2, groundings=(Grounding("uniprot:P60568"),)))],
+                       expected_version=d1.info.version)  # fmt: skip
+    assert [g.ref for g in ok.annotations.spans[0].groundings] == ["uniprot:P60568"]

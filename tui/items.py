@@ -101,6 +101,8 @@ def check_grounding(schema: Schema, ref: str) -> str | None:
     """Why ``ref`` is not an acceptable grounding, or None."""
     if ":" not in ref or ref.startswith(":") or ref.endswith(":") or " " in ref:
         return "a grounding is db:id, e.g. uniprot:P60568"
+    if not schema.rules.groundings:
+        return f"schema {schema.name} does not use groundings"
     db = ref.split(":", 1)[0]
     allowed = schema.rules.grounding_databases
     if allowed and db.lower() not in {d.lower() for d in allowed}:

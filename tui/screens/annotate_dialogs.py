@@ -227,13 +227,18 @@ class AnnotationDialogs:
             return
         s = self.session
         assert s is not None
+        if not s.schema.rules.groundings and not span.groundings:  # the store would refuse it too
+            self.notify(f"schema {s.schema.name} does not use groundings", severity="warning")
+            return
         have = ", ".join(g.ref for g in span.groundings) or "none"
         dbs = ", ".join(s.schema.rules.grounding_databases) or "any"
         ref = await self.app.push_screen_wait(
             PromptScreen(
                 f"Grounding for {span.id} «{it.short(span.text, 30)}»",
                 placeholder="db:id, e.g. uniprot:P60568",
-                check=lambda v: it.check_grounding(s.schema, v),
+                check=lambda v: (
+                    None if any(g.ref == v for g in span.groundings) else it.check_grounding(s.schema, v)
+                ),
                 note=f"Has: {have}. Enter one of these again to remove it. Databases: {dbs}.",
             )
         )
