@@ -175,3 +175,27 @@ def test_grounding_refused_by_the_api(bb_url: str, url_demo: str) -> None:
     ok = demo.edit_set(d1.info.id, [Put(replace(il2, groundings=(Grounding("uniprot:P60568"),)))],
                        expected_version=d1.info.version)  # fmt: skip
     assert [g.ref for g in ok.annotations.spans[0].groundings] == ["uniprot:P60568"]
+
+
+# -- 6. the command palette offers the annotation commands ----------------------------------------
+@run_async
+async def test_palette_runs_annotation_commands(url: str) -> None:
+    app = app_for(url)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "a", "p")  # T1 IL-2 protein
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "change type")
+        assert "key t" in screen_text(app)  # the palette teaches the key too
+        await press(pilot, "enter")
+        assert isinstance(app.screen, PickScreen)
+        await press(pilot, "g")
+        assert [s.type for s in db_set(url).annotations.spans] == ["gene"]
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "undo")
+        await press(pilot, "enter")
+        assert [s.type for s in db_set(url).annotations.spans] == ["protein"]
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "delete")
+        await press(pilot, "enter")
+    assert db_set(url).annotations.spans == ()

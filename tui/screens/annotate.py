@@ -23,6 +23,7 @@ from corpusdb.edits import Change
 from corpusdb.errors import CorpusError
 from corpusdb.records import Span
 from tui import items as it
+from tui.commands import AnnotationCommands
 from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
 from tui.screens.pickers import MessageScreen
@@ -39,6 +40,9 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         "Move with the arrows, w/b (word), ( ) or , . (sentence), n/N (next span). Select with "
         "shift+arrows, v (select mode) or the mouse. Every action is saved at once; u undoes."
     )
+
+    COMMANDS = {AnnotationCommands}
+    """The palette (ctrl+p) offers every annotation action by name."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a,enter", "annotate", "Annotate"),
