@@ -9,7 +9,7 @@ the same frame (a posted message would cost a second frame per keystroke).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -41,7 +41,7 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         "shift+arrows, v (select mode) or the mouse. Every action is saved at once; u undoes."
     )
 
-    COMMANDS = {AnnotationCommands}
+    COMMANDS: ClassVar[set[Any]] = {AnnotationCommands}
     """The palette (ctrl+p) offers every annotation action by name."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
