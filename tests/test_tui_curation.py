@@ -199,3 +199,45 @@ async def test_palette_runs_annotation_commands(url: str) -> None:
         await type_text(pilot, "delete")
         await press(pilot, "enter")
     assert db_set(url).annotations.spans == ()
+
+
+# -- 9. notes (brat #) made and edited in the TUI, exported as # lines -----------------------------
+@run_async
+async def test_notes_on_a_span_and_a_relation_export_as_brat_lines(bb_url: str, tmp_path: Path) -> None:
+    app = app_for(bb_url, project="bb", start="b1")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "number_sign")  # on T2 «soil»
+        await type_text(pilot, "habitat or place?")
+        await press(pilot, "enter")
+        (note,) = db_set(bb_url, doc="b1", project="bb").annotations.notes
+        assert (note.type, note.target, note.text) == ("AnnotatorNotes", "T2", "habitat or place?")
+        assert "T2# " in screen_text(app)  # the list marks the noted span
+        await press(pilot, "number_sign", "ctrl+u")  # the prompt holds the note: edit it
+        await type_text(pilot, "habitat")
+        await press(pilot, "enter")
+        await press(pilot, "tab", "l", "l", "number_sign")  # the relations list: a note on R1
+        await type_text(pilot, "stated in the title")
+        await press(pilot, "enter")
+    ann = db_set(bb_url, doc="b1", project="bb").annotations
+    assert [(n.id, n.target, n.text) for n in ann.notes] == [("#1", "T2", "habitat"),
+                                                            ("#2", "R1", "stated in the title")]  # fmt: skip
+    Corpus.open("bb", url=bb_url, user="alice").export_brat(tmp_path / "out", documents=["b1"], flat=True)
+    ann_file = (tmp_path / "out" / "b1.ann").read_text()
+    assert "#1\tAnnotatorNotes T2\thabitat\n" in ann_file
+    assert "#2\tAnnotatorNotes R1\tstated in the title\n" in ann_file
+
+
+@run_async
+async def test_an_empty_note_removes_it(url: str) -> None:
+    app = app_for(url)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "a", "p", "number_sign")
+        await type_text(pilot, "check")
+        await press(pilot, "enter")
+        assert len(db_set(url).annotations.notes) == 1
+        await press(pilot, "number_sign", "ctrl+u", "enter")
+        assert db_set(url).annotations.notes == ()
+        await press(pilot, "u")  # undo brings it back
+    assert [n.text for n in db_set(url).annotations.notes] == ["check"]

@@ -13,7 +13,7 @@ from dataclasses import replace
 from rich.text import Text
 
 from corpusdb.edits import Change, Put, Remove, dependents, next_id
-from corpusdb.records import Annotations, Argument, DocLabel, Entity, Grounding, Link, Relation, Span
+from corpusdb.records import Annotations, Argument, DocLabel, Entity, Grounding, Link, Note, Relation, Span
 from guidelines.schema import AttributeDef, Schema
 from tui.paint import UNKNOWN_COLOR, contrast
 
@@ -158,13 +158,19 @@ def short(text: str, n: int = 28) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28) -> Text:
+def note_of(ann: Annotations, target: str) -> Note | None:
+    """The item's annotator note (brat ``AnnotatorNotes``), the one the TUI shows and edits."""
+    return next((n for n in ann.notes if n.target == target and n.type == "AnnotatorNotes"), None)
+
+
+def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28, noted: bool = False) -> Text:
     color = colors.get(span.type, UNKNOWN_COLOR)
     flags = "".join(
         [
             "*" if span.attributes else "",
             "@" if span.groundings else "",
             "…" if len(span.fragments) > 1 else "",
+            NOTE_MARK if noted else "",
         ]
     )
     return Text.assemble(
@@ -215,12 +221,16 @@ def link_label(link: Link, spans: Mapping[str, Span]) -> Text:
 
 
 def relation_label(
-    rel: Relation, spans: Mapping[str, Span], entities: Mapping[str, Entity] | None = None
+    rel: Relation,
+    spans: Mapping[str, Span],
+    entities: Mapping[str, Entity] | None = None,
+    *,
+    noted: bool = False,
 ) -> Text:
     label = f" {LABEL_MARK.get(rel.label, str(rel.label))}" if rel.label is not None else ""
     args = ", ".join(f"{a.role}={_ref_text(spans, a.ref, entities)}" for a in rel.args)
     tags = f" [{','.join(rel.tags)}]" if rel.tags else ""
-    return Text(f"{rel.id} {rel.type}{label}: {args}{tags}")
+    return Text(f"{rel.id}{NOTE_MARK if noted else ''} {rel.type}{label}: {args}{tags}")
 
 
 def item_offset(ann: Annotations, kind: str, key: str) -> int | None:

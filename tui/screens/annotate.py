@@ -58,6 +58,7 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         Binding("g", "grounding", "Grounding", show=False),
         Binding("e", "edit_relation", "Relation label/tags", show=False),
         Binding("o", "cycle", "Other span here", show=False),
+        Binding("number_sign", "note", "Note on the item", show=False),
         Binding("ctrl+r,ctrl+y,U", "redo", "Redo", show=False),
         Binding("tab", "toggle_focus", "Text ⇄ list", show=False),
         Binding("escape", "focus_text", "Back to the text", show=False),
@@ -142,10 +143,12 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         colors = s.schema.colors()
         spans = {sp.id: sp for sp in ann.spans}
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
-        self._fill("spans", [(sp.id, it.span_label(sp, colors)) for sp in ordered])
+        noted = {n.target for n in ann.notes}
+        self._fill("spans", [(sp.id, it.span_label(sp, colors, noted=sp.id in noted)) for sp in ordered])
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links])
         ents = {e.id: e for e in ann.entities}
-        self._fill("relations", [(r.id, it.relation_label(r, spans, ents)) for r in ann.relations])
+        rels = [(r.id, it.relation_label(r, spans, ents, noted=r.id in noted)) for r in ann.relations]
+        self._fill("relations", rels)
         self._update_tabs()
         self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
         if self.active is not None and self.active not in spans:
@@ -189,6 +192,8 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
                 line1 += f" · also {','.join(others)} (o)"
             if rels:
                 line1 += f" · {rels} rel"
+            if (note := it.note_of(ann, span.id)) is not None:
+                line1 += f" · note «{it.short(note.text, 30)}»"
         else:
             line1 = "select mode (v): moving extends the selection" if v.marking else "no span here"
         labels = " ".join(f"{lb.name}={lb.value}" for lb in ann.labels)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
-from corpusdb.edits import Change, Put, Remove
-from corpusdb.records import Relation, Span
+from corpusdb.edits import Change, Put, Remove, next_id
+from corpusdb.records import Note, Relation, Span
 from guidelines.schema import RelationType
 from tui import items as it
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
@@ -416,6 +416,40 @@ class AnnotationDialogs:
         label, tags = answer
         if (label, tags) != (rel.label, rel.tags):
             self._act([Put(replace(rel, label=label, tags=tags))], f"{rel.id} label/tags")
+
+    # -- notes (brat ``#`` AnnotatorNotes) ------------------------------------------------------------
+    @work(exclusive=True, group="dialog")
+    async def action_note(self) -> None:
+        """Write, change or clear the note on the highlighted relation or link, else on the span under
+        the cursor. Stored as a ``Note`` (type AnnotatorNotes): brat export writes it as a ``#`` line."""
+        if not self._writable():
+            return
+        s = self.session
+        assert s is not None
+        target = self._focused_item("relations") or self._focused_item("links")
+        if target is None:
+            span = self._active_span("note")
+            if span is None:
+                return
+            target = span.id
+        note = it.note_of(s.annotations, target)
+        text = await self.app.push_screen_wait(
+            PromptScreen(
+                f"Note on {target}",
+                value=note.text if note else "",
+                placeholder="free text, e.g. why this is annotated so",
+                note="Enter saves · an empty note removes it · Esc cancels",
+            )
+        )
+        if text is None or (note is not None and text == note.text) or (note is None and not text):
+            return
+        if note is None:
+            new = Note(next_id(s.annotations, "note"), "AnnotatorNotes", target, text)
+            self._act([Put(new)], f"note {new.id} on {target}")
+        elif not text:
+            self._act([Remove("note", note.id)], f"note on {target} removed")
+        else:
+            self._act([Put(replace(note, text=text))], f"note on {target} changed")
 
 
 def _letters(n: int) -> list[str]:
