@@ -241,3 +241,29 @@ async def test_an_empty_note_removes_it(url: str) -> None:
         assert db_set(url).annotations.notes == ()
         await press(pilot, "u")  # undo brings it back
     assert [n.text for n in db_set(url).annotations.notes] == ["check"]
+
+
+# -- 7. a lead opening a document to look writes no gold ---------------------------------------------
+@run_async
+async def test_a_lead_looking_writes_no_gold_and_deciding_does(sqlite_url: str) -> None:
+    from tui.screens.adjudicate import AdjudicateScreen
+
+    build_sample(sqlite_url, submitted=True)  # d1 ready for adjudication
+    owner = Corpus.open("demo", url=sqlite_url)
+    app = build_app(open_facade(sqlite_url, "demo", "lena"), start=None)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.open_adjudication("d1")
+        await settle(pilot)
+        assert isinstance(app.screen, AdjudicateScreen)
+        assert "span:0-4" in screen_text(app)  # the conflicts are there to read
+        await press(pilot, "q")
+        assert owner.sets(kind="gold") == [] and owner.decisions("d1") == []
+        app.open_adjudication("d1")
+        await settle(pilot)
+        await press(pilot, "a")  # acting: take alice's IL-2
+    decisions = {(d.method, d.decided_by) for d in owner.decisions("d1")}
+    assert ("adjudicated", "lena") in decisions  # the decision, in lena's name
+    assert any(m == "unanimous" for m, _ in decisions)  # and the agreed items merged before it
+    gold = owner.gold("d1").annotations
+    assert sorted(s.text for s in gold.spans) == ["IL-2", "STAT5"]

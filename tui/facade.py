@@ -88,6 +88,8 @@ class TuiFacade:
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
+        self._merged: set[str] = set()
+        """Documents whose agreed items this app merged into gold (merge once, when acting)."""
 
     # -- who and what -----------------------------------------------------------------------------
     @property
@@ -233,10 +235,21 @@ class TuiFacade:
         return list(self.corpus.adjudication_queue())  # type: ignore[attr-defined]
 
     def open_adjudication(self, document: str) -> Adjudication:
-        """Auto-merge agreed items into gold, then the conflicts left and the gold set."""
+        """The conflicts left and the gold set; an adjudicator's opening auto-merges agreed items first.
+
+        Why not a lead's: a lead opens documents to look (the lead view's drill-down), and merging
+        writes gold and unanimous decisions in their name (issue #15.7). A lead's first decision
+        merges (``resolve``): gold is written when someone acts, never by looking."""
         self._need("merge", "conflicts", "gold")
-        self.corpus.merge(document)  # type: ignore[attr-defined]
+        if self.role == "adjudicator":  # as before: every opening merges what became agreed
+            self.corpus.merge(document)  # type: ignore[attr-defined]
+            self._merged.add(document)
         return self.reload_adjudication(document)
+
+    def _merge_once(self, document: str) -> None:
+        if document not in self._merged:
+            self.corpus.merge(document)  # type: ignore[attr-defined]
+            self._merged.add(document)
 
     def reload_adjudication(self, document: str) -> Adjudication:
         found = self.corpus.conflicts(document, include_resolved=True)  # type: ignore[attr-defined]
@@ -260,8 +273,10 @@ class TuiFacade:
         reject: bool = False,
         reason: str | None = None,
     ) -> Any:
-        """Decide one conflict; gold and its Decision are written in one transaction."""
+        """Decide one conflict; gold and its Decision are written in one transaction (after the
+        agreed items are merged, when this app has not merged them yet: the first act writes gold)."""
         self._need("resolve")
+        self._merge_once(document)
         return self.corpus.resolve(  # type: ignore[attr-defined]
             document, key, take=take, item=item, reject=reject, reason=reason or None
         )
