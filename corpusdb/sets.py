@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import access, content
+from corpusdb import access, content, undo
 from corpusdb.edits import Change, Put, apply_changes, refuse_groundings
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, StaleVersion
 from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow, GuidelineRow
@@ -312,14 +312,27 @@ class SetsMixin(ServiceBase):
             info = self._writable(conn, set_id, replacing=True)
             content.delete_annotations(conn, [set_id])
             content.insert_annotations(conn, set_id, annotations)
+            undo.clear(conn, [set_id])  # the whole content changed: old inverses no longer apply
             values: dict[str, Any] = {"extra": dict(annotations.extra) or None}
             if info.status == "assigned" and info.kind == "annotation" and info.annotator == self.actor.name:
                 values["status"] = "in_progress"
             bump_version(conn, set_id, expected_version, **values)
             return self._header(conn, set_id)
 
-    def edit_set(self, set_id: int, changes: Sequence[Change], *, expected_version: int) -> EditResult:
-        """Apply one user action (a few puts/removes) atomically; returns the undo for it."""
+    def edit_set(
+        self,
+        set_id: int,
+        changes: Sequence[Change],
+        *,
+        expected_version: int,
+        history: undo.Mode | None = None,
+        description: str = "",
+    ) -> EditResult:
+        """Apply one user action (a few puts/removes) atomically; returns the undo for it.
+
+        ``history`` ("do", "undo" or "redo", with the action's ``description``) keeps the set's undo
+        stacks in the database in the same transaction (``corpusdb.undo``); without it the stacks
+        are cleared, since an edit made outside them would make their inverses wrong."""
         if not changes:
             raise InvalidInput("an edit needs at least one change")
         with self._write() as conn:
@@ -336,5 +349,18 @@ class SetsMixin(ServiceBase):
             values: dict[str, Any] = {}
             if info.status == "assigned" and info.kind == "annotation":
                 values["status"] = "in_progress"
-            bump_version(conn, set_id, expected_version, **values)
+            version = bump_version(conn, set_id, expected_version, **values)
+            if history is None:
+                undo.clear(conn, [set_id])
+            else:
+                undo.record(conn, set_id, history, description, inverse, version)
             return EditResult(self._header(conn, set_id), new, tuple(inverse))
+
+    def edit_history(self, set_id: int) -> undo.EditHistory:
+        """The undo and redo stacks of one of *my* sets (nobody else's: an annotator's history is
+        theirs alone, not even a lead reads it)."""
+        with self._read() as conn:
+            info = access.readable_set(conn, self.project_id, self.actor, set_id)
+            if info.kind != "annotation" or info.annotator is None or info.annotator != self.actor.name:
+                raise PermissionDenied(f"the edit history of set {set_id} is its annotator's alone")
+            return undo.read(conn, set_id)

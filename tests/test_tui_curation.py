@@ -267,3 +267,76 @@ async def test_a_lead_looking_writes_no_gold_and_deciding_does(sqlite_url: str) 
     assert any(m == "unanimous" for m, _ in decisions)  # and the agreed items merged before it
     gold = owner.gold("d1").annotations
     assert sorted(s.text for s in gold.spans) == ["IL-2", "STAT5"]
+
+
+# -- 5. undo history survives a restart; it is the annotator's alone --------------------------------
+@run_async
+async def test_undo_after_closing_and_reopening_the_app(url: str) -> None:
+    async with app_for(url).run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "a", "p")  # T1 IL-2 protein
+        await press(pilot, "w", "w", "a", "g")  # T2 CD25 gene
+        await press(pilot, "t", "h")  # T2 → chemical
+        await press(pilot, "u")  # undone now: T2 gene again (redo can bring chemical back)
+        await press(pilot, "q")
+    assert [(s.id, s.type) for s in db_set(url).annotations.spans] == [("T1", "protein"), ("T2", "gene")]
+    app = app_for(url)  # a new app, a new session: the stacks come from the database
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+r")  # redo the retype undone before the restart
+        assert [s.type for s in db_set(url).annotations.spans] == ["protein", "chemical"]
+        await press(pilot, "u", "u")  # the retype, then the second span
+        assert [(s.id, s.type) for s in db_set(url).annotations.spans] == [("T1", "protein")]
+        assert any("undo: add T2 gene" in m for m in notes(app)), notes(app)
+    async with app_for(url).run_test() as pilot:
+        await settle(pilot)
+        await press(pilot, "u")  # the first span, across a second restart
+    assert db_set(url).annotations.spans == ()
+
+
+def test_edit_history_is_the_annotators_alone_and_bounded(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from corpusdb import undo
+    from corpusdb.errors import PermissionDenied
+
+    monkeypatch.setattr(undo, "LIMIT", 3)
+    alice = Corpus.open("demo", url=url, user="alice")
+    mine = alice.my_set("d1")
+    version = mine.info.version
+    for i in range(5):
+        span = Span(f"T{i + 1}", "protein", ((0, 4),), "IL-2")
+        version = alice.edit_set(mine.info.id, [Put(span)], expected_version=version, history="do",
+                                 description=f"add T{i + 1}").info.version  # fmt: skip
+    history = alice.edit_history(mine.info.id)
+    assert [h.description for h in history.undo] == ["add T3", "add T4", "add T5"]  # the newest three
+    for who in ("bob", "lena", "carol"):  # another annotator, the lead, the adjudicator: refused
+        with pytest.raises(PermissionDenied):
+            Corpus.open("demo", url=url, user=who).edit_history(mine.info.id)
+    # An edit outside the stacks (a script, no history) clears them: their inverses no longer apply.
+    alice.edit_set(mine.info.id, [Put(Span("T9", "gene", ((11, 15),), "CD25"))], expected_version=version)
+    assert alice.edit_history(mine.info.id).undo == ()
+
+
+def test_migration_0009_upgrades_an_0007_database_and_downgrades(tmp_path: Path) -> None:
+    from sqlalchemy import inspect
+
+    from corpusdb import db, migrate
+
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
+    migrate.upgrade(engine, "0007")
+    assert "edit_history" not in inspect(engine).get_table_names()
+    with pytest.raises(Exception, match="older"):
+        migrate.ensure_current(engine)
+    assert migrate.upgrade(engine) == ("0007", migrate.head())
+    assert {"edit_history", "set_skip"} <= set(inspect(engine).get_table_names())
+    corpus = Corpus.create("p", "bb-2011", engine=engine)
+    corpus.add_annotator("alice")
+    corpus.add_documents([Document("b1", BB)])
+    sid = corpus.create_set("b1", "alice").id
+    alice = Corpus.open("p", engine=engine, user="alice")
+    alice.edit_set(sid, [Put(Span("T1", "Habitat", ((27, 31),), "soil"))], expected_version=1,
+                   history="do", description="add T1")  # fmt: skip
+    alice.skip(sid, "not about bacteria")
+    assert [h.description for h in alice.edit_history(sid).undo] == ["add T1"]
+    migrate.downgrade(engine, "0007")
+    assert not {"edit_history", "set_skip"} & set(inspect(engine).get_table_names())
+    assert migrate.upgrade(engine)[1] == migrate.head()

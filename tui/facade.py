@@ -153,6 +153,8 @@ class TuiFacade:
         aset = self.corpus.my_set(document)
         session = DocumentSession(self.corpus, doc, aset, self.schema)
         session.topic = self.topic_of(doc.metadata)
+        if self.has("edit_history"):  # undo survives a restart: the store keeps the stacks
+            session.restore_history(self.corpus.edit_history(aset.info.id))
         return session
 
     def topic_of(self, metadata: Any) -> Any:

@@ -41,6 +41,8 @@ class _Pending:
     changes: tuple[Change, ...]
     entry: Entry
     undoing: bool
+    mode: str = "do"
+    """How the store updates its undo stacks: "do", "undo" or "redo" (``corpusdb.undo``)."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class DocumentSession:
         self.annotations = new
         self.undo_stack.append(entry)
         self.redo_stack.clear()
-        self._pending.append(_Pending(tuple(changes), entry, False))
+        self._pending.append(_Pending(tuple(changes), entry, False, "do"))
         return new
 
     def undo(self) -> str | None:
@@ -128,7 +130,7 @@ class DocumentSession:
         entry.redo = tuple(inverse)
         self.annotations = new
         self.redo_stack.append(entry)
-        self._pending.append(_Pending(entry.undo, entry, True))
+        self._pending.append(_Pending(entry.undo, entry, True, "undo"))
         return entry.description
 
     def redo(self) -> str | None:
@@ -141,7 +143,7 @@ class DocumentSession:
         entry.undo = tuple(inverse)
         self.annotations = new
         self.undo_stack.append(entry)
-        self._pending.append(_Pending(entry.redo, entry, False))
+        self._pending.append(_Pending(entry.redo, entry, False, "redo"))
         return entry.description
 
     # -- saving (worker thread) -------------------------------------------------------------------
@@ -156,7 +158,13 @@ class DocumentSession:
             while self._pending:
                 p = self._pending[0]
                 try:
-                    res = self.corpus.edit_set(self.set_id, p.changes, expected_version=self.saved_version)
+                    res = self.corpus.edit_set(
+                        self.set_id,
+                        p.changes,
+                        expected_version=self.saved_version,
+                        history=p.mode,
+                        description=p.entry.description,
+                    )
                 except Exception as exc:  # refused (CorpusError) or the database failed: same remedy
                     self.broken = True
                     self._pending.clear()
@@ -178,6 +186,11 @@ class DocumentSession:
                 self.info = res.info
                 saved += 1
         return SaveOutcome(saved, self.saved_version)
+
+    def restore_history(self, history: Any) -> None:
+        """Take the stacks the store kept (``corpusdb.undo.EditHistory``): undo works after a restart."""
+        self.undo_stack = [Entry(h.description, h.changes, (), h.version) for h in history.undo]
+        self.redo_stack = [Entry(h.description, (), h.changes, h.version) for h in history.redo]
 
     def adopt(self, fresh: AnnotationSet) -> None:
         """Take the database's version after a failed save (UI thread); history no longer applies."""
