@@ -21,7 +21,7 @@ from corpusdb import access
 from corpusdb.errors import Conflict, InvalidInput, PermissionDenied
 from corpusdb.models import AnnotationSetRow, SetSkipRow
 from corpusdb.records import SetInfo
-from corpusdb.service import ServiceBase, aware, utcnow_aware
+from corpusdb.service import Actor, ServiceBase, aware, utcnow_aware
 
 K = SetSkipRow.__table__
 S = AnnotationSetRow.__table__
@@ -51,8 +51,13 @@ def skipped_documents(conn: Connection, set_ids: Sequence[int]) -> dict[int, str
     return out
 
 
-def skipped_document_ids(conn: Connection, project_id: int) -> dict[int, list[str]]:
-    """Document id -> the reasons given, for every document of the project some annotator skipped."""
+def skipped_document_ids(
+    conn: Connection, project_id: int, actor: Actor | None = None
+) -> dict[int, list[tuple[str, str]]]:
+    """Document id -> [(annotator, reason)] for the documents of the project an annotator skipped.
+
+    With an ``actor`` who is an annotator, only their own skips (blindness: another annotator's
+    judgement of a document is theirs)."""
     from corpusdb.models import AnnotatorRow, DocumentRow
 
     D, A = DocumentRow.__table__, AnnotatorRow.__table__
@@ -64,10 +69,33 @@ def skipped_document_ids(conn: Connection, project_id: int) -> dict[int, list[st
         .where(D.c.project_id == project_id)
         .order_by(S.c.document_id, A.c.name)
     ).all()
-    out: dict[int, list[str]] = {}
+    own_only = actor is not None and actor.role in ("annotator", "system")
+    out: dict[int, list[tuple[str, str]]] = {}
     for doc_id, name, reason in rows:
-        out.setdefault(int(doc_id), []).append(f"{name}: {reason}")
+        if own_only and name != actor.name:  # type: ignore[union-attr]
+            continue
+        out.setdefault(int(doc_id), []).append((str(name), str(reason)))
     return out
+
+
+def excluded_list(
+    conn: Connection, project_id: int, skipped: dict[int, list[tuple[str, str]]]
+) -> list[dict[str, object]]:
+    """The skipped documents as listed in reports and manifests: id, then who skipped and why."""
+    from corpusdb.models import DocumentRow
+
+    D = DocumentRow.__table__
+    if not skipped:
+        return []
+    names = dict(conn.execute(select(D.c.id, D.c.external_id).where(D.c.id.in_(list(skipped)))).all())
+    return sorted(
+        (
+            {"document": names[d], "skipped_by": [{"annotator": a, "reason": r} for a, r in why]}
+            for d, why in skipped.items()
+            if d in names
+        ),
+        key=lambda x: str(x["document"]),
+    )
 
 
 class SkipsMixin(ServiceBase):

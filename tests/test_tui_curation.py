@@ -11,7 +11,7 @@ import pytest
 
 from corpusdb.api import Corpus
 from corpusdb.edits import Put
-from corpusdb.errors import InvalidInput
+from corpusdb.errors import Conflict, InvalidInput
 from corpusdb.records import Annotations, Argument, Document, Grounding, Relation, Span
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
@@ -340,3 +340,84 @@ def test_migration_0009_upgrades_an_0007_database_and_downgrades(tmp_path: Path)
     migrate.downgrade(engine, "0007")
     assert not {"edit_history", "set_skip"} & set(inspect(engine).get_table_names())
     assert migrate.upgrade(engine)[1] == migrate.head()
+
+
+# -- 10. skipping a document as irrelevant ------------------------------------------------------------
+def _skips(url: str, user: str) -> list[tuple[str, str, str]]:
+    return [(k.document, k.annotator, k.reason) for k in Corpus.open("bb", url=url, user=user).skips()]
+
+
+@run_async
+async def test_skip_a_document_with_a_reason_lift_it_then_submit(bb_url: str) -> None:
+    app = app_for(bb_url, project="bb", start="b2")
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "D", "enter")  # no reason: refused in the prompt
+        assert "a reason is needed" in screen_text(app)
+        await type_text(pilot, "not about bacteria")
+        await press(pilot, "enter")
+        assert _skips(bb_url, "alice") == [("b2", "alice", "not about bacteria")]
+        assert "SKIPPED (not about bacteria)" in screen_text(app)
+        await press(pilot, "D", "enter")  # skipped already: D offers to lift it
+        assert _skips(bb_url, "alice") == []
+        await press(pilot, "D")
+        await type_text(pilot, "a methods paper")
+        await press(pilot, "enter", "S", "enter")  # skip, then submit as usual
+        assert db_set(bb_url, doc="b2", project="bb").info.status == "submitted"
+        await press(pilot, "D")  # submitted: no longer the annotator's to change
+        assert any("read-only" in m for m in notes(app)), notes(app)
+    assert _skips(bb_url, "alice") == [("b2", "alice", "a methods paper")]
+    alice = Corpus.open("bb", url=bb_url, user="alice")
+    with pytest.raises(Conflict, match="reopens"):
+        alice.unskip(alice.my_set("b2").info.id)
+    assert _skips(bb_url, "bob") == []  # blindness: bob never learns alice's judgement
+    assert Corpus.open("bb", url=bb_url, user="bob").status().skipped == ()
+
+
+@run_async
+async def test_the_lead_sees_skips_in_the_lead_view_and_status(
+    bb_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from corpusdb.cli.main import main
+
+    alice = Corpus.open("bb", url=bb_url, user="alice")
+    alice.skip(alice.my_set("b2").info.id, "no bacterium is named")
+    app = build_app(open_facade(bb_url, "bb", "lena"), start=None)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert "skipped as irrelevant: b2 by alice (no bacterium is named)" in screen_text(app)
+    (skip,) = Corpus.open("bb", url=bb_url, user="lena").status().skipped
+    assert (skip.document, skip.annotator, skip.reason) == ("b2", "alice", "no bacterium is named")
+    capsys.readouterr()
+    main(["--db", bb_url, "--project", "bb", "status"])
+    out = capsys.readouterr().out
+    assert "Skipped as irrelevant" in out and "no bacterium is named" in out
+
+
+def test_skipped_documents_are_left_out_of_agreement_and_release(bb_url: str, tmp_path: Path) -> None:
+    import json
+
+    owner = Corpus.open("bb", url=bb_url)
+    alice = Corpus.open("bb", url=bb_url, user="alice")
+    alice.skip(alice.my_set("b1").info.id, "a review, not primary data")
+    for who in ("alice", "bob"):
+        c = Corpus.open("bb", url=bb_url, user=who)
+        for doc in ("b1", "b2"):
+            c.submit(c.my_set(doc).info.id, force=True)
+    excluded = [
+        {"document": "b1", "skipped_by": [{"annotator": "alice", "reason": "a review, not primary data"}]}
+    ]
+    report = owner.agreement("spans").to_dict()
+    assert "b1" not in json.dumps(report["documents"]) and report["excluded_documents"] == excluded
+    owner.merge()
+    owner.release("1.0", outdir=tmp_path / "rel", allow_open=True, agreement=False)
+    manifest = json.loads((tmp_path / "rel" / "manifest.json").read_text())
+    assert manifest["counts"]["documents"] == 1 and manifest["excluded"] == excluded
+    assert not any("b1" in name for name in manifest["files"])
+    # Reversible: a lead reopens alice's set, she lifts the skip and submits; b1 counts again.
+    b1 = alice.my_set("b1").info.id
+    Corpus.open("bb", url=bb_url, user="lena").reopen(b1, reason="b1 is primary data after all")
+    alice.unskip(b1)
+    alice.submit(b1, force=True)
+    report = owner.agreement("spans").to_dict()
+    assert "b1" in json.dumps(report["documents"]) and "excluded_documents" not in report

@@ -155,7 +155,21 @@ class TuiFacade:
         session.topic = self.topic_of(doc.metadata)
         if self.has("edit_history"):  # undo survives a restart: the store keeps the stacks
             session.restore_history(self.corpus.edit_history(aset.info.id))
+        if self.has("skips"):
+            found = [k for k in self.corpus.skips(document=document) if k.set_id == aset.info.id]
+            session.skipped = found[0].reason if found else None
         return session
+
+    def skip(self, session: DocumentSession, reason: str | None) -> None:
+        """Flag my set's document as irrelevant with ``reason``, or lift the flag (None); blocking."""
+        outcome = session.save_pending()
+        if outcome.error:
+            raise UsageError(f"not done: saving failed ({outcome.error})")
+        if reason is None:
+            self.corpus.unskip(session.set_id)
+        else:
+            self.corpus.skip(session.set_id, reason)
+        session.skipped = reason
 
     def topic_of(self, metadata: Any) -> Any:
         """The topic a relevance unit is judged against (None for other documents): judges read it."""

@@ -71,6 +71,8 @@ class DocumentSession:
         self.text = document.text
         self.topic: Any = None
         """A relevance unit's topic (``corpusdb.relevance.records.Topic``), set by the facade."""
+        self.skipped: str | None = None
+        """Why I skipped this document as irrelevant (None: not skipped), set by the facade."""
         self._lock = threading.Lock()
         self._pending: deque[_Pending] = deque()
         self.undo_stack: list[Entry] = []

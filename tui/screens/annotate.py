@@ -26,7 +26,7 @@ from tui import items as it
 from tui.commands import AnnotationCommands
 from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
-from tui.screens.pickers import MessageScreen
+from tui.screens.pickers import MessageScreen, PromptScreen
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
 
@@ -59,6 +59,7 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
         Binding("e", "edit_relation", "Relation label/tags", show=False),
         Binding("o", "cycle", "Other span here", show=False),
         Binding("number_sign", "note", "Note on the item", show=False),
+        Binding("D", "skip_document", "Skip the document as irrelevant (again: undo the skip)", show=False),
         Binding("ctrl+r,ctrl+y,U", "redo", "Redo", show=False),
         Binding("tab", "toggle_focus", "Text ⇄ list", show=False),
         Binding("escape", "focus_text", "Back to the text", show=False),
@@ -201,6 +202,8 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
             labels = "label keys " + " ".join(f"{k}={val[1]}" for k, val in keys.items())
         labels = f" · {labels}" if labels else ""
         state = "read-only (submitted)" if s.readonly else self._save_state
+        if s.skipped is not None:  # said first: the document is not to be annotated
+            state = f"SKIPPED ({it.short(s.skipped, 24)}) · {state}"
         problems = f" · {self._problems} problem(s)" if self._problems else ""
         line2 = (
             f"{state} · {len(ann.spans)} spans {len(ann.relations)} rels {len(ann.links)} links"
@@ -436,6 +439,49 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
     def _submitted(self, status: str) -> None:
         self.notify(f"{self.document} {status}: it is read-only now")
         self._update_status()
+
+    @work(exclusive=True, group="dialog")
+    async def action_skip_document(self) -> None:
+        """Flag the document as irrelevant, with a reason (the lead sees it; agreement and releases
+        leave it out), or lift the flag; either way until the set is submitted."""
+        s = self.session
+        if s is None or not self._writable():
+            return
+        if s.skipped is None:
+            reason = await self.app.push_screen_wait(
+                PromptScreen(
+                    f"Skip {self.document} as irrelevant?",
+                    placeholder="why, e.g. not about bacteria",
+                    check=lambda v: None if v.strip() else "a reason is needed: the lead reads it",
+                    note="Enter skips (submit it as usual after) · D again lifts the skip · Esc cancels",
+                )
+            )
+            if reason is None:
+                return
+        else:
+            answer = await self.app.push_screen_wait(
+                MessageScreen(
+                    f"{self.document} is skipped",
+                    f"Reason: {s.skipped}",
+                    {"enter": ("lift", "lift the skip")},
+                )
+            )
+            if answer is None:
+                return
+            reason = None
+        self._skip(reason)
+
+    @work(thread=True, exclusive=True, group="submit")
+    def _skip(self, reason: str | None) -> None:
+        assert self.session is not None
+        try:
+            self.facade.skip(self.session, reason)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "skip")
+            return
+        done = f"{self.document} skipped: {reason}" if reason else f"{self.document}: skip lifted"
+        self.app.call_from_thread(self.notify, done)
+        self.app.call_from_thread(self._update_status)
 
     def action_close(self) -> None:
         """Back to the list, once every queued action is saved."""

@@ -85,6 +85,9 @@ class LeadScreen(ReloadingScreen):
         self.query_one("#summary", Static).update(
             f"{r.project} · schema {r.schema} · guidelines v{r.guideline_version} · {r.documents} documents · "
             f"{r.documents_ready} ready for adjudication · {r.documents_with_gold} with gold"
+            + "".join(
+                f"\nskipped as irrelevant: {k.document} by {k.annotator} ({k.reason})" for k in r.skipped
+            )
         )
         ann_rows = []
         for a in r.annotators:
