@@ -4,9 +4,10 @@ Why a flag beside the set (table ``set_skip``) rather than a new set status: the
 through the usual life (in progress, submitted, reopened by a lead); the skip only says "this
 document should not be annotated, because ...". BB 2011 removed such documents from the corpus.
 Decisions: the annotator may set or lift it until the set is submitted (after that a lead reopens
-the set first); a document skipped by any annotator is left out of agreement and of releases, and
-listed with its reason(s) in ``corpusdb status``, the lead view and the release manifest.
-Blindness: an annotator sees only their own skips; adjudicators and leads see all.
+the set first); a document skipped by any annotator (skip submitted) is left out of agreement and
+of releases, and listed with the reasons in ``corpusdb status``, the lead view and the manifest.
+Blindness: a skip is part of the annotator's work: they see their own; adjudicators and leads see
+it once the set is submitted (as they see its content), and only submitted skips exclude documents.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def skipped_documents(conn: Connection, set_ids: Sequence[int]) -> dict[int, str
 def skipped_document_ids(
     conn: Connection, project_id: int, actor: Actor | None = None
 ) -> dict[int, list[tuple[str, str]]]:
-    """Document id -> [(annotator, reason)] for the documents of the project an annotator skipped.
+    """Document id -> [(annotator, reason)] for the documents of the project an annotator skipped
+    and submitted (before submission a skip is a draft its annotator may still lift).
 
     With an ``actor`` who is an annotator, only their own skips (blindness: another annotator's
     judgement of a document is theirs)."""
@@ -66,7 +68,7 @@ def skipped_document_ids(
         .join(S, S.c.id == K.c.set_id)
         .join(D, D.c.id == S.c.document_id)
         .outerjoin(A, A.c.id == S.c.annotator_id)
-        .where(D.c.project_id == project_id)
+        .where(D.c.project_id == project_id, S.c.status == "submitted")
         .order_by(S.c.document_id, A.c.name)
     ).all()
     own_only = actor is not None and actor.role in ("annotator", "system")
@@ -122,7 +124,8 @@ class SkipsMixin(ServiceBase):
                 conn.execute(insert(K).values(set_id=set_id, reason=why, created=now))
             if info.status == "assigned":
                 conn.execute(update(S).where(S.c.id == set_id).values(status="in_progress"))
-            self._audit(conn, "skip", str(set_id), document=info.document_external_id, reason=why)
+            # The reason stays in set_skip (blind until submission), not in the project's trail.
+            self._audit(conn, "skip", str(set_id), document=info.document_external_id)
             return Skip(info.document_external_id, self.actor.label, set_id, info.status, why, now)
 
     def unskip(self, set_id: int) -> None:
@@ -136,9 +139,9 @@ class SkipsMixin(ServiceBase):
     def skips(self, *, document: str | None = None) -> list[Skip]:
         """Skips this user may see: an annotator their own, adjudicators and leads every one."""
         with self._read() as conn:
-            heads = access.set_headers(conn, self.project_id, self.actor, kind="annotation")
-            if self.actor.role in ("annotator", "system"):
-                heads = [h for h in heads if h.annotator == self.actor.name]
+            # The sets this user may read: an annotator's own; for others, submitted sets (a skip is
+            # the annotator's judgement, blind like their content until submitted; RLS agrees).
+            heads = access.visible_sets(conn, self.project_id, self.actor, kind="annotation")
             if document is not None:
                 heads = [h for h in heads if h.document_external_id == document]
             by_id = {h.id: h for h in heads}

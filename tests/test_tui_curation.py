@@ -381,7 +381,13 @@ async def test_the_lead_sees_skips_in_the_lead_view_and_status(
     from corpusdb.cli.main import main
 
     alice = Corpus.open("bb", url=bb_url, user="alice")
-    alice.skip(alice.my_set("b2").info.id, "no bacterium is named")
+    b2 = alice.my_set("b2").info.id
+    alice.skip(b2, "no bacterium is named")
+    lena = Corpus.open("bb", url=bb_url, user="lena")
+    assert lena.status().skipped == ()  # blind like the set's content until the document is done
+    alice.submit(b2)
+    bob = Corpus.open("bb", url=bb_url, user="bob")
+    bob.submit(bob.my_set("b2").info.id)
     app = build_app(open_facade(bb_url, "bb", "lena"), start=None)
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
