@@ -427,3 +427,20 @@ def test_skipped_documents_are_left_out_of_agreement_and_release(bb_url: str, tm
     alice.submit(b1, force=True)
     report = owner.agreement("spans").to_dict()
     assert "b1" in json.dumps(report["documents"]) and "excluded_documents" not in report
+
+
+def test_cli_skip_and_unskip(bb_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from corpusdb.cli.main import main
+
+    capsys.readouterr()
+    assert (
+        main(["--db", bb_url, "--project", "bb", "--as", "alice", "skip", "b2", "-r", "a methods paper"]) == 0
+    )
+    assert "b2 skipped: a methods paper" in capsys.readouterr().out
+    assert _skips(bb_url, "alice") == [("b2", "alice", "a methods paper")]
+    assert main(["--db", bb_url, "--project", "bb", "--as", "bob", "unskip", "b2"]) == 6  # bob has none
+    assert "not skipped" in capsys.readouterr().err
+    assert main(["--db", bb_url, "--project", "bb", "--as", "alice", "unskip", "b2"]) == 0
+    assert _skips(bb_url, "alice") == []
+    assert main(["--db", bb_url, "--project", "bb", "--as", "alice", "skip", "b2", "-r", " "]) == 4
+    assert "needs a reason" in capsys.readouterr().err
