@@ -85,9 +85,7 @@ class LeadScreen(ReloadingScreen):
         self.query_one("#summary", Static).update(
             f"{r.project} · schema {r.schema} · guidelines v{r.guideline_version} · {r.documents} documents · "
             f"{r.documents_ready} ready for adjudication · {r.documents_with_gold} with gold"
-            + "".join(
-                f"\nskipped as irrelevant: {k.document} by {k.annotator} ({k.reason})" for k in r.skipped
-            )
+            + _skipped_lines(r.skipped)
         )
         ann_rows = []
         for a in r.annotators:
@@ -131,3 +129,12 @@ class LeadScreen(ReloadingScreen):
         tabs = self.query_one("#lead-tabs", TabbedContent)
         order = ["tab-annotators", "tab-documents", "tab-agreement"]
         tabs.active = order[(order.index(tabs.active) + 1) % 3] if tabs.active in order else order[0]
+
+
+def _skipped_lines(skipped: Any) -> str:
+    """Documents skipped as irrelevant, under the summary: the first three, then how many more."""
+    lines = "".join(
+        f"\nskipped as irrelevant: {k.document} by {k.annotator} ({k.reason})" for k in skipped[:3]
+    )
+    more = len(skipped) - 3
+    return lines + (f"\n… and {more} more skipped (corpusdb status lists them all)" if more > 0 else "")
