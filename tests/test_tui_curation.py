@@ -444,3 +444,22 @@ def test_cli_skip_and_unskip(bb_url: str, capsys: pytest.CaptureFixture[str]) ->
     assert _skips(bb_url, "alice") == []
     assert main(["--db", bb_url, "--project", "bb", "--as", "alice", "skip", "b2", "-r", " "]) == 4
     assert "needs a reason" in capsys.readouterr().err
+
+
+@run_async
+async def test_after_a_stale_save_undo_follows_the_stored_history(url: str) -> None:
+    app = app_for(url)
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "a", "p")  # T1 IL-2
+        # alice's other window adds T9 with its own undo entry, behind this app's back
+        other = Corpus.open("demo", url=url, user="alice")
+        cur = other.my_set("d1")
+        other.edit_set(cur.info.id, [Put(Span("T9", "gene", ((11, 15),), "CD25"))],
+                       expected_version=cur.info.version, history="do", description="add T9 gene")  # fmt: skip
+        await press(pilot, "w", "w", "a", "h")  # refused as stale: reloaded with the stored stacks
+        assert any("undo history as saved with it" in m for m in notes(app)), notes(app)
+        await press(pilot, "u")  # the newest stored action: the other window's T9
+        assert [s.id for s in db_set(url).annotations.spans] == ["T1"]
+        await press(pilot, "u")
+    assert db_set(url).annotations.spans == ()

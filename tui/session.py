@@ -54,6 +54,8 @@ class SaveOutcome:
     error: str | None = None
     stale: bool = False
     reloaded: AnnotationSet | None = field(default=None, repr=False)
+    history: Any = field(default=None, repr=False)
+    """With ``reloaded``: the set's undo stacks as the store has them now (None: none kept)."""
 
 
 class ReadOnly(CorpusError):
@@ -176,7 +178,13 @@ class DocumentSession:
                     except Exception as again:  # the database is gone: stay read-only, say so
                         return SaveOutcome(saved, self.saved_version, f"{msg}; reloading failed too: {again}")
                     stale = isinstance(exc, StaleVersion)
-                    return SaveOutcome(saved, fresh.info.version, msg, stale, fresh)
+                    history = None
+                    if callable(getattr(self.corpus, "edit_history", None)):
+                        try:  # the stacks match the reloaded content: undo goes on from there
+                            history = self.corpus.edit_history(self.set_id)
+                        except CorpusError:
+                            history = None
+                    return SaveOutcome(saved, fresh.info.version, msg, stale, fresh, history)
                 self._pending.popleft()
                 # The store's inverse is authoritative: it was computed on the rows actually there.
                 if p.undoing:
@@ -194,12 +202,15 @@ class DocumentSession:
         self.undo_stack = [Entry(h.description, h.changes, (), h.version) for h in history.undo]
         self.redo_stack = [Entry(h.description, (), h.changes, h.version) for h in history.redo]
 
-    def adopt(self, fresh: AnnotationSet) -> None:
-        """Take the database's version after a failed save (UI thread); history no longer applies."""
+    def adopt(self, fresh: AnnotationSet, history: Any = None) -> None:
+        """Take the database's version after a failed save (UI thread), with the store's undo
+        stacks when it read them (they match that version), else none."""
         with self._lock:
             self._reset(fresh)
             self.undo_stack.clear()
             self.redo_stack.clear()
+            if history is not None:
+                self.restore_history(history)
             self.broken = False
 
     def reload(self) -> AnnotationSet:

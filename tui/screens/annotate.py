@@ -264,11 +264,12 @@ class AnnotateScreen(AnnotationDialogs, BaseScreen):
             self._update_status()
             return
         if outcome.error and outcome.reloaded is not None:
-            s.adopt(outcome.reloaded)
+            s.adopt(outcome.reloaded, outcome.history)
             why = "it changed elsewhere" if outcome.stale else "it was refused"
             self.notify(
                 f"Your last action was not saved: {why} ({outcome.error}). "
-                f"Reloaded version {outcome.version}; undo history cleared.",
+                f"Reloaded version {outcome.version}; undo history "
+                f"{'as saved with it' if s.undo_stack or s.redo_stack else 'cleared'}.",
                 severity="error",
                 timeout=10,
             )
