@@ -366,6 +366,8 @@ async def test_skip_a_document_with_a_reason_lift_it_then_submit(bb_url: str) ->
         assert db_set(bb_url, doc="b2", project="bb").info.status == "submitted"
         await press(pilot, "D")  # submitted: no longer the annotator's to change
         assert any("read-only" in m for m in notes(app)), notes(app)
+        await press(pilot, "q")  # the document list says which documents I skipped
+        assert re.search(r"b2 .*submitted · skipped", screen_text(app)), screen_text(app)
     assert _skips(bb_url, "alice") == [("b2", "alice", "a methods paper")]
     alice = Corpus.open("bb", url=bb_url, user="alice")
     with pytest.raises(Conflict, match="reopens"):

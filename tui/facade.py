@@ -36,6 +36,8 @@ class DocRow:
     links: int
     labels: int
     updated: datetime
+    skipped: bool = False
+    """I flagged the document as irrelevant (``corpusdb.skips``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,7 @@ class TuiFacade:
         if not infos:
             return []
         contents = {a.info.id: a.annotations for a in self.corpus.read_sets([i.id for i in infos])}
+        skipped = {k.set_id for k in self.corpus.skips()} if self.has("skips") else set()
         rows = []
         for i in infos:
             ann = contents[i.id]
@@ -143,6 +146,7 @@ class TuiFacade:
                     len(ann.links),
                     len(ann.labels),
                     i.updated,
+                    i.id in skipped,
                 )
             )
         return rows
