@@ -335,12 +335,15 @@ class SetsMixin(ServiceBase):
         are cleared, since an edit made outside them would make their inverses wrong."""
         if not changes:
             raise InvalidInput("an edit needs at least one change")
+        if history not in (None, "do", "undo", "redo"):
+            raise InvalidInput(f"history must be do, undo or redo, not {history!r}")
         with self._write() as conn:
             info = self._writable(conn, set_id, replacing=False)
             if info.version != expected_version:
                 raise StaleVersion(set_id, expected_version, info.version)
             current = read_contents(conn, [info])[0].annotations
-            _check_groundings(conn, self.project_id, info, current, changes)
+            if history not in ("undo", "redo"):  # undo/redo put back what was there: no new grounding
+                _check_groundings(conn, self.project_id, info, current, changes)
             new, inverse = apply_changes(current, changes)
             # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
             # references and order exactly as the records say, in the same transaction.

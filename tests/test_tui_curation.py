@@ -465,3 +465,22 @@ async def test_after_a_stale_save_undo_follows_the_stored_history(url: str) -> N
         assert [s.id for s in db_set(url).annotations.spans] == ["T1"]
         await press(pilot, "u")
     assert db_set(url).annotations.spans == ()
+
+
+def test_undo_may_put_back_a_grounding_the_schema_no_longer_allows(bb_url: str) -> None:
+    """Imported groundings stay removable, and undoing their removal puts them back; only new ones
+    are refused."""
+    owner = Corpus.open("bb", url=bb_url)
+    alice = Corpus.open("bb", url=bb_url, user="alice")
+    mine = alice.my_set("b1")
+    soil = mine.annotations.spans[1]
+    grounded = replace(soil, groundings=(Grounding("envo:00001998"),))
+    owner.replace_set(mine.info.id, replace(mine.annotations, spans=(mine.annotations.spans[0], grounded)))
+    version = alice.my_set("b1").info.version
+    removed = alice.edit_set(mine.info.id, [Put(soil)], expected_version=version, history="do",
+                             description="grounding removed")  # fmt: skip
+    back = alice.edit_set(mine.info.id, list(removed.inverse), expected_version=removed.info.version,
+                          history="undo", description="grounding removed")  # fmt: skip
+    assert [g.ref for g in back.annotations.spans[1].groundings] == ["envo:00001998"]
+    with pytest.raises(InvalidInput, match="history must be"):
+        alice.edit_set(mine.info.id, [Put(soil)], expected_version=back.info.version, history="again")  # type: ignore[arg-type]
