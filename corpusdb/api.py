@@ -28,6 +28,7 @@ from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.service import AgreementMixin
 from corpusdb.service import OWNER, Actor
 from corpusdb.sets import SetsMixin
+from corpusdb.skips import SkipsMixin
 from corpusdb.status import StatusMixin
 from corpusdb.team import TeamMixin, connection_annotator
 from corpusdb.workflow import WorkflowMixin
@@ -46,6 +47,7 @@ class Corpus(
     HistoryMixin,
     StatusMixin,
     TeamMixin,
+    SkipsMixin,
     SetsMixin,
     DocumentsMixin,
     ProjectMixin,

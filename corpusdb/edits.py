@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from corpusdb.content import check_references
 from corpusdb.errors import InvalidInput
 from corpusdb.records import Annotations, DocLabel, Entity, Link, Note, Relation, Span
+
+if TYPE_CHECKING:
+    from guidelines.schema import Rules
 
 ItemKind = Literal["span", "relation", "link", "note", "label", "entity"]
 Item = Span | Relation | Link | Note | DocLabel | Entity
@@ -114,6 +117,36 @@ def apply_changes(ann: Annotations, changes: Sequence[Change]) -> tuple[Annotati
     check_references(new, "edit")
     inverse.reverse()
     return new, inverse
+
+
+def refuse_groundings(ann: Annotations, changes: Sequence[Change], rules: Rules, schema_name: str) -> None:
+    """Raise InvalidInput when ``changes`` add a grounding the schema does not allow.
+
+    Why only additions: groundings imported before a guideline change stay readable and removable
+    (validation warns about them); what an editor may not do is add new ones (issue #15.7)."""
+    have: dict[tuple[str, str], set[str]] = {}
+    for sp in ann.spans:
+        have[("span", sp.id)] = {g.ref for g in sp.groundings}
+    for en in ann.entities:
+        have[("entity", en.id)] = {g.ref for g in en.groundings}
+    allowed = {d.lower() for d in rules.grounding_databases}
+    for ch in changes:
+        if not isinstance(ch, Put) or not isinstance(ch.item, Span | Entity):
+            continue
+        kind = kind_of(ch.item)
+        added = [g.ref for g in ch.item.groundings if g.ref not in have.get((kind, ch.item.id), set())]
+        if not added:
+            continue
+        if not rules.groundings:
+            raise InvalidInput(
+                f"{kind} {ch.item.id}: schema {schema_name} does not use groundings ({added[0]} refused)"
+            )
+        bad = [r for r in added if allowed and r.split(":", 1)[0].lower() not in allowed]
+        if bad:
+            raise InvalidInput(
+                f"{kind} {ch.item.id}: grounding {bad[0]!r} is not from a database of schema "
+                f"{schema_name} ({', '.join(rules.grounding_databases)})"
+            )
 
 
 def dependents(ann: Annotations, local_id: str) -> list[Remove]:

@@ -379,6 +379,42 @@ class TeamLoginRow(SQLModel, table=True):
     created: datetime = _ts()
 
 
+class EditHistoryRow(SQLModel, table=True):
+    """One entry of an annotator's undo (or redo) stack on one set: the changes that revert (or
+    repeat) one action, written by ``edit_set`` in the action's own transaction, so undo survives
+    a restart and always matches the set's content (see ``corpusdb.undo``)."""
+
+    __tablename__ = "edit_history"
+    __table_args__ = (
+        UniqueConstraint("set_id", "stack", "position"),
+        CheckConstraint("stack IN ('undo', 'redo')", name="stack"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    set_id: int = _fk("annotation_set.id", ondelete="CASCADE", index=False)
+    stack: str
+    position: int
+    description: str = Field(default="", sa_column=Column(Text, nullable=False))
+    changes: list[dict[str, Any]] | None = _json()
+    version: int = 0
+    """The set's version once the action was saved."""
+    created: datetime = _ts()
+
+
+class SetSkipRow(SQLModel, table=True):
+    """An annotator's "skip: irrelevant document" on their set, with the reason (BB 2011 removed
+    such documents). The set keeps its status (the annotator submits it as usual); a document with
+    a skip is left out of agreement and of releases, and listed with the reason (``corpusdb.skips``)."""
+
+    __tablename__ = "set_skip"
+    id: int | None = Field(default=None, primary_key=True)
+    set_id: int = Field(
+        default=None,
+        sa_column=Column(ForeignKey("annotation_set.id", ondelete="CASCADE"), nullable=False, unique=True),
+    )
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    created: datetime = _ts()
+
+
 ALL_TABLES = [
     ProjectRow,
     GuidelineRow,
@@ -399,5 +435,7 @@ ALL_TABLES = [
     RunRow,
     RunEntryRow,
     TeamLoginRow,
+    EditHistoryRow,
+    SetSkipRow,
 ]
 metadata = SQLModel.metadata

@@ -50,6 +50,8 @@ SET_OWNED: dict[str, str] = {
     "note": "set_id",
     "document_label": "set_id",
     "decision": "gold_set_id",
+    "edit_history": "set_id",
+    "set_skip": "set_id",
 }
 
 MEMBERS = ("annotator", "system", "adjudicator", "lead")

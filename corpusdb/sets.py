@@ -13,12 +13,13 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import access, content
-from corpusdb.edits import Change, apply_changes
+from corpusdb import access, content, undo
+from corpusdb.edits import Change, Put, apply_changes, refuse_groundings
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, StaleVersion
 from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow, GuidelineRow
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, AnnotationSet, SetInfo
 from corpusdb.service import ServiceBase, utcnow_aware
+from guidelines.schema import schema_from_dict
 
 S = AnnotationSetRow.__table__
 D = DocumentRow.__table__
@@ -132,6 +133,22 @@ def bump_version(conn: Connection, set_id: int, expected: int | None, **values: 
         now = conn.execute(select(S.c.version).where(S.c.id == set_id)).scalar_one()
         raise StaleVersion(set_id, cur, now)
     return int(cur + 1)
+
+
+def _check_groundings(
+    conn: Connection, project_id: int, info: SetInfo, current: Annotations, changes: Sequence[Change]
+) -> None:
+    """Refuse groundings the set's guideline version does not allow (read only when an edit
+    carries groundings at all: most edits do not, and they pay nothing)."""
+    if not any(isinstance(c, Put) and getattr(c.item, "groundings", ()) for c in changes):
+        return
+    data = conn.execute(
+        select(G.c.schema_data).where(G.c.project_id == project_id, G.c.version == info.guideline_version)
+    ).scalar_one_or_none()
+    if data is None:
+        return
+    schema = schema_from_dict(data)
+    refuse_groundings(current, changes, schema.rules, schema.name)
 
 
 def load_set_extra(conn: Connection, set_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
@@ -295,21 +312,38 @@ class SetsMixin(ServiceBase):
             info = self._writable(conn, set_id, replacing=True)
             content.delete_annotations(conn, [set_id])
             content.insert_annotations(conn, set_id, annotations)
+            undo.clear(conn, [set_id])  # the whole content changed: old inverses no longer apply
             values: dict[str, Any] = {"extra": dict(annotations.extra) or None}
             if info.status == "assigned" and info.kind == "annotation" and info.annotator == self.actor.name:
                 values["status"] = "in_progress"
             bump_version(conn, set_id, expected_version, **values)
             return self._header(conn, set_id)
 
-    def edit_set(self, set_id: int, changes: Sequence[Change], *, expected_version: int) -> EditResult:
-        """Apply one user action (a few puts/removes) atomically; returns the undo for it."""
+    def edit_set(
+        self,
+        set_id: int,
+        changes: Sequence[Change],
+        *,
+        expected_version: int,
+        history: undo.Mode | None = None,
+        description: str = "",
+    ) -> EditResult:
+        """Apply one user action (a few puts/removes) atomically; returns the undo for it.
+
+        ``history`` ("do", "undo" or "redo", with the action's ``description``) keeps the set's undo
+        stacks in the database in the same transaction (``corpusdb.undo``); without it the stacks
+        are cleared, since an edit made outside them would make their inverses wrong."""
         if not changes:
             raise InvalidInput("an edit needs at least one change")
+        if history not in (None, "do", "undo", "redo"):
+            raise InvalidInput(f"history must be do, undo or redo, not {history!r}")
         with self._write() as conn:
             info = self._writable(conn, set_id, replacing=False)
             if info.version != expected_version:
                 raise StaleVersion(set_id, expected_version, info.version)
             current = read_contents(conn, [info])[0].annotations
+            if history not in ("undo", "redo"):  # undo/redo put back what was there: no new grounding
+                _check_groundings(conn, self.project_id, info, current, changes)
             new, inverse = apply_changes(current, changes)
             # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
             # references and order exactly as the records say, in the same transaction.
@@ -318,5 +352,18 @@ class SetsMixin(ServiceBase):
             values: dict[str, Any] = {}
             if info.status == "assigned" and info.kind == "annotation":
                 values["status"] = "in_progress"
-            bump_version(conn, set_id, expected_version, **values)
+            version = bump_version(conn, set_id, expected_version, **values)
+            if history is None:
+                undo.clear(conn, [set_id])
+            else:
+                undo.record(conn, set_id, history, description, inverse, version)
             return EditResult(self._header(conn, set_id), new, tuple(inverse))
+
+    def edit_history(self, set_id: int) -> undo.EditHistory:
+        """The undo and redo stacks of one of *my* sets (nobody else's: an annotator's history is
+        theirs alone, not even a lead reads it)."""
+        with self._read() as conn:
+            info = access.readable_set(conn, self.project_id, self.actor, set_id)
+            if info.kind != "annotation" or info.annotator is None or info.annotator != self.actor.name:
+                raise PermissionDenied(f"the edit history of set {set_id} is its annotator's alone")
+            return undo.read(conn, set_id)

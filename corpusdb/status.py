@@ -25,6 +25,14 @@ class AnnotatorProgress:
 
 
 @dataclass(frozen=True, slots=True)
+class SkippedDocument:
+    document: str
+    annotator: str
+    status: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class StatusReport:
     project: str
     schema: str
@@ -36,6 +44,8 @@ class StatusReport:
     """Documents whose annotation sets are all submitted (ready for adjudication)."""
     documents_with_gold: int = 0
     splits: dict[str, int] = field(default_factory=dict)
+    skipped: tuple[SkippedDocument, ...] = ()
+    """Documents skipped as irrelevant, with who and why (an annotator sees only their own)."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -85,4 +95,8 @@ class StatusMixin(ServiceBase):
             documents_ready=ready,
             documents_with_gold=len(gold_docs),
             splits=dict(sorted(splits.items())),
+            skipped=tuple(
+                SkippedDocument(k.document, k.annotator, k.status, k.reason)
+                for k in self.skips()  # type: ignore[attr-defined]
+            ),
         )

@@ -73,9 +73,10 @@ def scene(request: pytest.FixtureRequest, tmp_path: Path) -> Scene:
             ids[(who, doc)] = s.id
             span = bob_span(SECRET_OPEN if doc == "open" else SECRET_DONE) if who == "bob" else Span(
                 "T1", "protein", ((0, 4),), "IL-2")  # fmt: skip
-            me.edit_set(s.id, [Put(span)], expected_version=s.version)
+            me.edit_set(s.id, [Put(span)], expected_version=s.version, history="do", description="add")
             if not (who == "bob" and doc == "open"):
                 me.submit(s.id)
+    bob.skip(ids[("bob", "open")], f"irrelevant, says bob: {SECRET_OPEN}")  # his judgement is his too
     judy.merge("done")
     if request.param == "postgres-login-roles":
         roles = request.getfixturevalue("team_roles")
@@ -199,6 +200,10 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "user": "the acting user's own name and role",
     "create": "creates a new project as its owner",
     "open": "opens a project; the user's rights then apply to every call above",
+    "edit_history": lambda s: s.alice.edit_history(s.bob_open),
+    "skip": lambda s: s.alice.skip(s.bob_open, "peek"),
+    "unskip": lambda s: s.alice.unskip(s.bob_open),
+    "skips": lambda s: s.alice.skips(),
 }
 
 

@@ -191,6 +191,8 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "team login": ["team", "login", "alice", "--login", "alice_peek", "--no-password"],
         "team revoke": ["team", "revoke", "bob"],
         "team list": ["team", "list"],
+        "skip": ["skip", "open", "-r", "peek"],  # alice's own set only: bob's skip stays his
+        "unskip": ["unskip", "open"],
     }
 
 

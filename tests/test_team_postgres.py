@@ -88,8 +88,9 @@ def team(pg_url: str, team_roles: TeamRoles) -> Team:
             if who == "bob":
                 puts.append(Put(Span("T2", "protein", ((15, 28),), "IL-2 receptor",
                                      groundings=(Grounding(f"uniprot:{SECRET_DONE}"),))))  # fmt: skip
-            me.edit_set(s.id, puts, expected_version=s.version)
+            me.edit_set(s.id, puts, expected_version=s.version, history="do", description="add spans")
             me.submit(s.id)
+    c.as_user("bob").skip(ids["bob-open"], f"irrelevant {SECRET}")  # bob's judgement: not alice's
     judy = c.as_user("judy")
     judy.merge("done")
     c.release("v1", allow_open=True)
@@ -111,7 +112,8 @@ def expected_for_alice(team: Team) -> dict[str, int]:
     with team.owner_sql() as o:
         count = lambda q: o.execute(q).fetchone()[0]  # noqa: E731
         out = {t: count(f"SELECT count(*) FROM {t} WHERE set_id IN {mine}")
-               for t in ("span", "relation", "entity", "link", "note", "document_label")}  # fmt: skip
+               for t in ("span", "relation", "entity", "link", "note", "document_label", "edit_history",
+                         "set_skip")}  # fmt: skip
         out["annotation_set"] = count(f"SELECT count(*) FROM annotation_set WHERE id IN {mine}")
         out["relation_arg"] = count(
             f"SELECT count(*) FROM relation_arg WHERE relation_id IN (SELECT id FROM relation WHERE set_id IN {mine})"
@@ -130,7 +132,7 @@ def test_plain_sql_as_alice_returns_only_what_she_may_see(team: Team) -> None:
     expected = expected_for_alice(team)
     with team.owner_sql() as o:  # the scene really has content everywhere, for the owner
         for t in ("span", "relation", "relation_arg", "link", "note", "document_label", "decision",
-                  "release", "correction", "audit_event"):  # fmt: skip
+                  "release", "correction", "audit_event", "edit_history", "set_skip"):  # fmt: skip
             assert len(rows_as(o, t)) > expected[t], t
         all_tables = {
             r[0] for r in o.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")

@@ -41,7 +41,7 @@ def annotate_screen(app: CorpusApp) -> AnnotateScreen:
 async def add_span(pilot, type_filter: str) -> None:  # type: ignore[no-untyped-def]
     await press(pilot, "a")
     assert isinstance(pilot.app.screen, PickScreen)
-    await type_text(pilot, type_filter)
+    await type_text(pilot, "/" + type_filter)  # '/' first: the schema's type keys pick at once
     await press(pilot, "enter")
 
 

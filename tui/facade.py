@@ -37,6 +37,8 @@ class DocRow:
     links: int
     labels: int
     updated: datetime
+    skipped: bool = False
+    """I flagged the document as irrelevant (``corpusdb.skips``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,8 @@ class TuiFacade:
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
+        self._merged: set[str] = set()
+        """Documents whose agreed items this app merged into gold (merge once, when acting)."""
 
     # -- who and what -----------------------------------------------------------------------------
     @property
@@ -148,6 +152,7 @@ class TuiFacade:
         if not infos:
             return []
         contents = {a.info.id: a.annotations for a in self.corpus.read_sets([i.id for i in infos])}
+        skipped = {k.set_id for k in self.corpus.skips()} if self.has("skips") else set()
         rows = []
         for i in infos:
             ann = contents[i.id]
@@ -162,6 +167,7 @@ class TuiFacade:
                     len(ann.links),
                     len(ann.labels),
                     i.updated,
+                    i.id in skipped,
                 )
             )
         return rows
@@ -172,7 +178,23 @@ class TuiFacade:
         aset = self.corpus.my_set(document)
         session = DocumentSession(self.corpus, doc, aset, self.schema)
         session.topic = self.topic_of(doc.metadata)
+        if self.has("edit_history"):  # undo survives a restart: the store keeps the stacks
+            session.restore_history(self.corpus.edit_history(aset.info.id))
+        if self.has("skips"):
+            found = [k for k in self.corpus.skips(document=document) if k.set_id == aset.info.id]
+            session.skipped = found[0].reason if found else None
         return session
+
+    def skip(self, session: DocumentSession, reason: str | None) -> None:
+        """Flag my set's document as irrelevant with ``reason``, or lift the flag (None); blocking."""
+        outcome = session.save_pending()
+        if outcome.error:
+            raise UsageError(f"not done: saving failed ({outcome.error})")
+        if reason is None:
+            self.corpus.unskip(session.set_id)
+        else:
+            self.corpus.skip(session.set_id, reason)
+        session.skipped = reason
 
     def topic_of(self, metadata: Any) -> Any:
         """The topic a relevance unit is judged against (None for other documents): judges read it."""
@@ -315,10 +337,36 @@ class TuiFacade:
         return list(self.corpus.adjudication_queue())  # type: ignore[attr-defined]
 
     def open_adjudication(self, document: str) -> Adjudication:
-        """Auto-merge agreed items into gold, then the conflicts left and the gold set."""
+        """The conflicts left and the gold set; an adjudicator's opening auto-merges agreed items first.
+
+        Why not a lead's: a lead opens documents to look (the lead view's drill-down), and merging
+        writes gold and unanimous decisions in their name (issue #15.7). A lead's first decision
+        merges (``resolve``): gold is written when someone acts, never by looking."""
         self._need("merge", "conflicts", "gold")
-        self.corpus.merge(document)  # type: ignore[attr-defined]
+        if self.role == "adjudicator":  # as before: every opening merges what became agreed
+            self.corpus.merge(document)  # type: ignore[attr-defined]
+            self._merged.add(document)
         return self.reload_adjudication(document)
+
+    def _merge_once(self, document: str, expected_version: int | None = None) -> int | None:
+        """Merge the agreed items before this app's first write on the document (a lead who only
+        looked wrote nothing). Returns the gold version the write should expect: the merge's own
+        version when the screen showed the gold as it was just before it (else the screen's, so a
+        change by someone else is still refused as stale)."""
+        if document in self._merged:
+            return expected_version
+        before = self._gold_version(document)
+        self.corpus.merge(document)  # type: ignore[attr-defined]
+        self._merged.add(document)
+        if expected_version is not None and before == expected_version:
+            return self._gold_version(document)
+        return expected_version
+
+    def _gold_version(self, document: str) -> int | None:
+        try:
+            return self.corpus.gold(document).info.version  # type: ignore[attr-defined]
+        except NotFound:
+            return None
 
     def reload_adjudication(self, document: str) -> Adjudication:
         found = self.corpus.conflicts(document, include_resolved=True)  # type: ignore[attr-defined]
@@ -344,8 +392,10 @@ class TuiFacade:
         expected_version: int | None = None,
     ) -> Any:
         """Decide one conflict (again: a revision); gold and its Decision are written in one
-        transaction. ``expected_version``: the gold version shown (StaleVersion if it moved on)."""
+        transaction (after the agreed items are merged, when this app has not merged them yet: the
+        first act writes gold). ``expected_version``: the gold version shown (StaleVersion if it moved on)."""
         self._need("resolve")
+        expected_version = self._merge_once(document, expected_version)
         return self.corpus.resolve(  # type: ignore[attr-defined]
             document, key, take=take, item=item, reject=reject, reason=reason or None,
             expected_version=expected_version,
@@ -356,6 +406,7 @@ class TuiFacade:
     ) -> Any:
         """Undo the decision on a conflict (open again; what rests on its gold item leaves too)."""
         self._need("undo_decision")
+        expected_version = self._merge_once(document, expected_version)
         return self.corpus.undo_decision(  # type: ignore[attr-defined]
             document, key, reason=reason or None, expected_version=expected_version
         )
@@ -364,6 +415,7 @@ class TuiFacade:
                   expected_version: int | None = None) -> Any:  # fmt: skip
         """Replace one gold item, keeping its id (an ``edited`` decision with before and after)."""
         self._need("edit_gold")
+        expected_version = self._merge_once(document, expected_version)
         return self.corpus.edit_gold(  # type: ignore[attr-defined]
             document, item_id, item, reason=reason or None, expected_version=expected_version
         )
@@ -372,6 +424,7 @@ class TuiFacade:
                  expected_version: int | None = None) -> Any:  # fmt: skip
         """Put an item no annotator made into gold (an ``edited`` decision from no source)."""
         self._need("add_gold")
+        expected_version = self._merge_once(document, expected_version)
         return self.corpus.add_gold(  # type: ignore[attr-defined]
             document, item, reason=reason or None, expected_version=expected_version
         )
@@ -380,6 +433,7 @@ class TuiFacade:
                     expected_version: int | None = None) -> Any:  # fmt: skip
         """Take one gold item out (and what rests on it), recorded as ``edited`` with no after."""
         self._need("remove_gold")
+        expected_version = self._merge_once(document, expected_version)
         return self.corpus.remove_gold(  # type: ignore[attr-defined]
             document, item_id, kind=kind, reason=reason or None, expected_version=expected_version
         )
@@ -392,6 +446,7 @@ class TuiFacade:
     def finish_gold(self, document: str, *, force: bool = False) -> Any:
         """Finish the document's gold (refused while a conflict is open); decisions are frozen after."""
         self._need("finish_gold")
+        self._merge_once(document)
         return self.corpus.finish_gold(document, force=force)  # type: ignore[attr-defined]
 
     def _need(self, *methods: str) -> None:

@@ -13,11 +13,21 @@ from dataclasses import replace
 from rich.text import Text
 
 from corpusdb.edits import Change, Put, Remove, dependents, next_id
-from corpusdb.records import Annotations, Argument, DocLabel, Entity, Grounding, Link, Relation, Span
+from corpusdb.records import Annotations, Argument, DocLabel, Entity, Grounding, Link, Note, Relation, Span
 from guidelines.schema import AttributeDef, Schema
 from tui.paint import UNKNOWN_COLOR, contrast
 
 LABEL_MARK = {1: "+", 0: "?", -1: "¬"}
+NOTE_MARK = "#"
+LEGEND: list[tuple[str, str]] = [
+    ("*", "after a span id: the span has attributes (i shows them)"),
+    ("@", "after a span id: the span is grounded (db:id, g)"),
+    ("…", "after a span id: a discontinuous span (several fragments); in text: cut short"),
+    (NOTE_MARK, "after an id: the item has a note (# edits it)"),
+    ("+ ? ¬", "relation label: asserted, speculative, negated"),
+    ("[a,b]", "relation tags"),
+]
+"""What the one-character marks in the span, link and relation lists mean (help screen, README)."""
 
 
 # -- building changes ----------------------------------------------------------------------------
@@ -91,6 +101,8 @@ def check_grounding(schema: Schema, ref: str) -> str | None:
     """Why ``ref`` is not an acceptable grounding, or None."""
     if ":" not in ref or ref.startswith(":") or ref.endswith(":") or " " in ref:
         return "a grounding is db:id, e.g. uniprot:P60568"
+    if not schema.rules.groundings:
+        return f"schema {schema.name} does not use groundings"
     db = ref.split(":", 1)[0]
     allowed = schema.rules.grounding_databases
     if allowed and db.lower() not in {d.lower() for d in allowed}:
@@ -146,13 +158,19 @@ def short(text: str, n: int = 28) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28) -> Text:
+def note_of(ann: Annotations, target: str) -> Note | None:
+    """The item's annotator note (brat ``AnnotatorNotes``), the one the TUI shows and edits."""
+    return next((n for n in ann.notes if n.target == target and n.type == "AnnotatorNotes"), None)
+
+
+def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28, noted: bool = False) -> Text:
     color = colors.get(span.type, UNKNOWN_COLOR)
     flags = "".join(
         [
             "*" if span.attributes else "",
             "@" if span.groundings else "",
             "…" if len(span.fragments) > 1 else "",
+            NOTE_MARK if noted else "",
         ]
     )
     return Text.assemble(
@@ -203,12 +221,16 @@ def link_label(link: Link, spans: Mapping[str, Span]) -> Text:
 
 
 def relation_label(
-    rel: Relation, spans: Mapping[str, Span], entities: Mapping[str, Entity] | None = None
+    rel: Relation,
+    spans: Mapping[str, Span],
+    entities: Mapping[str, Entity] | None = None,
+    *,
+    noted: bool = False,
 ) -> Text:
     label = f" {LABEL_MARK.get(rel.label, str(rel.label))}" if rel.label is not None else ""
     args = ", ".join(f"{a.role}={_ref_text(spans, a.ref, entities)}" for a in rel.args)
     tags = f" [{','.join(rel.tags)}]" if rel.tags else ""
-    return Text(f"{rel.id} {rel.type}{label}: {args}{tags}")
+    return Text(f"{rel.id}{NOTE_MARK if noted else ''} {rel.type}{label}: {args}{tags}")
 
 
 def item_offset(ann: Annotations, kind: str, key: str) -> int | None:

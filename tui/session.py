@@ -41,6 +41,8 @@ class _Pending:
     changes: tuple[Change, ...]
     entry: Entry
     undoing: bool
+    mode: str = "do"
+    """How the store updates its undo stacks: "do", "undo" or "redo" (``corpusdb.undo``)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class SaveOutcome:
     error: str | None = None
     stale: bool = False
     reloaded: AnnotationSet | None = field(default=None, repr=False)
+    history: Any = field(default=None, repr=False)
+    """With ``reloaded``: the set's undo stacks as the store has them now (None: none kept)."""
 
 
 class ReadOnly(CorpusError):
@@ -69,6 +73,8 @@ class DocumentSession:
         self.text = document.text
         self.topic: Any = None
         """A relevance unit's topic (``corpusdb.relevance.records.Topic``), set by the facade."""
+        self.skipped: str | None = None
+        """Why I skipped this document as irrelevant (None: not skipped), set by the facade."""
         self._lock = threading.Lock()
         self._pending: deque[_Pending] = deque()
         self.undo_stack: list[Entry] = []
@@ -115,7 +121,7 @@ class DocumentSession:
         self.annotations = new
         self.undo_stack.append(entry)
         self.redo_stack.clear()
-        self._pending.append(_Pending(tuple(changes), entry, False))
+        self._pending.append(_Pending(tuple(changes), entry, False, "do"))
         return new
 
     def undo(self) -> str | None:
@@ -128,7 +134,7 @@ class DocumentSession:
         entry.redo = tuple(inverse)
         self.annotations = new
         self.redo_stack.append(entry)
-        self._pending.append(_Pending(entry.undo, entry, True))
+        self._pending.append(_Pending(entry.undo, entry, True, "undo"))
         return entry.description
 
     def redo(self) -> str | None:
@@ -141,7 +147,7 @@ class DocumentSession:
         entry.undo = tuple(inverse)
         self.annotations = new
         self.undo_stack.append(entry)
-        self._pending.append(_Pending(entry.redo, entry, False))
+        self._pending.append(_Pending(entry.redo, entry, False, "redo"))
         return entry.description
 
     # -- saving (worker thread) -------------------------------------------------------------------
@@ -156,7 +162,13 @@ class DocumentSession:
             while self._pending:
                 p = self._pending[0]
                 try:
-                    res = self.corpus.edit_set(self.set_id, p.changes, expected_version=self.saved_version)
+                    res = self.corpus.edit_set(
+                        self.set_id,
+                        p.changes,
+                        expected_version=self.saved_version,
+                        history=p.mode,
+                        description=p.entry.description,
+                    )
                 except Exception as exc:  # refused (CorpusError) or the database failed: same remedy
                     self.broken = True
                     self._pending.clear()
@@ -166,7 +178,13 @@ class DocumentSession:
                     except Exception as again:  # the database is gone: stay read-only, say so
                         return SaveOutcome(saved, self.saved_version, f"{msg}; reloading failed too: {again}")
                     stale = isinstance(exc, StaleVersion)
-                    return SaveOutcome(saved, fresh.info.version, msg, stale, fresh)
+                    history = None
+                    if callable(getattr(self.corpus, "edit_history", None)):
+                        try:  # the stacks match the reloaded content: undo goes on from there
+                            history = self.corpus.edit_history(self.set_id)
+                        except CorpusError:
+                            history = None
+                    return SaveOutcome(saved, fresh.info.version, msg, stale, fresh, history)
                 self._pending.popleft()
                 # The store's inverse is authoritative: it was computed on the rows actually there.
                 if p.undoing:
@@ -179,12 +197,20 @@ class DocumentSession:
                 saved += 1
         return SaveOutcome(saved, self.saved_version)
 
-    def adopt(self, fresh: AnnotationSet) -> None:
-        """Take the database's version after a failed save (UI thread); history no longer applies."""
+    def restore_history(self, history: Any) -> None:
+        """Take the stacks the store kept (``corpusdb.undo.EditHistory``): undo works after a restart."""
+        self.undo_stack = [Entry(h.description, h.changes, (), h.version) for h in history.undo]
+        self.redo_stack = [Entry(h.description, (), h.changes, h.version) for h in history.redo]
+
+    def adopt(self, fresh: AnnotationSet, history: Any = None) -> None:
+        """Take the database's version after a failed save (UI thread), with the store's undo
+        stacks when it read them (they match that version), else none."""
         with self._lock:
             self._reset(fresh)
             self.undo_stack.clear()
             self.redo_stack.clear()
+            if history is not None:
+                self.restore_history(history)
             self.broken = False
 
     def reload(self) -> AnnotationSet:

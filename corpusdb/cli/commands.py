@@ -36,6 +36,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     groups.register,
     hygiene.register,
     workflow_assign.register,
+    __import__("corpusdb.cli.skips", fromlist=["register"]).register,  # `corpusdb skip` / `unskip`
     workflow_adjudicate.register,
     workflow_sets.register,
     workflow_gold.register,

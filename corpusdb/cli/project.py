@@ -76,6 +76,11 @@ def status(ctx: typer.Context) -> None:
         out.print(
             f"documents ready for adjudication: {rep.documents_ready}; documents with gold: {rep.documents_with_gold}"
         )
+        if rep.skipped:  # left out of agreement and releases
+            t3 = Table("document", "annotator", "set", "reason", title="Skipped as irrelevant")
+            for k in rep.skipped:
+                t3.add_row(k.document, k.annotator, k.status, k.reason)
+            out.print(t3)
 
     emit(st, rep.to_dict(), render)
 

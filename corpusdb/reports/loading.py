@@ -9,7 +9,7 @@ their own sets and learns nothing of anybody else's, not even whether they exist
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -96,10 +96,18 @@ def _choose(available: dict[str, str], opts: AgreementOptions, actor: Actor) -> 
 
 
 def load_raters(
-    conn: Connection, project_id: int, actor: Actor, opts: AgreementOptions, document_ids: list[int] | None
+    conn: Connection,
+    project_id: int,
+    actor: Actor,
+    opts: AgreementOptions,
+    document_ids: list[int] | None,
+    exclude: Collection[int] = (),
 ) -> list[Rater]:
-    """Every chosen rater's visible sets on the chosen documents, read in bulk."""
+    """Every chosen rater's visible sets on the chosen documents, read in bulk (``exclude``:
+    document ids left out, e.g. documents skipped as irrelevant)."""
     infos = access.visible_sets(conn, project_id, actor, document_ids=document_ids)
+    if exclude:
+        infos = [i for i in infos if i.document_id not in exclude]
     names = {i.annotator for i in infos if i.kind == "annotation" and i.annotator}
     available: dict[str, str] = {}
     by_rater: dict[str, list[SetInfo]] = defaultdict(list)

@@ -80,13 +80,18 @@ class AgreementMixin(ServiceBase):
                     f"no documents in split {options.split!r}" if options.split else "no documents"
                 )
             doc_ids = [d.id for d in chosen]
+        from corpusdb import skips
+
         with self._read() as conn:
-            raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids)
+            # Documents skipped as irrelevant are left out, and listed with the reasons (issue #15.7).
+            skipped = skips.skipped_document_ids(conn, self.project_id, self.actor)
+            excluded = skips.excluded_list(conn, self.project_id, skipped)
+            raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids, exclude=set(skipped))
         texts = None
         if options.criterion == "fragment" and options.layer != "labels":
             wanted = sorted({d for r in raters_ for d in r.sets})
             texts = {d.external_id: d.text for d in self.documents(external_ids=wanted)}  # type: ignore[attr-defined]
-        return build_report(
+        report = build_report(
             project=self.info().name,  # type: ignore[attr-defined]
             actor=f"{self.actor.label} ({self.actor.role})",
             schema=self.schema(),  # type: ignore[attr-defined]
@@ -96,3 +101,6 @@ class AgreementMixin(ServiceBase):
             fetch_texts=lambda ids: {d.external_id: d.text for d in self.documents(external_ids=ids)},  # type: ignore[attr-defined]
             progress=progress,
         )
+        if excluded:
+            report.body["excluded_documents"] = excluded
+        return report

@@ -61,7 +61,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from corpusdb import access
+from corpusdb import access, skips
 from corpusdb.errors import Conflict, InvalidInput, NotFound
 from corpusdb.models import AuditEventRow, DocumentRow, ProjectRow, ReleaseRow
 from corpusdb.records import Annotations, Document
@@ -233,6 +233,10 @@ class ReleasesMixin(ServiceBase):
                     f"folder is missing or incomplete, `corpusdb releases export {version} FOLDER` rebuilds it)"
                 )
             golds = access.visible_sets(conn, self.project_id, self.actor, kind="gold")
+            # Documents an annotator skipped as irrelevant stay out, listed in the manifest with why.
+            skipped = skips.skipped_document_ids(conn, self.project_id)
+            excluded = skips.excluded_list(conn, self.project_id, skipped)
+            golds = [g for g in golds if g.document_id not in skipped]
             if not golds:
                 raise Conflict(
                     "nothing to release: no document has a gold set yet (run `corpusdb adjudicate`)"
@@ -259,6 +263,8 @@ class ReleasesMixin(ServiceBase):
             log = changelog.diff(prev[2] if prev else None, snapshot, corr)
             files, counts = render(snapshot, log)
             man = manifest(snapshot, files, counts)
+            if excluded:
+                man["excluded"] = excluded
             split = snapshot.get("split") or {}
             conn.execute(
                 insert(R).values(project_id=self.project_id, version=version, previous_id=prev[0] if prev else None,

@@ -9,7 +9,7 @@ the same frame (a posted message would cost a second frame per keystroke).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -23,10 +23,11 @@ from corpusdb.edits import Change
 from corpusdb.errors import CorpusError
 from corpusdb.records import Span
 from tui import items as it
+from tui.commands import AnnotationCommands
 from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
-from tui.screens.pickers import MessageScreen
+from tui.screens.pickers import MessageScreen, PromptScreen
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
@@ -42,6 +43,9 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         "shift+arrows, v (select mode) or the mouse. Every action is saved at once; u undoes."
     )
 
+    COMMANDS: ClassVar[set[Any]] = {AnnotationCommands}
+    """The palette (ctrl+p) offers every annotation action by name."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a,enter", "annotate", "Annotate"),
         Binding("r", "relation", "Relation"),
@@ -56,6 +60,8 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         Binding("g", "grounding", "Grounding", show=False),
         Binding("e", "edit_relation", "Relation label/tags", show=False),
         Binding("o", "cycle", "Other span here", show=False),
+        Binding("number_sign", "note", "Note on the item", show=False),
+        Binding("D", "skip_document", "Skip the document as irrelevant (again: undo the skip)", show=False),
         Binding("ctrl+r,ctrl+y,U", "redo", "Redo", show=False),
         Binding("tab", "toggle_focus", "Text ⇄ list", show=False),
         Binding("escape", "focus_text", "Back to the text", show=False),
@@ -146,9 +152,10 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         colors = s.schema.colors()
         spans = {sp.id: sp for sp in ann.spans}
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
-        self._fill("spans", [(sp.id, it.span_label(sp, colors)) for sp in ordered])
+        noted = {n.target for n in ann.notes}
+        self._fill("spans", [(sp.id, it.span_label(sp, colors, noted=sp.id in noted)) for sp in ordered])
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links])
-        self._fill("relations", self.relation_rows(ann))
+        self._fill("relations", self.relation_rows(ann, noted))
         self._update_tabs()
         self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
         if self.active is not None and self.active not in spans:
@@ -189,6 +196,8 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
                 line1 += f" · entity {entity.id} ({len(entity.members)} names/mentions)"
             if others:
                 line1 += f" · also {','.join(others)} (o)"
+            if (note := it.note_of(ann, span.id)) is not None:
+                line1 += f" · note «{it.short(note.text, 30)}»"
         else:
             line1 = "select mode (v): moving extends the selection" if v.marking else "no span here"
         line1 = self.relation_line(line1)
@@ -197,6 +206,8 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
             labels = "label keys " + " ".join(f"{k}={val[1]}" for k, val in keys.items())
         labels = f" · {labels}" if labels else ""
         state = "read-only (submitted)" if s.readonly else self._save_state
+        if s.skipped is not None:  # said first: the document is not to be annotated
+            state = f"SKIPPED ({it.short(s.skipped, 24)}) · {state}"
         problems = f" · {self._problems} problem(s)" if self._problems else ""
         line2 = (
             f"{state} · {len(ann.spans)} spans {len(ann.relations)} rels {len(ann.links)} links"
@@ -257,11 +268,12 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
             self._update_status()
             return
         if outcome.error and outcome.reloaded is not None:
-            s.adopt(outcome.reloaded)
+            s.adopt(outcome.reloaded, outcome.history)
             why = "it changed elsewhere" if outcome.stale else "it was refused"
             self.notify(
                 f"Your last action was not saved: {why} ({outcome.error}). "
-                f"Reloaded version {outcome.version}; undo history cleared.",
+                f"Reloaded version {outcome.version}; undo history "
+                f"{'as saved with it' if s.undo_stack or s.redo_stack else 'cleared'}.",
                 severity="error",
                 timeout=10,
             )
@@ -433,6 +445,49 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         self.notify(f"{self.document} {status}: it is read-only now")
         self._update_status()
 
+    @work(exclusive=True, group="dialog")
+    async def action_skip_document(self) -> None:
+        """Flag the document as irrelevant, with a reason (the lead sees it; agreement and releases
+        leave it out), or lift the flag; either way until the set is submitted."""
+        s = self.session
+        if s is None or not self._writable():
+            return
+        if s.skipped is None:
+            reason = await self.app.push_screen_wait(
+                PromptScreen(
+                    f"Skip {self.document} as irrelevant?",
+                    placeholder="why, e.g. not about bacteria",
+                    check=lambda v: None if v.strip() else "a reason is needed: the lead reads it",
+                    note="Enter skips (submit it as usual after) · D again lifts the skip · Esc cancels",
+                )
+            )
+            if reason is None:
+                return
+        else:
+            answer = await self.app.push_screen_wait(
+                MessageScreen(
+                    f"{self.document} is skipped",
+                    f"Reason: {s.skipped}",
+                    {"enter": ("lift", "lift the skip")},
+                )
+            )
+            if answer is None:
+                return
+            reason = None
+        self._skip(reason)
+
+    @work(thread=True, exclusive=True, group="submit")
+    def _skip(self, reason: str | None) -> None:
+        assert self.session is not None
+        try:
+            self.facade.skip(self.session, reason)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "skip")
+            return
+        done = f"{self.document} skipped: {reason}" if reason else f"{self.document}: skip lifted"
+        self.app.call_from_thread(self.notify, done)
+        self.app.call_from_thread(self._update_status)
+
     def action_close(self) -> None:
         """Back to the list, once every queued action is saved."""
         if self.session is not None and self.session.dirty:
@@ -463,5 +518,6 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
                 [r for r in binding_rows(self, labels) if r[1] != "Document label"],
             ),
             ("Relations and type labels in the text", RELATION_HELP),
+            ("Marks in the lists", it.LEGEND),
             ("Everywhere", app_rows(self)),
         ]

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
-from corpusdb.edits import Change, Put, Remove
-from corpusdb.records import Relation, Span
+from corpusdb.edits import Change, Put, Remove, next_id
+from corpusdb.records import Note, Relation, Span
 from guidelines.schema import RelationType
 from tui import items as it
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
@@ -65,7 +65,7 @@ class AnnotationDialogs:
         out = []
         for e in s.schema.entities:
             label = it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else "")
-            out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}"))
+            out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}", key=e.key))
         return out
 
     def _span_choices(
@@ -106,7 +106,10 @@ class AnnotationDialogs:
             return
         start, end = rng
         type_ = await self._pick(
-            f"Type for «{it.short(s.text[start:end], 40)}»", self._type_choices(), initial=self._last_type
+            f"Type for «{it.short(s.text[start:end], 40)}»",
+            self._type_choices(),
+            initial=self._last_type,
+            hotkeys=True,
         )
         if type_ is None:
             return
@@ -121,7 +124,10 @@ class AnnotationDialogs:
         if not self._writable() or (span := self._active_span("change type")) is None:
             return
         type_ = await self._pick(
-            f"New type for {span.id} «{it.short(span.text, 30)}»", self._type_choices(), initial=span.type
+            f"New type for {span.id} «{it.short(span.text, 30)}»",
+            self._type_choices(),
+            initial=span.type,
+            hotkeys=True,
         )
         if type_ is None or type_ == span.type:
             return
@@ -221,13 +227,18 @@ class AnnotationDialogs:
             return
         s = self.session
         assert s is not None
+        if not s.schema.rules.groundings and not span.groundings:  # the store would refuse it too
+            self.notify(f"schema {s.schema.name} does not use groundings", severity="warning")
+            return
         have = ", ".join(g.ref for g in span.groundings) or "none"
         dbs = ", ".join(s.schema.rules.grounding_databases) or "any"
         ref = await self.app.push_screen_wait(
             PromptScreen(
                 f"Grounding for {span.id} «{it.short(span.text, 30)}»",
                 placeholder="db:id, e.g. uniprot:P60568",
-                check=lambda v: it.check_grounding(s.schema, v),
+                check=lambda v: (
+                    None if any(g.ref == v for g in span.groundings) else it.check_grounding(s.schema, v)
+                ),
                 note=f"Has: {have}. Enter one of these again to remove it. Databases: {dbs}.",
             )
         )
@@ -393,12 +404,52 @@ class AnnotationDialogs:
         if rtype is None:
             self.notify(f"{rel.type} is not a relation type of this schema", severity="warning")
             return
+        if not rtype.labels and not rtype.tags:  # nothing to pick: say so rather than do nothing
+            self.notify(
+                f"{rel.type} has no labels or tags in this schema: # adds a note, x deletes it",
+                severity="warning",
+            )
+            return
         answer = await self._label_and_tags(rtype, rel.label, rel.tags)
         if answer is None:
             return
         label, tags = answer
         if (label, tags) != (rel.label, rel.tags):
             self._act([Put(replace(rel, label=label, tags=tags))], f"{rel.id} label/tags")
+
+    # -- notes (brat ``#`` AnnotatorNotes) ------------------------------------------------------------
+    @work(exclusive=True, group="dialog")
+    async def action_note(self) -> None:
+        """Write, change or clear the note on the highlighted relation or link, else on the span under
+        the cursor. Stored as a ``Note`` (type AnnotatorNotes): brat export writes it as a ``#`` line."""
+        if not self._writable():
+            return
+        s = self.session
+        assert s is not None
+        target = self._focused_item("relations") or self._focused_item("links")
+        if target is None:
+            span = self._active_span("note")
+            if span is None:
+                return
+            target = span.id
+        note = it.note_of(s.annotations, target)
+        text = await self.app.push_screen_wait(
+            PromptScreen(
+                f"Note on {target}",
+                value=note.text if note else "",
+                placeholder="free text, e.g. why this is annotated so",
+                note="Enter saves · an empty note removes it · Esc cancels",
+            )
+        )
+        if text is None or (note is not None and text == note.text) or (note is None and not text):
+            return
+        if note is None:
+            new = Note(next_id(s.annotations, "note"), "AnnotatorNotes", target, text)
+            self._act([Put(new)], f"note {new.id} on {target}")
+        elif not text:
+            self._act([Remove("note", note.id)], f"note on {target} removed")
+        else:
+            self._act([Put(replace(note, text=text))], f"note on {target} changed")
 
 
 def _letters(n: int) -> list[str]:

@@ -56,7 +56,7 @@ class DocumentsScreen(ReloadingScreen):
             [
                 (
                     r.document,
-                    f"{STATUS_MARK.get(r.status, '?')} {r.status}",
+                    f"{STATUS_MARK.get(r.status, '?')} {r.status}" + (" · skipped" if r.skipped else ""),
                     str(r.spans),
                     str(r.relations),
                     str(r.links),

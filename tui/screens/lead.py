@@ -230,6 +230,7 @@ class LeadScreen(ReloadingScreen):
         self.query_one("#summary", Static).update(
             f"{r.project} · schema {r.schema} · guidelines v{r.guideline_version} · {r.documents} documents · "
             f"{r.documents_ready} ready for adjudication · {r.documents_with_gold} with gold"
+            + _skipped_lines(r.skipped)
         )
         ann_rows = []
         for a in r.annotators:
@@ -430,3 +431,12 @@ class LeadScreen(ReloadingScreen):
     def action_next_tab(self) -> None:
         active = self.query_one("#lead-tabs", TabbedContent).active
         self.action_tab((TABS.index(active) + 1) % len(TABS) if active in TABS else 0)
+
+
+def _skipped_lines(skipped: Any) -> str:
+    """Documents skipped as irrelevant, under the summary: the first three, then how many more."""
+    lines = "".join(
+        f"\nskipped as irrelevant: {k.document} by {k.annotator} ({k.reason})" for k in skipped[:3]
+    )
+    more = len(skipped) - 3
+    return lines + (f"\n… and {more} more skipped (corpusdb status lists them all)" if more > 0 else "")

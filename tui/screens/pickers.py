@@ -38,7 +38,11 @@ class Choice:
 
 class PickScreen(ModalScreen[Any]):
     """Pick one choice. Filterable: typing narrows the list, Enter takes the highlighted one.
-    Not filterable: a choice's hotkey picks it at once."""
+    Not filterable: a choice's hotkey picks it at once.
+
+    Filterable with hotkeys (``hotkeys=True``, the type picker of a schema with ``key``s): while
+    the filter is empty a choice's key picks it at once, as brat's type dialog does; ``/`` or any
+    other character starts the filter (so keyed and unkeyed types are both a few keys away)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -56,20 +60,26 @@ class PickScreen(ModalScreen[Any]):
         filterable: bool = True,
         initial: Any = None,
         note: str = "",
+        hotkeys: bool = False,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.choices = list(choices)
         self.filterable = filterable
+        self.hotkeys = filterable and hotkeys and any(c.key for c in choices)
         self.initial = initial
         self.note = note
+        if self.hotkeys and not note:
+            self.note = "a key picks its type at once · / or a letter without a key starts the filter"
         self.shown: list[Choice] = list(choices)
+        self._filtering = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             if self.filterable:
-                yield Input(placeholder="type to filter, Enter to choose, Esc to cancel", id="filter")
+                hint = "a type's key, or / and words to filter" if self.hotkeys else "type to filter"
+                yield Input(placeholder=f"{hint}, Enter to choose, Esc to cancel", id="filter")
             yield OptionList(*self._options(self.choices), id="choices", markup=False)
             if self.note:
                 yield Static(self.note, classes="dialog-note", markup=False)
@@ -88,13 +98,17 @@ class PickScreen(ModalScreen[Any]):
         out = []
         for c in choices:
             label = c.label if isinstance(c.label, Text) else Text(c.label)
-            if c.key and not self.filterable:
+            if c.key and (self.hotkeys or not self.filterable):
                 label = Text.assemble((f"{c.key} ", "bold"), label)
+            elif self.hotkeys:
+                label = Text.assemble("  ", label)
             out.append(Option(label))
         return out
 
     @on(Input.Changed, "#filter")
     def _refilter(self, event: Input.Changed) -> None:
+        if self.hotkeys and not self._filtering and self._hotkey(event.value):
+            return
         words = event.value.lower().split()
         self.shown = [c for c in self.choices if all(w in c.haystack for w in words)]
         ol = self.query_one(OptionList)
@@ -123,6 +137,21 @@ class PickScreen(ModalScreen[Any]):
                 event.stop()
                 self.dismiss(c.value)
                 return
+
+    def _hotkey(self, typed: str) -> bool:
+        """Hotkey mode, the first character typed: a key picks its choice, ``/`` only starts the
+        filter; anything else starts the filter with it. True when the character was consumed."""
+        if not typed:
+            return False
+        self._filtering = True
+        if typed == "/":
+            self.query_one("#filter", Input).value = ""
+            return True
+        choice = next((c for c in self.choices if c.key is not None and c.key == typed), None)
+        if choice is None:
+            return False
+        self.dismiss(choice.value)
+        return True
 
     def action_cursor(self, step: int) -> None:
         ol = self.query_one(OptionList)

@@ -8,7 +8,7 @@ line says.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -87,12 +87,15 @@ class RelationPanel:
     _relation_shown: str | None = None
     """The relation highlighted in the relation list while that list has the focus."""
 
-    def relation_rows(self, ann: Annotations) -> list[tuple[str, Text]]:
-        """The relation list: one multi-line row per relation (head, then each end)."""
+    def relation_rows(self, ann: Annotations, noted: Collection[str] = ()) -> list[tuple[str, Text]]:
+        """The relation list: one multi-line row per relation (head, then each end); ``#`` before
+        the head of a relation with a note."""
         idx = self.view.relations or RelationIndex(
             ann.spans, ann.relations, ann.entities, self.view.undirected
         )
-        return [(r.id, idx.list_row(r)) for r in ann.relations]
+        return [
+            (r.id, Text("# ") + idx.list_row(r) if r.id in noted else idx.list_row(r)) for r in ann.relations
+        ]
 
     _legend_types: frozenset[str] | None = None
 

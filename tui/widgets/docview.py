@@ -374,6 +374,9 @@ class DocumentView(ScrollView, can_focus=True):
                 target = next((s for s in starts if s > cur), cur)
             else:
                 target = next((s for s in reversed(starts) if s < cur), cur)
+            if target == cur:  # say why nothing moved (issue #15.7)
+                where = "after" if step > 0 else "before"
+                self.notify(f"no span {where} the cursor" if starts else "no span in this document")
         else:
             return
         self.move_to(target, extend=extend, keep_goal=keep_goal)
