@@ -208,8 +208,14 @@ async def test_w_turns_looking_into_adjudicating(demo_url: str) -> None:
         )
         screen = app.screen
         assert type(screen) is AdjudicateScreen and screen.document == "esp.train-doc-100"
-    gold = Corpus.open("sample", url=demo_url).gold("esp.train-doc-100")
+        lead = Corpus.open("sample", url=demo_url)
+        with pytest.raises(NotFound):  # opening to adjudicate still writes nothing ...
+            lead.gold("esp.train-doc-100")
+        await press(pilot, "a")  # ... until the first decision, which merges the agreed items first
+        await wait_until(pilot, lambda: bool(lead.decisions("esp.train-doc-100")), "a decision")
+    gold = lead.gold("esp.train-doc-100")
     assert gold.annotations.spans  # the unanimous spans, merged by adjudicating, not by looking
+    assert {d.method for d in lead.decisions("esp.train-doc-100")} >= {"unanimous", "adjudicated"}
 
 
 @run_async

@@ -5,7 +5,7 @@ writes a gold set and "unanimous" decisions in the opener's name (issue #15.7). 
 down from "lowest-agreement document" wants to see the disagreements, not to start gold. So this
 screen reads without merging (the facade below), refuses every action that is not looking (an
 allow-list, so an action added to the adjudication screen later is refused until it is listed),
-and offers ``W`` to adjudicate the document for real (merging then, as the queue does).
+and offers ``W`` to adjudicate the document for real (the facade merges at a lead's first decision).
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ class LeadConflictsScreen(AdjudicateScreen):
     HELP = (
         "The conflicts of one document, as the annotators left them (agreed items are not merged into "
         "gold: nothing is written). n/p move between open conflicts, s shows the versions side by side, "
-        "h the agreed items. W adjudicates this document (merging agreed items into gold in your name)."
+        "h the agreed items. W adjudicates this document (agreed items are merged into gold, in your "
+        "name, at your first decision)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -75,7 +76,7 @@ class LeadConflictsScreen(AdjudicateScreen):
         )
 
     def action_adjudicate_here(self) -> None:
-        """Adjudicate this document for real (the queue's screen: agreed items are merged first)."""
+        """Adjudicate this document for real (the queue's screen; agreed items merged at the first decision)."""
         app = self.corpus_app
         if not app.facade.can_adjudicate:
             self.notify("adjudication needs an adjudicator or a lead", severity="warning")
