@@ -267,7 +267,7 @@ class TuiFacade:
             for layer in wanted:
                 if layer != "spans" and not items.get(layer):
                     todo.remove(layer)
-                    errors[layer] = f"no {layer} annotated in the sets you may read"
+                    errors[layer] = "none in the readable sets"
         try:  # one call: the layers after spans share one read of the sets
             reports = self.corpus.agreements(todo, criterion="exact", bootstrap=n, seed=seed)
             done.update((x, r.to_dict()) for x, r in reports.items())
