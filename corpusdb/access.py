@@ -119,6 +119,14 @@ def visible_sets(
     return [_info(r) for r in conn.execute(q)]
 
 
+def visible_set_ids(project_id: int, actor: Actor, *, kind: str | None = None) -> Select:  # type: ignore[type-arg]
+    """SQL: the ids of the sets whose content this actor may read (a subquery for counts that must
+    pass the gate without loading the headers: e.g. which layers have any items)."""
+    q = select(S.c.id).join(D, D.c.id == S.c.document_id).where(D.c.project_id == project_id)
+    q = q.where(visibility_clause(actor))
+    return q.where(S.c.kind == kind) if kind is not None else q
+
+
 def set_headers(
     conn: Connection,
     project_id: int,

@@ -189,6 +189,8 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "judge": lambda s: s.alice.judge("1", "open", "DR"),
     "judgments": lambda s: s.alice.judgments(),
     "relevance_agreement": lambda s: s.alice.relevance_agreement(),
+    "agreements": lambda s: s.alice.agreements(["spans", "relations", "links"], raters=["alice", "bob"]),
+    "agreement_items": lambda s: s.alice.agreement_items(),
     "qrels": lambda s: s.alice.qrels(),
     "import_qrels": lambda s: s.alice.import_qrels([QrelLine("1", "done", 2)]),
     "score_runs": lambda s: s.alice.score_runs(),
@@ -232,6 +234,10 @@ def probe_once(scene: Scene, method: str) -> str | None:
         return f"{method} wrote bob's annotations for alice"
     if method in ("sets", "set_headers") and {x.annotator for x in got} != {"alice"}:
         return f"{method} lists other annotators' sets to alice"
+    if method == "agreement_items":  # counts, not content: they must be of her own sets only
+        own = [scene.alice.my_set(d).annotations for d in ("open", "done")]
+        if got["spans"] != sum(len(a.spans) for a in own) or got["relations"] or got["links"]:
+            return f"agreement_items counts other annotators' items for alice: {got}"
     if method == "status" and [a.name for a in got.annotators] != ["alice"]:
         return "status shows other annotators' progress to alice"
     return None

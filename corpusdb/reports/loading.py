@@ -133,3 +133,23 @@ def load_raters(
     return [
         Rater(n, available[n], {i.document_external_id: content[i.id] for i in by_rater[n]}) for n in chosen
     ]
+
+
+def layer_items(conn: Connection, project_id: int, actor: Actor) -> dict[str, int]:
+    """Items per agreement layer in the annotation sets this actor may read (counted in SQL, through
+    the gate's own clause): ``spans``, ``relations``, ``links`` (links plus entity clusters, what the
+    links report compares), ``labels``."""
+    from sqlalchemy import func, select
+
+    from corpusdb.models import DocumentLabelRow, EntityRow, LinkRow, RelationRow, SpanRow
+
+    ids = access.visible_set_ids(project_id, actor, kind="annotation")
+    counts: dict[str, int] = {}
+    for name, row in (("spans", SpanRow), ("relations", RelationRow), ("links", LinkRow),
+                      ("entities", EntityRow), ("labels", DocumentLabelRow)):  # fmt: skip
+        t = row.__table__  # type: ignore[attr-defined]
+        counts[name] = int(
+            conn.execute(select(func.count()).select_from(t).where(t.c.set_id.in_(ids))).scalar_one()
+        )
+    counts["links"] += counts.pop("entities")
+    return counts

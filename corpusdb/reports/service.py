@@ -8,12 +8,13 @@ gate, in one bulk read) is all the database does here; everything else is the pu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from corpusdb.errors import NotFound
 from corpusdb.service import ServiceBase
 
 if TYPE_CHECKING:  # the engine (numpy, scipy, statsmodels) loads on first use, not with corpusdb.api
+    from corpusdb.reports.loading import Rater
     from corpusdb.reports.options import AgreementOptions
     from corpusdb.reports.report import AgreementReport, Progress
 
@@ -59,7 +60,6 @@ class AgreementMixin(ServiceBase):
         """
         from corpusdb.reports.loading import load_raters
         from corpusdb.reports.options import AgreementOptions
-        from corpusdb.reports.report import build_report
 
         if options is None:
             extra = {"types": types} if types is not None else {}
@@ -68,25 +68,86 @@ class AgreementMixin(ServiceBase):
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
                 split=split, documents=documents, bootstrap=bootstrap, seed=seed, confidence=confidence,
                 lowest=lowest, unanswered=unanswered, **extra)  # fmt: skip
-        doc_ids = None
-        if options.split is not None or options.documents is not None:
-            chosen = self.documents(
-                split=options.split,
-                external_ids=options.documents,  # type: ignore[attr-defined]
-                with_text=False,
-            )
-            if not chosen:
-                raise NotFound(
-                    f"no documents in split {options.split!r}" if options.split else "no documents"
-                )
-            doc_ids = [d.id for d in chosen]
-        from corpusdb import skips
+        doc_ids = self._report_documents(options)
+        with self._read() as conn:
+            skipped, excluded = self._skipped(conn)
+            raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids, exclude=skipped)
+        return self._build_report(options, raters_, progress, excluded)
+
+    def agreements(
+        self, layers: Sequence[str], *, options: AgreementOptions | None = None, **kwargs: Any
+    ) -> dict[str, AgreementReport]:
+        """The agreement reports of several layers with the same settings (``agreement``'s keyword
+        arguments; ``options`` gives them at once, its layer ignored), in the order asked.
+
+        Why not ``agreement`` once per layer: the span-like layers other than spans (relations, links,
+        groundings) read the same full records, here read once and shared; the reports are those
+        ``agreement`` gives layer by layer. Raises the first layer's error."""
+        from dataclasses import replace
+
+        from corpusdb.reports.loading import load_raters
+        from corpusdb.reports.options import AgreementOptions
+
+        if options is None:
+            options = AgreementOptions.build(layer=layers[0] if layers else "spans", **kwargs)
+        doc_ids = self._report_documents(options)
+        out: dict[str, AgreementReport] = {}
+        shared: list[Rater] | None = None
+        with self._read() as conn:
+            skipped, excluded = self._skipped(conn)
+            loaded: dict[str, list[Rater]] = {}
+            for layer in dict.fromkeys(layers):
+                opts = replace(options, layer=layer)
+                if layer in ("spans", "labels"):  # their own narrow reads (columns, document labels)
+                    loaded[layer] = load_raters(
+                        conn, self.project_id, self.actor, opts, doc_ids, exclude=skipped
+                    )
+                else:
+                    if shared is None:
+                        shared = load_raters(
+                            conn, self.project_id, self.actor, opts, doc_ids, exclude=skipped
+                        )
+                    loaded[layer] = shared
+        for layer, raters_ in loaded.items():
+            out[layer] = self._build_report(replace(options, layer=layer), raters_, None, excluded)
+        return out
+
+    def agreement_items(self) -> dict[str, int]:
+        """How many items each agreement layer has in the annotation sets this user may read:
+        ``spans``, ``relations``, ``links`` (links and entity clusters), ``labels`` (document labels).
+
+        Why: a cheap check (counts in the database, nothing loaded) so a view computes only the layers
+        somebody annotated. It passes the blindness gate: an annotator's counts are of their own sets."""
+        from corpusdb.reports.loading import layer_items
 
         with self._read() as conn:
-            # Documents skipped as irrelevant are left out, and listed with the reasons (issue #15.7).
-            skipped = skips.skipped_document_ids(conn, self.project_id, self.actor)
-            excluded = skips.excluded_list(conn, self.project_id, skipped)
-            raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids, exclude=set(skipped))
+            return layer_items(conn, self.project_id, self.actor)
+
+    def _report_documents(self, options: AgreementOptions) -> list[int] | None:
+        """The ids of the documents the options restrict a report to (None: all)."""
+        if options.split is None and options.documents is None:
+            return None
+        chosen = self.documents(
+            split=options.split,
+            external_ids=options.documents,  # type: ignore[attr-defined]
+            with_text=False,
+        )
+        if not chosen:
+            raise NotFound(f"no documents in split {options.split!r}" if options.split else "no documents")
+        return [d.id for d in chosen]
+
+    def _skipped(self, conn: Any) -> tuple[set[int], list[Any]]:
+        """Documents skipped as irrelevant (issue #15.7): left out of agreement, listed with reasons."""
+        from corpusdb import skips
+
+        skipped = skips.skipped_document_ids(conn, self.project_id, self.actor)
+        return set(skipped), skips.excluded_list(conn, self.project_id, skipped)
+
+    def _build_report(
+        self, options: AgreementOptions, raters_: list[Rater], progress: Progress | None, excluded: list[Any]
+    ) -> AgreementReport:
+        from corpusdb.reports.report import build_report
+
         texts = None
         if options.criterion == "fragment" and options.layer != "labels":
             wanted = sorted({d for r in raters_ for d in r.sets})
