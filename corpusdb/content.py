@@ -172,7 +172,10 @@ def _narrow(columns: tuple[str, ...], rows: list[tuple[Any, ...]], keep: int) ->
     """
     if not rows:
         return Batch(columns, rows)
-    used = list(range(keep)) + [i for i in range(keep, len(columns)) if any(r[i] is not None for r in rows)]
+    n = len(rows)  # a column is NULL throughout when it holds n Nones (counted in C, per column)
+    used = list(range(keep)) + [
+        i for i in range(keep, len(columns)) if list(map(itemgetter(i), rows)).count(None) != n
+    ]
     if len(used) == len(columns):
         return Batch(columns, rows)
     pick = itemgetter(*used)
@@ -287,17 +290,18 @@ def _build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fal
         rid = {r.id: base + k for k, r in enumerate(ann.relations)}
         for r in ann.relations:
             pos = len(rel_rows)
-            rel_rows.append(
+            tags, attrs, extra = r.tags, r.attributes, r.extra
+            rel_rows.append(  # (``_j`` inline: most relations have no tags, attributes or extra)
                 (
                     set_id,
                     r.id,
                     r.type,
                     r.kind,
                     r.label,
-                    _j(list(r.tags)),
-                    _j(r.attributes),
+                    _dumps(list(tags)) if tags else None,
+                    _j(attrs) if attrs else None,
                     sid[r.trigger] if r.trigger is not None else None,
-                    _j(r.extra),
+                    _j(extra) if extra else None,
                 )
             )
             for k, a in enumerate(r.args):
