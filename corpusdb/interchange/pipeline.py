@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult
 from typing import Any
 
 from corpusdb.content import ContentRows, build_rows
@@ -249,7 +250,12 @@ ahead is held in memory until written; two per reader keep them busy while the w
 
 def run(tasks: Sequence[Task], workers: int) -> Iterator[Chunk]:
     """The chunks in task order, read by ``workers`` processes ahead of the consumer (0: in-process),
-    at most ``AHEAD`` chunks per worker ahead of it."""
+    at most ``AHEAD`` chunks per worker ahead of it.
+
+    The consumer (the writer) reads too when it would wait: if the next chunk is not ready, it reads
+    the next task not yet handed out itself. Why: readers run at a lower priority, so on a busy
+    machine other processes' work comes first and the writer would sit idle; reading then keeps the
+    import going at the writer's own priority (on an idle machine the chunk is mostly ready)."""
     if workers <= 0 or len(tasks) < 2:
         for t in tasks:
             yield read_chunk(t)
@@ -259,12 +265,20 @@ def run(tasks: Sequence[Task], workers: int) -> Iterator[Chunk]:
     n = min(workers, len(tasks))
     with multiprocessing.get_context("fork").Pool(n, initializer=_lower_priority) as pool:
         todo = iter(tasks)
-        pending = deque(
+        # in task order: a reader's pending result, or a chunk the writer read itself
+        slots: deque[AsyncResult[Chunk] | Chunk] = deque(
             pool.apply_async(read_chunk, (t,)) for _, t in zip(range(n * AHEAD), todo, strict=False)
         )
-        while pending:
-            chunk = pending.popleft().get()
+        while slots:
+            head = slots[0]
+            if isinstance(head, AsyncResult) and not head.ready() and len(slots) <= n * AHEAD:
+                nxt = next(todo, None)
+                if nxt is not None:
+                    slots.append(read_chunk(nxt))
+                    continue
+            slots.popleft()
+            chunk = head.get() if isinstance(head, AsyncResult) else head
             nxt = next(todo, None)
             if nxt is not None:  # the next read starts before this chunk is written
-                pending.append(pool.apply_async(read_chunk, (nxt,)))
+                slots.append(pool.apply_async(read_chunk, (nxt,)))
             yield chunk
