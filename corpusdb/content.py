@@ -179,7 +179,7 @@ def _narrow(columns: tuple[str, ...], rows: list[tuple[Any, ...]], keep: int) ->
     if len(used) == len(columns):
         return Batch(columns, rows)
     pick = itemgetter(*used)
-    return Batch(tuple(columns[i] for i in used), [pick(r) for r in rows])
+    return Batch(tuple(columns[i] for i in used), list(map(pick, rows)))
 
 
 @dataclass(slots=True)
@@ -317,9 +317,13 @@ def _build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fal
             note_rows.append((set_id, n.id, n.type, n.target, n.text, _j(n.extra)))
         for lb in ann.labels:
             label_rows.append((set_id, lb.name, lb.value, _j(lb.extra)))
-    if optional:
-        span_rows = [r + optional.get(k, _NO_OPTIONAL) for k, r in enumerate(span_rows)]
-        spans = _narrow(SPAN_COLS, span_rows, _SPAN_BASE)
+    if optional:  # only the optional columns some span uses (as ``_narrow``), one tuple per span
+        used = [j for j in range(len(_NO_OPTIONAL)) if any(v[j] is not None for v in optional.values())]
+        if len(used) < len(_NO_OPTIONAL):
+            optional = {k: tuple([v[j] for j in used]) for k, v in optional.items()}
+        get, none = optional.get, (None,) * len(used)
+        span_rows = [r + get(k, none) for k, r in enumerate(span_rows)]
+        spans = Batch(SPAN_COLS[:_SPAN_BASE] + tuple(SPAN_COLS[_SPAN_BASE + j] for j in used), span_rows)
     else:
         spans = Batch(SPAN_COLS[:_SPAN_BASE], span_rows)
     return ContentRows(
