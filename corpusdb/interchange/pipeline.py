@@ -257,11 +257,10 @@ def run(tasks: Sequence[Task], workers: int) -> Iterator[Chunk]:
     at most ``AHEAD`` chunks per worker (and ``STOLEN`` read by the consumer) ahead of it.
 
     The consumer (the writer) reads too when it would wait: if the next chunk is not ready, it reads
-    the next task not yet handed out itself, or (``STOLEN`` such chunks held, or none left) the late
-    chunk's own task, dropping the reader's copy. Why: readers run at a lower priority, so on a busy
-    machine other processes come first and the writer would sit idle (a 25,000-document import took
-    247 s for 29 s of CPU); reading keeps the import going at the writer's own priority. On an idle
-    machine the next chunk is mostly ready and the writer only writes."""
+    the next task not yet handed out itself (up to ``STOLEN`` such chunks held; then it waits). Why:
+    readers run at a lower priority, so on a busy machine other processes come first and the writer
+    would sit idle; reading keeps the import going at the writer's own priority, and no chunk is
+    read twice. On an idle machine the next chunk is mostly ready and the writer only writes."""
     if workers <= 0 or len(tasks) < 2:
         for t in tasks:
             yield read_chunk(t)
@@ -271,22 +270,21 @@ def run(tasks: Sequence[Task], workers: int) -> Iterator[Chunk]:
     n = min(workers, len(tasks))
     with multiprocessing.get_context("fork").Pool(n, initializer=_lower_priority) as pool:
         todo = iter(tasks)
-        # in task order: (task, a reader's pending result), or (task, a chunk the writer read itself)
-        slots: deque[tuple[Task, AsyncResult[Chunk] | Chunk]] = deque(
-            (t, pool.apply_async(read_chunk, (t,))) for _, t in zip(range(n * AHEAD), todo, strict=False)
+        # in task order: a reader's pending result, or a chunk the writer read itself
+        slots: deque[AsyncResult[Chunk] | Chunk] = deque(
+            pool.apply_async(read_chunk, (t,)) for _, t in zip(range(n * AHEAD), todo, strict=False)
         )
         while slots:
-            task, head = slots[0]
+            head = slots[0]
             if isinstance(head, AsyncResult) and not head.ready():
-                held = sum(1 for _, x in slots if not isinstance(x, AsyncResult))
+                held = sum(1 for x in slots if not isinstance(x, AsyncResult))
                 nxt = next(todo, None) if held < STOLEN else None
                 if nxt is not None:
-                    slots.append((nxt, read_chunk(nxt)))
+                    slots.append(read_chunk(nxt))
                     continue
-                head = read_chunk(task)  # the reader's copy is dropped when it comes
             slots.popleft()
             chunk = head.get() if isinstance(head, AsyncResult) else head
             nxt = next(todo, None)
             if nxt is not None:  # the next read starts before this chunk is written
-                slots.append((nxt, pool.apply_async(read_chunk, (nxt,))))
+                slots.append(pool.apply_async(read_chunk, (nxt,)))
             yield chunk
