@@ -8,6 +8,7 @@ transaction the caller owns (``db.write`` / ``db.read``); none commits.
 
 from __future__ import annotations
 
+import marshal
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -171,11 +172,14 @@ def _narrow(columns: tuple[str, ...], rows: list[tuple[Any, ...]], keep: int) ->
     """
     if not rows:
         return Batch(columns, rows)
-    used = list(range(keep)) + [i for i in range(keep, len(columns)) if any(r[i] is not None for r in rows)]
+    n = len(rows)  # a column is NULL throughout when it holds n Nones (counted in C, per column)
+    used = list(range(keep)) + [
+        i for i in range(keep, len(columns)) if list(map(itemgetter(i), rows)).count(None) != n
+    ]
     if len(used) == len(columns):
         return Batch(columns, rows)
     pick = itemgetter(*used)
-    return Batch(tuple(columns[i] for i in used), [pick(r) for r in rows])
+    return Batch(tuple(columns[i] for i in used), list(map(pick, rows)))
 
 
 @dataclass(slots=True)
@@ -194,6 +198,18 @@ class ContentRows:
     notes: Batch = field(default_factory=lambda: Batch(NOTE_COLS))
     labels: Batch = field(default_factory=lambda: Batch(LABEL_COLS))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (from a reader process to the writer) as one ``marshal`` blob of the batches.
+
+        Why: rows are tuples of str, int and None, which ``marshal`` writes and reads about a third
+        faster than ``pickle`` (no memo of each object); both ends of an import pay it per row. A
+        value marshal cannot hold (a str subclass...) falls back to pickling the batches."""
+        batches = tuple((b.columns, b.rows) for b in (getattr(self, n) for n in _BATCHES))
+        try:
+            return (_rows_from_marshal, (marshal.dumps(batches),))
+        except ValueError:
+            return (_rows_from_batches, (batches,))
+
     def counts(self) -> dict[str, int]:
         """Items per kind, as import reports give them."""
         return {
@@ -203,6 +219,17 @@ class ContentRows:
             "notes": len(self.notes.rows),
             "labels": len(self.labels.rows),
         } | ({"entities": len(self.entities.rows)} if self.entities.rows else {})
+
+
+_BATCHES = ("spans", "relations", "args", "entities", "links", "notes", "labels")
+
+
+def _rows_from_batches(batches: Sequence[tuple[tuple[str, ...], list[tuple[Any, ...]]]]) -> ContentRows:
+    return ContentRows(*(Batch(tuple(cols), rows) for cols, rows in batches))
+
+
+def _rows_from_marshal(blob: bytes) -> ContentRows:
+    return _rows_from_batches(marshal.loads(blob))
 
 
 def build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = False) -> ContentRows:
@@ -263,17 +290,18 @@ def _build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fal
         rid = {r.id: base + k for k, r in enumerate(ann.relations)}
         for r in ann.relations:
             pos = len(rel_rows)
-            rel_rows.append(
+            tags, attrs, extra = r.tags, r.attributes, r.extra
+            rel_rows.append(  # (``_j`` inline: most relations have no tags, attributes or extra)
                 (
                     set_id,
                     r.id,
                     r.type,
                     r.kind,
                     r.label,
-                    _j(list(r.tags)),
-                    _j(r.attributes),
+                    _dumps(list(tags)) if tags else None,
+                    _j(attrs) if attrs else None,
                     sid[r.trigger] if r.trigger is not None else None,
-                    _j(r.extra),
+                    _j(extra) if extra else None,
                 )
             )
             for k, a in enumerate(r.args):
@@ -289,9 +317,13 @@ def _build_rows(items: Iterable[tuple[int, Annotations]], *, checked: bool = Fal
             note_rows.append((set_id, n.id, n.type, n.target, n.text, _j(n.extra)))
         for lb in ann.labels:
             label_rows.append((set_id, lb.name, lb.value, _j(lb.extra)))
-    if optional:
-        span_rows = [r + optional.get(k, _NO_OPTIONAL) for k, r in enumerate(span_rows)]
-        spans = _narrow(SPAN_COLS, span_rows, _SPAN_BASE)
+    if optional:  # only the optional columns some span uses (as ``_narrow``), one tuple per span
+        used = [j for j in range(len(_NO_OPTIONAL)) if any(v[j] is not None for v in optional.values())]
+        if len(used) < len(_NO_OPTIONAL):
+            optional = {k: tuple([v[j] for j in used]) for k, v in optional.items()}
+        get, none = optional.get, (None,) * len(used)
+        span_rows = [r + get(k, none) for k, r in enumerate(span_rows)]
+        spans = Batch(SPAN_COLS[:_SPAN_BASE] + tuple(SPAN_COLS[_SPAN_BASE + j] for j in used), span_rows)
     else:
         spans = Batch(SPAN_COLS[:_SPAN_BASE], span_rows)
     return ContentRows(

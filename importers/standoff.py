@@ -668,7 +668,11 @@ class _Parser:
         rel_attrs: dict[str, dict[str, Any]] = {}
         span_attrs: dict[str, dict[str, Any]] = {}
         triggers: set[str] = set()
-        cyclic = _cycles({rid: [ref for _, ref in r["args"] if ref in rels] for rid, r in rels.items()})
+        # only relations with a relation among their arguments can be on a cycle (the rest: no edge)
+        graph = {
+            rid: refs for rid, r in rels.items() if (refs := [ref for _, ref in r["args"] if ref in rels])
+        }
+        cyclic = _cycles(graph) if graph else {}
         for rid, r in rels.items():
             file, n = r["file"], r["n"]
             if rid in cyclic:

@@ -303,6 +303,41 @@ def test_export_refuses_to_overwrite_and_what_brat_cannot_hold(
     assert not (tmp_path / "new").exists()  # nothing written
 
 
+def _recording_read(task: tuple[str, int]) -> tuple[str, int]:
+    """A chunk read that notes which task it reads (module level: readers get it by name)."""
+    log, i = task
+    with open(log, "a", encoding="ascii") as fh:
+        fh.write(f"{i}\n")
+    return task
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reader processes are forked on Linux only")
+def test_readers_stay_a_bounded_window_ahead_of_the_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Streaming (issue #14): however many chunks an import has, readers (and the writer, when it
+    reads instead of waiting) have started at most ``workers * AHEAD + STOLEN`` chunks beyond the one
+    being written, and chunks come out in order, each once. A writer slower than its readers is
+    simulated by pausing after each chunk; an unbounded read-ahead would have started every chunk by
+    then."""
+    import time
+
+    from corpusdb.interchange import pipeline
+
+    monkeypatch.setattr(pipeline, "read_chunk", _recording_read)
+    log = tmp_path / "started.txt"
+    log.touch()
+    tasks = [(str(log), i) for i in range(40)]
+    got = []
+    for k, chunk in enumerate(pipeline.run(tasks, 2)):  # type: ignore[arg-type]
+        got.append(chunk)
+        time.sleep(0.02)  # the writer at work: readers may run ahead meanwhile, up to the bound
+        started = log.read_text(encoding="ascii").split()
+        assert len(started) <= k + 1 + 2 * pipeline.AHEAD + pipeline.STOLEN, (k, sorted(started))
+    assert got == tasks  # in task order, each once
+    assert sorted(map(int, log.read_text(encoding="ascii").split())) == list(range(40))  # each read once
+
+
 def test_large_imports_read_in_worker_processes(
     any_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,9 @@ parsing); tuples of strings and ints cross cheaply. Each task carries what a wor
 documents without the database: the stored texts' hashes (a different text is a conflict) and the
 documents on which the annotator already has a set (decided by the main process, by fingerprint).
 Small imports, BioRelEx files and platforms without ``fork`` use the same chunk function in-process.
+
+Memory: readers run at most ``AHEAD`` chunks per worker ahead of the writer, so an import holds a
+bounded number of chunks whatever the size of the corpus (the corpus is never in memory at once).
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ import gc
 import multiprocessing
 import os
 import sys
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult
 from typing import Any
 
 from corpusdb.content import ContentRows, build_rows
@@ -237,15 +242,49 @@ def _lower_priority() -> None:
     os.nice(READER_NICENESS)
 
 
+AHEAD = 2
+"""Chunks each reader may have read (or be reading) ahead of the writer. Why a bound: readers are
+faster than the writer on some machines (and always at the end of a run), and every chunk read
+ahead is held in memory until written; two per reader keep them busy while the writer writes."""
+
+
+STOLEN = 8
+"""Chunks the writer may hold that it read itself while waiting for a reader's (memory bound)."""
+
+
 def run(tasks: Sequence[Task], workers: int) -> Iterator[Chunk]:
-    """The chunks in task order, read by ``workers`` processes ahead of the consumer (0: in-process)."""
+    """The chunks in task order, read by ``workers`` processes ahead of the consumer (0: in-process),
+    at most ``AHEAD`` chunks per worker (and ``STOLEN`` read by the consumer) ahead of it.
+
+    The consumer (the writer) reads too when it would wait: if the next chunk is not ready, it reads
+    the next task not yet handed out itself (up to ``STOLEN`` such chunks held; then it waits). Why:
+    readers run at a lower priority, so on a busy machine other processes come first and the writer
+    would sit idle; reading keeps the import going at the writer's own priority, and no chunk is
+    read twice. On an idle machine the next chunk is mostly ready and the writer only writes."""
     if workers <= 0 or len(tasks) < 2:
         for t in tasks:
             yield read_chunk(t)
         return
     # fork: the workers start at once with everything imported; they never touch the database
     # connection the parent holds (a child process exits without closing it).
-    with multiprocessing.get_context("fork").Pool(
-        min(workers, len(tasks)), initializer=_lower_priority
-    ) as pool:
-        yield from pool.imap(read_chunk, tasks)
+    n = min(workers, len(tasks))
+    with multiprocessing.get_context("fork").Pool(n, initializer=_lower_priority) as pool:
+        todo = iter(tasks)
+        # in task order: a reader's pending result, or a chunk the writer read itself
+        slots: deque[AsyncResult[Chunk] | Chunk] = deque(
+            pool.apply_async(read_chunk, (t,)) for _, t in zip(range(n * AHEAD), todo, strict=False)
+        )
+        while slots:
+            head = slots[0]
+            if isinstance(head, AsyncResult) and not head.ready():
+                held = sum(1 for x in slots if not isinstance(x, AsyncResult))
+                nxt = next(todo, None) if held < STOLEN else None
+                if nxt is not None:
+                    slots.append(read_chunk(nxt))
+                    continue
+            slots.popleft()
+            chunk = head.get() if isinstance(head, AsyncResult) else head
+            nxt = next(todo, None)
+            if nxt is not None:  # the next read starts before this chunk is written
+                slots.append(pool.apply_async(read_chunk, (nxt,)))
+            yield chunk
