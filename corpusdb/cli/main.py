@@ -8,7 +8,6 @@ wrong state); 7 database error. Errors are one line on stderr; data goes to stdo
 from __future__ import annotations
 
 import copy
-import gc
 import sys
 import traceback
 from typing import Annotated, Any
@@ -16,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.exc import DBAPIError
 
-from corpusdb.cli import coercion
+from corpusdb.cli import coercion, resume_gc
 from corpusdb.cli.common import Format, State
 from corpusdb.errors import CorpusError
 
@@ -186,12 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     from corpusdb import writers
 
     args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
-    _resume_gc()
+    name = command_name(args)
+    if name != "tui":  # the TUI loads Textual and the app first (corpusdb.cli.tui resumes it)
+        resume_gc()
     stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
     try:
         # Only the command asked for is built (see app_for), its values coerced without pydantic where
         # none is needed (see coercion); the rest is what ``app(...)`` does.
-        command = typer.main.get_command(app_for(command_name(args)))
+        command = typer.main.get_command(app_for(name))
         coercion.install(command)
         command(args=args, prog_name="corpusdb", standalone_mode=True)
     except SystemExit as exc:
@@ -219,17 +220,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_listening()
     return 0
-
-
-def _resume_gc() -> None:
-    """Resume the collector paused while the command's modules loaded (see ``corpusdb.cli``); what
-    they created is frozen: never collectable, and walked by no later collection."""
-    import corpusdb.cli
-
-    if corpusdb.cli.PAUSED_GC:
-        corpusdb.cli.PAUSED_GC = False
-        gc.freeze()
-        gc.enable()
 
 
 def _file_error(exc: OSError) -> str:
