@@ -16,16 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import Connection, Select, and_, exists, false, or_, select, text, true
-from sqlalchemy.orm import aliased
 
+from corpusdb import tables
 from corpusdb.errors import NotFound, PermissionDenied
-from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow
 from corpusdb.records import SetInfo
 from corpusdb.service import Actor, aware
 
-S = AnnotationSetRow.__table__
-D = DocumentRow.__table__
-A = AnnotatorRow.__table__
+S = tables.annotation_set
+D = tables.document
+A = tables.annotator
 
 
 def _header_query(project_id: int) -> Select:  # type: ignore[type-arg]
@@ -58,7 +57,7 @@ def _info(row: Sequence[object]) -> SetInfo:
 
 def _document_complete():  # type: ignore[no-untyped-def]
     """SQL: the set's document has no annotation set that is not yet submitted."""
-    other = aliased(S)
+    other = S.alias()
     return ~exists().where(
         and_(
             other.c.document_id == S.c.document_id,

@@ -15,14 +15,13 @@ from pathlib import Path
 
 from sqlalchemy import Engine, select
 
-from corpusdb import db, migrate
+from corpusdb import db, migrate, tables
 from corpusdb.documents import DocumentsMixin
 from corpusdb.errors import PermissionDenied
 from corpusdb.evaluation_store import EvaluationMixin
 from corpusdb.history import HistoryMixin
 from corpusdb.hygiene import HygieneMixin
 from corpusdb.interchange.formats_mixin import FormatsMixin
-from corpusdb.models import ProjectRow
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.service import AgreementMixin
@@ -137,4 +136,4 @@ def list_projects(url: str | None = None, *, engine: Engine | None = None) -> li
     engine = engine or db.make_engine(url)
     migrate.ensure_current(engine)
     with db.read(engine) as conn:
-        return [r[0] for r in conn.execute(select(ProjectRow.name).order_by(ProjectRow.name))]
+        return [r[0] for r in conn.execute(select(tables.project.c.name).order_by(tables.project.c.name))]

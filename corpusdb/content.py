@@ -18,17 +18,8 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, delete, select
 
-from corpusdb import db
+from corpusdb import db, tables
 from corpusdb.errors import DatabaseError, InvalidInput
-from corpusdb.models import (
-    DocumentLabelRow,
-    EntityRow,
-    LinkRow,
-    NoteRow,
-    RelationArgRow,
-    RelationRow,
-    SpanRow,
-)
 from corpusdb.records import (
     Annotations,
     Argument,
@@ -401,14 +392,14 @@ def delete_annotations(conn: Connection, set_ids: Iterable[int]) -> None:
     if not ids:
         return
     for chunk in _chunks(ids, 500):
-        rel_sub = select(RelationRow.id).where(RelationRow.set_id.in_(chunk))  # type: ignore[attr-defined]
-        conn.execute(delete(RelationArgRow).where(RelationArgRow.relation_id.in_(rel_sub)))  # type: ignore[attr-defined]
-        conn.execute(delete(LinkRow).where(LinkRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
-        conn.execute(delete(NoteRow).where(NoteRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
-        conn.execute(delete(DocumentLabelRow).where(DocumentLabelRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
-        conn.execute(delete(RelationRow).where(RelationRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
-        conn.execute(delete(EntityRow).where(EntityRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
-        conn.execute(delete(SpanRow).where(SpanRow.set_id.in_(chunk)))  # type: ignore[attr-defined]
+        rel_sub = select(tables.relation.c.id).where(tables.relation.c.set_id.in_(chunk))
+        conn.execute(delete(tables.relation_arg).where(tables.relation_arg.c.relation_id.in_(rel_sub)))
+        conn.execute(delete(tables.link).where(tables.link.c.set_id.in_(chunk)))
+        conn.execute(delete(tables.note).where(tables.note.c.set_id.in_(chunk)))
+        conn.execute(delete(tables.document_label).where(tables.document_label.c.set_id.in_(chunk)))
+        conn.execute(delete(tables.relation).where(tables.relation.c.set_id.in_(chunk)))
+        conn.execute(delete(tables.entity).where(tables.entity.c.set_id.in_(chunk)))
+        conn.execute(delete(tables.span).where(tables.span.c.set_id.in_(chunk)))
 
 
 def _chunks(seq: Sequence[int], n: int) -> Iterable[Sequence[int]]:
@@ -463,7 +454,7 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
             )
         )
 
-    rt = RelationRow.__table__
+    rt = tables.relation
     rel_rows = conn.execute(
         select(rt.c.id, rt.c.set_id, rt.c.local_id, rt.c.type, rt.c.kind, rt.c.label, rt.c.tags,
                rt.c.attributes, rt.c.trigger_id, rt.c.extra)
@@ -471,7 +462,7 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
         .order_by(rt.c.id)
     ).all()  # fmt: skip
     rel_local = {row[0]: row[2] for row in rel_rows}
-    et = EntityRow.__table__
+    et = tables.entity
     entities: dict[int, list[Entity]] = defaultdict(list)
     entity_local: dict[int, str] = {}
     for pk, set_id, local_id, typ, members, attrs, grounds, extra in conn.execute(
@@ -485,7 +476,7 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
         )  # fmt: skip
     args: dict[int, list[Argument]] = defaultdict(list)
     if rel_rows:
-        at = RelationArgRow.__table__
+        at = tables.relation_arg
         q = (
             select(at.c.relation_id, at.c.role, at.c.span_id, at.c.arg_relation_id, at.c.entity_id)
             .where(at.c.relation_id.in_(select(rt.c.id).where(rt.c.set_id.in_(set_ids))))
@@ -513,7 +504,7 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
             )
         )
 
-    lt = LinkRow.__table__
+    lt = tables.link
     links: dict[int, list[Link]] = defaultdict(list)
     for set_id, local_id, typ, src, tgt, group, extra in conn.execute(
         select(lt.c.set_id, lt.c.local_id, lt.c.type, lt.c.source_id, lt.c.target_id, lt.c.group_key,
@@ -523,7 +514,7 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
             Link(local_id, typ, span_local[src], span_local[tgt], group, _loads(extra) or {})
         )
 
-    nt = NoteRow.__table__
+    nt = tables.note
     notes: dict[int, list[Note]] = defaultdict(list)
     for set_id, local_id, typ, target, txt, extra in conn.execute(
         select(nt.c.set_id, nt.c.local_id, nt.c.type, nt.c.target, nt.c.text, nt.c.extra)
@@ -532,7 +523,7 @@ def _load_chunk(conn: Connection, set_ids: Sequence[int]) -> dict[int, Annotatio
     ):
         notes[set_id].append(Note(local_id, typ, target, txt, _loads(extra) or {}))
 
-    dt = DocumentLabelRow.__table__
+    dt = tables.document_label
     labels: dict[int, list[DocLabel]] = defaultdict(list)
     for set_id, name, value, extra in conn.execute(
         select(dt.c.set_id, dt.c.name, dt.c.value, dt.c.extra)

@@ -8,15 +8,14 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, exists, select
 
-from corpusdb import db
+from corpusdb import db, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from corpusdb.models import AnnotationSetRow, DocumentRow
 from corpusdb.names import check_name
 from corpusdb.records import Document, DocumentInfo
 from corpusdb.service import ServiceBase, utcnow_aware
 
-D = DocumentRow.__table__
-S = AnnotationSetRow.__table__
+D = tables.document
+S = tables.annotation_set
 DOC_COLS = (
     "id",
     "project_id",

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from corpusdb import access
+from corpusdb import access, tables
 from corpusdb.errors import NotFound, UsageError
-from corpusdb.models import DocumentRow, ReleaseRow
 from corpusdb.records import Annotations
 from corpusdb.service import ServiceBase
 from corpusdb.sets import read_contents
@@ -25,8 +24,8 @@ from corpusdb.sets import read_contents
 if TYPE_CHECKING:
     from corpusdb.evaluation.documents import Judgement
 
-D = DocumentRow.__table__
-R = ReleaseRow.__table__
+D = tables.document
+R = tables.release
 
 
 @dataclass(frozen=True)

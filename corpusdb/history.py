@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from corpusdb.models import AuditEventRow
+from corpusdb import tables
 from corpusdb.records import AuditEvent
 from corpusdb.service import ServiceBase, aware
 
-E = AuditEventRow.__table__
+E = tables.audit_event
 
 
 class HistoryMixin(ServiceBase):

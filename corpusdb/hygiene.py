@@ -25,26 +25,16 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, select
 
+from corpusdb import tables
 from corpusdb.errors import Conflict, NotFound, PermissionDenied, UsageError
-from corpusdb.models import (
-    AnnotationSetRow,
-    AnnotatorRow,
-    AuditEventRow,
-    CorrectionRow,
-    DecisionRow,
-    DocumentRow,
-    GuidelineRow,
-    ProjectRow,
-    ReleaseRow,
-)
 from corpusdb.service import ServiceBase
 
-D = DocumentRow.__table__
-S = AnnotationSetRow.__table__
-A = AnnotatorRow.__table__
-DEC = DecisionRow.__table__
-COR = CorrectionRow.__table__
-E = AuditEventRow.__table__
+D = tables.document
+S = tables.annotation_set
+A = tables.annotator
+DEC = tables.decision
+COR = tables.correction
+E = tables.audit_event
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +149,12 @@ class HygieneMixin(ServiceBase):
             raise Conflict(f"{target} exists: choose a new archive file")
         with self._write() as conn:
             name = conn.execute(
-                select(ProjectRow.__table__.c.name).where(ProjectRow.__table__.c.id == self.project_id)
+                select(tables.project.c.name).where(tables.project.c.id == self.project_id)
             ).scalar_one()
             if confirm != name:
                 raise UsageError(f"type the project's name to delete it (--confirm {name})")
-            rel = conn.execute(select(func.count()).select_from(ReleaseRow.__table__)
-                               .where(ReleaseRow.__table__.c.project_id == self.project_id)).scalar_one()  # fmt: skip
+            rel = conn.execute(select(func.count()).select_from(tables.release)
+                               .where(tables.release.c.project_id == self.project_id)).scalar_one()  # fmt: skip
             if rel:
                 raise Conflict(
                     f"project {name} has {rel} releases, which are never deleted; keep the project"
@@ -182,7 +172,7 @@ class HygieneMixin(ServiceBase):
                 json.dump({"project": name, "audit": trail}, fh, indent=1, ensure_ascii=False)
             # children first: sets name annotators without ON DELETE, so documents (and their sets) go first
             conn.execute(delete(D).where(D.c.project_id == self.project_id))
-            for table in (COR, E, ReleaseRow.__table__, A, GuidelineRow.__table__):
+            for table in (COR, E, tables.release, A, tables.guideline):
                 conn.execute(delete(table).where(table.c.project_id == self.project_id))
-            conn.execute(delete(ProjectRow.__table__).where(ProjectRow.__table__.c.id == self.project_id))
+            conn.execute(delete(tables.project).where(tables.project.c.id == self.project_id))
         return Deleted("project", name, n, why)

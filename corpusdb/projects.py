@@ -6,15 +6,15 @@ from pathlib import Path
 
 from sqlalchemy import Connection, func, insert, select, update
 
+from corpusdb import tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
-from corpusdb.models import AnnotatorRow, GuidelineRow, ProjectRow
 from corpusdb.records import ROLES, AnnotatorInfo, GuidelineInfo, ProjectInfo
 from corpusdb.service import Actor, ServiceBase, aware, utcnow_aware
 from guidelines.schema import Schema, guideline_text, load_schema, schema_from_dict
 
-P = ProjectRow.__table__
-G = GuidelineRow.__table__
-A = AnnotatorRow.__table__
+P = tables.project
+G = tables.guideline
+A = tables.annotator
 
 
 RESERVED_NAMES = frozenset({"gold"})

@@ -15,9 +15,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, insert
 
-from corpusdb import db
+from corpusdb import db, tables
 from corpusdb.errors import PermissionDenied
-from corpusdb.models import AuditEventRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,7 @@ class ServiceBase:
 
     def _audit(self, conn: Connection, action: str, target: str = "", **detail: Any) -> None:
         conn.execute(
-            insert(AuditEventRow).values(
+            insert(tables.audit_event).values(
                 project_id=self.project_id,
                 actor=self.actor.label,
                 action=action,

@@ -13,18 +13,17 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import access, content, undo
+from corpusdb import access, content, tables, undo
 from corpusdb.edits import Change, Put, apply_changes, refuse_groundings
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, StaleVersion
-from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow, GuidelineRow
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, AnnotationSet, SetInfo
 from corpusdb.service import ServiceBase, utcnow_aware
 from guidelines.schema import schema_from_dict
 
-S = AnnotationSetRow.__table__
-D = DocumentRow.__table__
-A = AnnotatorRow.__table__
-G = GuidelineRow.__table__
+S = tables.annotation_set
+D = tables.document
+A = tables.annotator
+G = tables.guideline
 
 
 @dataclass(frozen=True, slots=True)

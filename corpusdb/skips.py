@@ -18,14 +18,13 @@ from datetime import datetime
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from corpusdb import access
+from corpusdb import access, tables
 from corpusdb.errors import Conflict, InvalidInput, PermissionDenied
-from corpusdb.models import AnnotationSetRow, SetSkipRow
 from corpusdb.records import SetInfo
 from corpusdb.service import Actor, ServiceBase, aware, utcnow_aware
 
-K = SetSkipRow.__table__
-S = AnnotationSetRow.__table__
+K = tables.set_skip
+S = tables.annotation_set
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +59,7 @@ def skipped_document_ids(
 
     With an ``actor`` who is an annotator, only their own skips (blindness: another annotator's
     judgement of a document is theirs)."""
-    from corpusdb.models import AnnotatorRow, DocumentRow
-
-    D, A = DocumentRow.__table__, AnnotatorRow.__table__
+    D, A = tables.document, tables.annotator
     rows = conn.execute(
         select(S.c.document_id, A.c.name, K.c.reason)
         .join(S, S.c.id == K.c.set_id)
@@ -84,9 +81,7 @@ def excluded_list(
     conn: Connection, project_id: int, skipped: dict[int, list[tuple[str, str]]]
 ) -> list[dict[str, object]]:
     """The skipped documents as listed in reports and manifests: id, then who skipped and why."""
-    from corpusdb.models import DocumentRow
-
-    D = DocumentRow.__table__
+    D = tables.document
     if not skipped:
         return []
     names = dict(conn.execute(select(D.c.id, D.c.external_id).where(D.c.id.in_(list(skipped)))).all())

@@ -13,13 +13,12 @@ from datetime import datetime
 
 from sqlalchemy import Connection, delete, insert, select, text
 
-from corpusdb import rls
+from corpusdb import rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from corpusdb.models import AnnotatorRow, TeamLoginRow
 from corpusdb.service import ServiceBase, aware, utcnow_aware
 
-T = TeamLoginRow.__table__
-A = AnnotatorRow.__table__
+T = tables.team_login
+A = tables.annotator
 
 
 @dataclass(frozen=True, slots=True)

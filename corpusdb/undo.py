@@ -19,12 +19,12 @@ from typing import Any, Literal
 
 from sqlalchemy import Connection, delete, func, insert, select
 
+from corpusdb import tables
 from corpusdb.edits import Change, Put, Remove
 from corpusdb.errors import InvalidInput
-from corpusdb.models import EditHistoryRow
 from corpusdb.service import utcnow_aware
 
-H = EditHistoryRow.__table__
+H = tables.edit_history
 LIMIT = 200
 """Undo entries kept per set (the oldest go first)."""
 Mode = Literal["do", "undo", "redo"]

@@ -21,8 +21,13 @@ from corpusdb.api import Corpus
 from corpusdb.records import Annotations, Document, Span
 
 REPO = Path(__file__).resolve().parents[1]
-HEAVY = ("scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "textual", "alembic", "jinja2")
-"""Never loaded to parse arguments or to run an ordinary command (alembic: only to upgrade)."""
+HEAVY = (
+    "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "textual", "alembic", "jinja2",
+    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.models", "sqlalchemy.dialects.postgresql",
+)  # fmt: skip
+"""Never loaded to parse arguments or to run an ordinary command (alembic: only to upgrade; SQLModel's
+table classes, pydantic and the ORM: the store queries ``corpusdb.tables``, and option values need
+no pydantic; PostgreSQL's dialect on a SQLite database)."""
 
 _PROBE = """
 import contextlib, io, json, sys
@@ -32,7 +37,7 @@ codes = []
 for argv in runs:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         codes.append(main(argv))
-heavy = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(sys.argv[2])))
+heavy = sorted(h for h in json.loads(sys.argv[2]) if h in sys.modules)
 print(json.dumps({"codes": codes, "heavy": heavy}))
 """
 
@@ -95,14 +100,26 @@ def project(sqlite_url: str) -> str:
     return sqlite_url
 
 
-def test_ordinary_commands_load_no_heavy_library(project: str) -> None:
+def test_ordinary_commands_load_no_heavy_library(project: str, tmp_path: Path) -> None:
     db = ["--db", project]
+    brat = tmp_path / "brat"
+    brat.mkdir()
+    (brat / "D2.txt").write_text("Escherichia coli in water.", encoding="utf-8")
+    (brat / "D2.ann").write_text("T1\tBacterium 0 16\tEscherichia coli\n", encoding="utf-8")
     runs = [
         [*db, "status"],
         [*db, "annotator", "list"],
         [*db, "--as", "alice", "submit", "-d", "D1", "--check"],
         [*db, "--as", "alice", "submit", "-d", "D1"],
         [*db, "--as", "alice", "status"],
+        [*db, "annotator", "add", "bob"],
+        [*db, "import", "brat", str(brat), "-a", "bob"],
+        [*db, "assign", "-a", "bob", "-d", "D1"],
+        [*db, "--as", "bob", "sets"],
+        [*db, "conflicts", "D2"],
+        [*db, "decisions"],
+        [*db, "sets", "--kind", "annotation"],
+        [*db, "--as", "alice", "export", "brat", str(tmp_path / "out")],
     ]
     out = _run(runs)
     assert out["codes"] == [0] * len(runs)
@@ -125,7 +142,10 @@ def test_agreement_loads_what_it_computes_with(project: str) -> None:
     assert "statsmodels" in out["heavy"]
 
 
-TUI_HEAVY = ("numpy", "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "alembic", "jinja2")
+TUI_HEAVY = (
+    "numpy", "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "alembic", "jinja2",
+    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.models",
+)  # fmt: skip
 """Not needed to paint the TUI's first screen and show its data (the lead's agreement tab, which
 computes with numpy, is read when opened)."""
 
@@ -140,7 +160,7 @@ async def first_screen() -> dict:
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)  # composed, painted, its data read in the worker and shown
         screen, text = type(app.screen).__name__, screen_text(app)
-    heavy = sorted({m.split(".")[0] for m in sys.modules} & set(json.loads(sys.argv[3])))
+    heavy = sorted(h for h in json.loads(sys.argv[3]) if h in sys.modules)
     return {"screen": screen, "text": text, "heavy": heavy}
 
 print(json.dumps(asyncio.run(first_screen())))
@@ -168,3 +188,24 @@ def test_tui_first_screen_loads_no_heavy_library(project: str, user: str, screen
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out["screen"] == screen and shown in out["text"]  # the screen and its data are there
     assert out["heavy"] == [], f"the TUI's first screen ({user}) loads {out['heavy']}"
+
+
+def test_the_console_script_resumes_the_collector() -> None:
+    """Run as ``corpusdb``, the cyclic GC is paused while the modules load and resumed (with what
+    they made frozen) before the command runs: a long import must not run without it."""
+    code = (
+        "import sys, gc; sys.argv[0] = '/x/bin/corpusdb'\n"
+        "import corpusdb.cli.main as m\n"
+        "paused = not gc.isenabled()\n"
+        "import contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()): m.main(['--help'])\n"
+        "print(paused, gc.isenabled(), gc.get_freeze_count() > 10000)"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["True", "True", "True"]
+    other = subprocess.run(  # imported by another program: the collector is left alone
+        [sys.executable, "-c", "import gc, corpusdb.cli.main; print(gc.isenabled())"],
+        capture_output=True, text=True, cwd=REPO, timeout=120,
+    )  # fmt: skip
+    assert other.stdout.split() == ["True"], other.stderr

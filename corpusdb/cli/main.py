@@ -7,6 +7,7 @@ wrong state); 7 database error. Errors are one line on stderr; data goes to stdo
 
 from __future__ import annotations
 
+import copy
 import sys
 import traceback
 from typing import Annotated, Any
@@ -14,6 +15,7 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.exc import DBAPIError
 
+from corpusdb.cli import coercion, resume_gc
 from corpusdb.cli.common import Format, State
 from corpusdb.errors import CorpusError
 
@@ -87,9 +89,54 @@ _GLOBAL_WITH_VALUE = ("--as", "--db", "--project", "-p")
 _GLOBAL_ALL = (*_GLOBAL_WITH_VALUE, "--format", "-f")
 
 
+def _name_of(info: Any) -> str | None:
+    """The name a registered command (``CommandInfo``) or group (``TyperInfo``) is called by."""
+    if info.name:
+        return str(info.name)
+    group = getattr(info, "typer_instance", None)
+    if group is not None:
+        return group.info.name if isinstance(group.info.name, str) else None
+    callback = getattr(info, "callback", None)
+    return typer.main.get_command_name(callback.__name__) if callback is not None else None
+
+
+def app_for(name: str | None) -> typer.Typer:
+    """``app`` with only the command or group called ``name`` (``app`` itself when there is none).
+
+    Why: Typer builds the click command of every registered command (~160, each through
+    ``inspect.signature`` and the evaluation of its annotations) before running any of them, which
+    cost more than a whole ``corpusdb status`` (issue #14). A command sees the same options, help
+    and errors either way; an unknown name gets the whole app, so click's "No such command" and its
+    suggestions are unchanged.
+    """
+    if name is None:
+        return app
+    commands = [c for c in app.registered_commands if _name_of(c) == name]
+    groups = [g for g in app.registered_groups if _name_of(g) == name]
+    if not commands and not groups:
+        return app
+    pruned = copy.copy(app)
+    pruned.registered_commands, pruned.registered_groups = commands, groups
+    return pruned
+
+
+def command_name(argv: list[str]) -> str | None:
+    """The command ``argv`` runs (the first word after the global options), if any."""
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in _GLOBAL_ALL:
+            i += 2
+        elif tok.startswith("--") and tok.split("=", 1)[0] in _GLOBAL_ALL:
+            i += 1
+        else:
+            return None if tok.startswith("-") else tok
+    return None
+
+
 def _own_options(path: list[str]) -> set[str]:
     """The option names the command at ``path`` (``["releases", "show"]``) declares itself."""
-    cmd: Any = typer.main.get_command(app)
+    cmd: Any = typer.main.get_command(app_for(path[0] if path else None))
     for name in path:
         if not hasattr(cmd, "commands") or name.startswith("-"):  # a group has subcommands
             break
@@ -138,9 +185,16 @@ def main(argv: list[str] | None = None) -> int:
     from corpusdb import writers
 
     args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
+    name = command_name(args)
+    if name != "tui":  # the TUI loads Textual and the app first (corpusdb.cli.tui resumes it)
+        resume_gc()
     stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
     try:
-        app(args=args, prog_name="corpusdb", standalone_mode=True)
+        # Only the command asked for is built (see app_for), its values coerced without pydantic where
+        # none is needed (see coercion); the rest is what ``app(...)`` does.
+        command = typer.main.get_command(app_for(name))
+        coercion.install(command)
+        command(args=args, prog_name="corpusdb", standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)

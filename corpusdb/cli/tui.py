@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from corpusdb.cli import resume_gc
 from corpusdb.cli.common import state
 
 
@@ -35,7 +36,9 @@ def tui(
     from tui.facade import open_facade
 
     facade = open_facade(db or st.db, project or st.project, user or st.user)
-    build_app(facade, start=open_document).run()
+    app = build_app(facade, start=open_document)
+    resume_gc()  # paused while Textual and the app loaded (see corpusdb.cli)
+    app.run()
 
 
 def register(app: typer.Typer) -> None:

@@ -15,14 +15,13 @@ from pathlib import PurePosixPath
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access
+from corpusdb import access, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
-from corpusdb.models import DocumentRow
 from corpusdb.records import Annotations, Document, SetInfo
 from corpusdb.service import Actor
 from corpusdb.sets import read_contents
 
-D = DocumentRow.__table__
+D = tables.document
 
 
 def choose_sets(

@@ -208,9 +208,9 @@ class FormatsMixin(InterchangeMixin):
         """The stored documents these judgments are about; a missing one is a problem at its line."""
         from sqlalchemy import select
 
-        from corpusdb.models import DocumentRow
+        from corpusdb import tables
 
-        d = DocumentRow.__table__
+        d = tables.document
         found: dict[str, Document] = {}
         with self._read() as conn:
             for i in range(0, len(external_ids), 500):

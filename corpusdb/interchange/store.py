@@ -15,14 +15,13 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import content, db
-from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow
+from corpusdb import content, db, tables
 from corpusdb.records import Annotations
 from corpusdb.service import utcnow_aware
 
-S = AnnotationSetRow.__table__
-D = DocumentRow.__table__
-A = AnnotatorRow.__table__
+S = tables.annotation_set
+D = tables.document
+A = tables.annotator
 SET_COLS = ("id", "document_id", "annotator_id", "kind", "status", "guideline_version", "version", "extra",
             "created", "updated", "submitted")  # fmt: skip
 _CHUNK = 500

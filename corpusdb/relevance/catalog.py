@@ -11,16 +11,15 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from corpusdb import db
+from corpusdb import db, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound
-from corpusdb.models import AnnotatorRow, RunEntryRow, RunRow, TopicRow
 from corpusdb.relevance.records import RunInfo, RunLine, Topic
 from corpusdb.service import ServiceBase, utcnow_aware
 
-T = TopicRow.__table__
-R = RunRow.__table__
-RE = RunEntryRow.__table__
-A = AnnotatorRow.__table__
+T = tables.topic
+R = tables.run
+RE = tables.run_entry
+A = tables.annotator
 
 
 class CatalogMixin(ServiceBase):

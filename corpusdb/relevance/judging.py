@@ -13,11 +13,10 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access, db
+from corpusdb import access, db, tables
 from corpusdb.documents import upsert_documents
 from corpusdb.edits import Put
 from corpusdb.errors import InvalidInput, NotFound, UsageError
-from corpusdb.models import AnnotatorRow, DocumentRow, TopicRow
 from corpusdb.records import DocLabel, Document
 from corpusdb.relevance.catalog import CatalogMixin
 from corpusdb.relevance.pooling import doubled_subset, pool_pairs
@@ -26,9 +25,9 @@ from corpusdb.service import utcnow_aware
 from corpusdb.sets import current_guideline_version, read_contents
 from corpusdb.workflow.assignment import draw
 
-T = TopicRow.__table__
-D = DocumentRow.__table__
-A = AnnotatorRow.__table__
+T = tables.topic
+D = tables.document
+A = tables.annotator
 
 UNIT_SOURCE = "relevance"
 """``Document.source`` of a judged (topic, document) unit."""

@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access
+from corpusdb import access, tables
 from corpusdb.documents import upsert_documents
 from corpusdb.errors import Conflict, InvalidInput, UsageError
-from corpusdb.models import DocumentRow
 from corpusdb.records import Annotations, DocLabel, Document
 from corpusdb.relevance import qrels as qrels_mod
 from corpusdb.relevance.judging import UNIT_SOURCE, JudgingMixin, chunks, unit_id
@@ -32,7 +31,7 @@ from corpusdb.sets import read_contents
 if TYPE_CHECKING:
     from corpusdb.relevance.scoring import RunScores
 
-D = DocumentRow.__table__
+D = tables.document
 
 Disagree = Literal["first", "max", "min", "skip"]
 

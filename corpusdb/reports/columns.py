@@ -120,9 +120,9 @@ def _read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumn
 
 def read_labels(conn: Connection, infos: Sequence[SetInfo]) -> dict[str, Annotations]:
     """One rater's document labels by document (layer ``labels``): no span is read."""
-    from corpusdb.models import DocumentLabelRow
+    from corpusdb import tables
 
-    t = DocumentLabelRow.__table__
+    t = tables.document_label
     ids = [i.id for i in infos]
     got: dict[int, list[DocLabel]] = {}
     for k in range(0, len(ids), CHUNK):

@@ -141,13 +141,12 @@ def layer_items(conn: Connection, project_id: int, actor: Actor) -> dict[str, in
     links report compares), ``labels``."""
     from sqlalchemy import func, select
 
-    from corpusdb.models import DocumentLabelRow, EntityRow, LinkRow, RelationRow, SpanRow
+    from corpusdb import tables
 
     ids = access.visible_set_ids(project_id, actor, kind="annotation")
     counts: dict[str, int] = {}
-    for name, row in (("spans", SpanRow), ("relations", RelationRow), ("links", LinkRow),
-                      ("entities", EntityRow), ("labels", DocumentLabelRow)):  # fmt: skip
-        t = row.__table__  # type: ignore[attr-defined]
+    for name, t in (("spans", tables.span), ("relations", tables.relation), ("links", tables.link),
+                    ("entities", tables.entity), ("labels", tables.document_label)):  # fmt: skip
         counts[name] = int(
             conn.execute(select(func.count()).select_from(t).where(t.c.set_id.in_(ids))).scalar_one()
         )

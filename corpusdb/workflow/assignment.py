@@ -13,15 +13,14 @@ from collections.abc import Mapping, Sequence
 
 from sqlalchemy import select
 
-from corpusdb import access, content
+from corpusdb import access, content, tables
 from corpusdb.errors import InvalidInput, NotFound, UsageError
-from corpusdb.models import AnnotatorRow, DocumentRow
 from corpusdb.service import ServiceBase
 from corpusdb.sets import annotator_id, current_guideline_version, document_id, insert_set, read_contents
 from corpusdb.workflow.types import Assignment
 
-A = AnnotatorRow.__table__
-D = DocumentRow.__table__
+A = tables.annotator
+D = tables.document
 
 
 def draw(

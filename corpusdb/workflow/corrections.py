@@ -14,9 +14,9 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
+from corpusdb import tables
 from corpusdb.edits import Put, Remove, apply_changes, dependents, kind_of, next_id
 from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
-from corpusdb.models import AnnotatorRow, CorrectionRow, DocumentRow, ReleaseRow
 from corpusdb.records import Annotations, DocLabel
 from corpusdb.service import Actor, ServiceBase, aware, utcnow_aware
 from corpusdb.workflow import store
@@ -24,10 +24,10 @@ from corpusdb.workflow.items import item_to_json
 from corpusdb.workflow.types import CorrectionInfo, Item
 from guidelines.validate import validate
 
-C = CorrectionRow.__table__
-R = ReleaseRow.__table__
-A = AnnotatorRow.__table__
-D = DocumentRow.__table__
+C = tables.correction
+R = tables.release
+A = tables.annotator
+D = tables.document
 ACTIONS = ("add", "change", "delete")
 
 

@@ -24,11 +24,11 @@ from typing import Any
 
 from sqlalchemy import select, update
 
+from corpusdb import tables
 from corpusdb.errors import FormatError, InvalidInput, Problem, UsageError
-from corpusdb.models import DocumentRow
 from corpusdb.service import ServiceBase
 
-D = DocumentRow.__table__
+D = tables.document
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,9 +61,8 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from corpusdb import access, skips
+from corpusdb import access, skips, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound
-from corpusdb.models import AuditEventRow, DocumentRow, ProjectRow, ReleaseRow
 from corpusdb.records import Annotations, Document
 from corpusdb.service import ServiceBase, aware, utcnow_aware
 from corpusdb.sets import read_contents
@@ -73,10 +72,10 @@ from corpusdb.workflow.items import annotations_from_json, annotations_to_json
 from corpusdb.workflow.release_folder import write_folder
 from corpusdb.workflow.types import ReleaseInfo, to_jsonable
 
-R = ReleaseRow.__table__
-D = DocumentRow.__table__
-P = ProjectRow.__table__
-EV = AuditEventRow.__table__
+R = tables.release
+D = tables.document
+P = tables.project
+EV = tables.audit_event
 FORMAT = "corpusdb-release"
 FORMAT_VERSION = 1
 Progress = Callable[[int, int], None]

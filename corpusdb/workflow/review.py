@@ -14,8 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access
-from corpusdb.models import DocumentRow
+from corpusdb import access, tables
 from corpusdb.records import DocLabel, SetInfo
 from corpusdb.service import ServiceBase
 from corpusdb.sets import read_contents
@@ -23,7 +22,7 @@ from corpusdb.workflow import store, units
 from corpusdb.workflow.types import SourceSet, Suspect
 from corpusdb.workflow.units import Source
 
-D = DocumentRow.__table__
+D = tables.document
 
 
 def _load(conn: Connection, svc: ServiceBase, predictions: bool) -> list[tuple[str, str, list[Source]]]:

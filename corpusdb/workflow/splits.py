@@ -23,16 +23,15 @@ from dataclasses import dataclass
 
 from sqlalchemy import select, update
 
-from corpusdb import access
+from corpusdb import access, tables
 from corpusdb.errors import UsageError
-from corpusdb.models import DocumentRow
 from corpusdb.names import check_name
 from corpusdb.records import Annotations
 from corpusdb.service import ServiceBase
 from corpusdb.sets import read_contents
 from corpusdb.workflow.types import SplitReport, SplitStats
 
-D = DocumentRow.__table__
+D = tables.document
 DEFAULT_RATIOS = (0.7, 0.1, 0.2)
 DEFAULT_NAMES = ("train", "dev", "test")
 STRATA = ("entity", "relation", "relation_label", "label", "label:NAME")

@@ -14,19 +14,18 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import access, content, db
+from corpusdb import access, content, db, tables
 from corpusdb.errors import Conflict, NotFound, PermissionDenied
-from corpusdb.models import AnnotationSetRow, AnnotatorRow, DecisionRow, DocumentRow
 from corpusdb.records import Annotations, DecisionInfo, SetInfo
 from corpusdb.service import Actor, aware, utcnow_aware
 from corpusdb.sets import bump_version, current_guideline_version, lock_set, read_contents
 from corpusdb.workflow.types import SourceRef, SourceSet
 from corpusdb.workflow.units import Source
 
-S = AnnotationSetRow.__table__
-D = DocumentRow.__table__
-A = AnnotatorRow.__table__
-DEC = DecisionRow.__table__
+S = tables.annotation_set
+D = tables.document
+A = tables.annotator
+DEC = tables.decision
 
 SourceSpec = Sequence[str | int] | None
 

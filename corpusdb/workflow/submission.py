@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access
+from corpusdb import access, tables
 from corpusdb.errors import Conflict, InvalidInput, PermissionDenied, UsageError
-from corpusdb.models import DocumentRow, GuidelineRow
 from corpusdb.records import SetInfo
 from corpusdb.service import ServiceBase, utcnow_aware
 from corpusdb.sets import bump_version, read_contents
@@ -20,8 +19,8 @@ from corpusdb.workflow.types import SubmissionRefused
 from guidelines.schema import schema_from_dict
 from guidelines.validate import Violation, errors, validate
 
-D = DocumentRow.__table__
-G = GuidelineRow.__table__
+D = tables.document
+G = tables.guideline
 
 
 class SubmissionMixin(ServiceBase):
