@@ -113,11 +113,15 @@ class _Side:
 
     @classmethod
     def from_columns(cls, cols: SpanColumns, docs: Sequence[str], type_codes: dict[str, int]) -> _Side:
-        """The same side from columns (no records): the documents ``docs``, in that order."""
+        """The same side from columns (no records): the documents ``docs``, in that order. A
+        document the rater has no set on has no spans (an unanswered document counted as misses)."""
         self = cls.__new__(cls)
         pos = {d: i for i, d in enumerate(cols.doc_ids)}
-        di = np.fromiter((pos[d] for d in docs), dtype=np.int64, count=len(docs))
-        owner, rows = _expand(cols.offsets[di], cols.offsets[di + 1])
+        di = np.fromiter((pos.get(d, -1) for d in docs), dtype=np.int64, count=len(docs))
+        have = di >= 0
+        lo = np.where(have, cols.offsets[np.where(have, di, 0)], 0)
+        hi = np.where(have, cols.offsets[np.where(have, di + 1, 0)], 0)
+        owner, rows = _expand(lo, hi)
         empty = [r for r, f in cols.fragments.items() if not f]
         self.excluded = 0
         if empty:

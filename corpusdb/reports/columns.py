@@ -190,6 +190,9 @@ class ColumnSets(Mapping[str, Annotations]):
     def __getitem__(self, doc: str) -> Annotations:
         return Annotations(spans=self.cols.spans(self._pos[doc]))
 
+    def __contains__(self, doc: object) -> bool:  # without building the document's records
+        return doc in self._pos
+
     def __iter__(self) -> Iterator[str]:
         return iter(self.cols.doc_ids)
 
