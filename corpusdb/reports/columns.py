@@ -73,8 +73,8 @@ def _read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumn
     finally:
         cur.close()
     blocks = [b for b in blocks if len(b.set)]
-    if len(blocks) == 1:
-        b = blocks[0]
+    if len(blocks) == 1 and bool((blocks[0].set[1:] >= blocks[0].set[:-1]).all()):
+        b = blocks[0]  # one block already by set (runs are read by row id: a set rewritten later comes last)
         set_of, typ, start, stop, id_seq, fragments = b.set, b.type, b.start, b.stop, b.ids, b.fragments
         order = None
     else:
@@ -279,7 +279,7 @@ class RunIds(Sequence[str]):
     between is refused rather than shown mismatched).
     """
 
-    BLOCK = 65_536
+    BLOCK = 4096  # the report lists a few hundred: one small query per rater
 
     def __init__(self, engine: Any, los: Any, counts: Any) -> None:
         import numpy as np
