@@ -154,7 +154,9 @@ def compare_pair(
     doc_texts = {d: texts[d] for d in docs} if texts is not None else None
     if opts.layer == "spans" and a.columns is not None and b.columns is not None:
         # a document one side did not answer (counted as misses) has no spans on that side
-        prep = PreparedSpans.from_columns(a.columns, b.columns, docs, doc_texts)
+        prep = PreparedSpans.from_columns(
+            a.columns, b.columns, docs, doc_texts, exact_only=opts.criterion == "exact"
+        )
     else:
         a_sets, b_sets = _answers(a, docs), _answers(b, docs)
         prep = PreparedSpans({d: (a_sets[d].spans, b_sets[d].spans) for d in docs}, doc_texts)
