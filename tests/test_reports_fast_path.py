@@ -250,3 +250,16 @@ def test_simple_kappa_is_statsmodels_bit_for_bit() -> None:
             ):
                 assert interval(value, se, n, conf, ci, cap=False) == (
                     float(value - q_ * se), float(value + q_ * se), float(z), float(p_))  # fmt: skip
+
+
+def test_fast_path_in_small_scans(scene: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs cut into many aggregate queries (a few rows each, cuts inside sets, ids read by block)
+    give the same report."""
+    from corpusdb.reports import columns
+
+    monkeypatch.setattr(columns, "SCAN", 7)
+    monkeypatch.setattr(columns.RunIds, "BLOCK", 5)
+    for criterion in ("exact", "partial"):
+        a, b, fast, slow = _both(scene, criterion=criterion, gold=True)
+        assert a == b, criterion
+        assert fast.pair("alice", "bob").spans.alignment() == slow.pair("alice", "bob").spans.alignment()

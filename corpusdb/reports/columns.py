@@ -234,16 +234,17 @@ def _read_runs(
             if len(names) > 1000:  # a CASE that long (and its parameters): read row by row
                 return None
             case = "CASE type " + " ".join("WHEN ? THEN " + str(c) for c in range(len(names))) + " END"
-            cur.execute(
-                "SELECT group_concat(p, ','), group_concat(c, ','), count(*), min(start), max(start), "
-                "min(stop), max(stop), count(fragments) FROM (SELECT ((start + 1) << 32) | (stop + 1) AS p, "
-                f"2 * ({case}) + (fragments IS NOT NULL) AS c, start, stop, fragments "
+            cur.execute(  # one check that every offset is in [-1, 2^31 - 1): what the packing holds
+                "SELECT group_concat(p, ','), group_concat(c, ','), count(*), sum(bad), count(fragments) "
+                "FROM (SELECT ((start + 1) << 32) | (stop + 1) AS p, "
+                f"2 * ({case}) + (fragments IS NOT NULL) AS c, "
+                "(((start + 1) >> 31) | ((stop + 1) >> 32)) != 0 AS bad, fragments "
                 "FROM span WHERE id BETWEEN ? AND ? ORDER BY id)",
                 (*names, lo, hi),
             )
-            p, c, n, s_min, s_max, e_min, e_max, n_frag = cur.fetchone()
-            if n != hi - lo + 1 or min(s_min, e_min) < -1 or max(s_max, e_max) >= 2**31 - 1:
-                return None  # not what the packing holds (or the rows moved): read row by row
+            p, c, n, bad, n_frag = cur.fetchone()
+            if n != hi - lo + 1 or bad:
+                return None  # offsets the packing cannot hold (or the rows moved): read row by row
             packed_pos = np.fromstring(p, dtype=np.int64, sep=",")
             codes = np.fromstring(c, dtype=np.int64, sep=",")
             if len(packed_pos) != n or len(codes) != n:
