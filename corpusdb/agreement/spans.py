@@ -406,6 +406,12 @@ class PreparedSpans:
         return first, last
 
     def token_sets_equal(self) -> np.ndarray:
+        """Whether each candidate pair covers the same tokens (cached: both type modes ask)."""
+        if not hasattr(self, "_tokens_equal"):
+            self._tokens_equal = self._token_sets_equal()
+        return self._tokens_equal.copy()
+
+    def _token_sets_equal(self) -> np.ndarray:
         fa, la = self.token_ranges(self.a)
         fb, lb = self.token_ranges(self.b)
         pa, pb = self.pa, self.pb
