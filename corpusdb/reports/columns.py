@@ -35,18 +35,19 @@ CHUNK = 500
 """Sets per query (also under every database's bound-parameter limit)."""
 
 
-def read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumns:
-    """One rater's spans: ``infos`` are that rater's sets, one per document."""
+def read_span_columns(conn: Connection, infos: Sequence[SetInfo], hint: Sequence[str] = ()) -> SpanColumns:
+    """One rater's spans: ``infos`` are that rater's sets, one per document. ``hint``: types likely
+    met (another rater's), so that the reader need not look them up first."""
     was = gc.isenabled()
     gc.disable()  # the rows are acyclic tuples: collector passes over 10^6 of them doubled the time
     try:
-        return _read_span_columns(conn, infos)
+        return _read_span_columns(conn, infos, hint)
     finally:
         if was:
             gc.enable()
 
 
-def _read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumns:
+def _read_span_columns(conn: Connection, infos: Sequence[SetInfo], hint: Sequence[str]) -> SpanColumns:
     import numpy as np
 
     from corpusdb.agreement.spans import SpanColumns
@@ -61,7 +62,7 @@ def _read_span_columns(conn: Connection, infos: Sequence[SetInfo]) -> SpanColumn
     try:
         if db.is_sqlite(conn):
             run_types: dict[str, int] = {}  # kept only if the run reader succeeds
-            got = _read_runs(cur, ids, run_types, conn.engine)
+            got = _read_runs(cur, ids, run_types, conn.engine, hint)
             if got is not None:
                 block, left = got
                 blocks.append(block)
@@ -180,8 +181,35 @@ SCAN = 262_144
 """Rows per aggregate query of the run reader (the packed string of one query stays a few MB)."""
 
 
+def _run_chunk(cur: Any, lo: int, hi: int, names: list[str]) -> tuple[Any, Any, int, int] | None:
+    """Rows ``lo..hi`` as (packed start/stop, 2 * index in ``names`` + has fragments, rows, rows with
+    fragments); an index is -1 for a type not in ``names``. None: not what the packing holds."""
+    import numpy as np
+
+    if len(names) > 1000:  # a CASE that long (and its parameters): read row by row
+        return None
+    whens = " ".join("WHEN ? THEN " + str(c) for c in range(len(names)))
+    case = f"CASE type {whens} ELSE -1 END" if names else "-1"
+    cur.execute(  # one check that every offset is in [-1, 2^31 - 1): what the packing holds
+        "SELECT group_concat(p, ','), group_concat(c, ','), count(*), sum(bad), count(fragments) "
+        "FROM (SELECT ((start + 1) << 32) | (stop + 1) AS p, "
+        f"2 * ({case}) + (fragments IS NOT NULL) AS c, "
+        "(((start + 1) >> 31) | ((stop + 1) >> 32)) != 0 AS bad, fragments "
+        "FROM span WHERE id BETWEEN ? AND ? ORDER BY id)",
+        (*names, lo, hi),
+    )
+    p, c, n, bad, n_frag = cur.fetchone()
+    if n != hi - lo + 1 or bad:
+        return None
+    packed_pos = np.fromstring(p, dtype=np.int64, sep=",")
+    codes = np.fromstring(c, dtype=np.int64, sep=",")
+    if len(packed_pos) != n or len(codes) != n:
+        return None
+    return packed_pos, codes, n, n_frag
+
+
 def _read_runs(
-    cur: Any, ids: list[int], type_codes: dict[str, int], engine: Any
+    cur: Any, ids: list[int], type_codes: dict[str, int], engine: Any, hint: Sequence[str] = ()
 ) -> tuple[_Block, set[int]] | None:
     """SQLite: the sets whose rows are one unbroken run of row ids (every set an import or a
     ``create_set`` wrote) read as a few aggregate strings per 262,144 rows instead of one tuple per row.
@@ -221,34 +249,26 @@ def _read_runs(
         else:
             spans.append((lo, hi))
     pieces: list[tuple[Any, Any]] = []
+    names = list(dict.fromkeys([*type_codes, *hint]))  # types the CASE maps; others come out as -1
     fragments: dict[int, tuple[tuple[int, int], ...]] = {}
     fixes: list[tuple[int, int, int]] = []
     base = 0
     for lo0, hi0 in spans:
         for lo in range(lo0, hi0 + 1, SCAN):
             hi = min(hi0, lo + SCAN - 1)
-            cur.execute("SELECT DISTINCT type FROM span WHERE id BETWEEN ? AND ?", (lo, hi))
-            for (t,) in cur.fetchall():
-                type_codes.setdefault(t, len(type_codes))
-            names = list(type_codes)
-            if len(names) > 1000:  # a CASE that long (and its parameters): read row by row
-                return None
-            case = "CASE type " + " ".join("WHEN ? THEN " + str(c) for c in range(len(names))) + " END"
-            cur.execute(  # one check that every offset is in [-1, 2^31 - 1): what the packing holds
-                "SELECT group_concat(p, ','), group_concat(c, ','), count(*), sum(bad), count(fragments) "
-                "FROM (SELECT ((start + 1) << 32) | (stop + 1) AS p, "
-                f"2 * ({case}) + (fragments IS NOT NULL) AS c, "
-                "(((start + 1) >> 31) | ((stop + 1) >> 32)) != 0 AS bad, fragments "
-                "FROM span WHERE id BETWEEN ? AND ? ORDER BY id)",
-                (*names, lo, hi),
-            )
-            p, c, n, bad, n_frag = cur.fetchone()
-            if n != hi - lo + 1 or bad:
+            got = _run_chunk(cur, lo, hi, names) if names else None
+            if got is None or int(got[1].min()) < 0:  # a type not met yet: learn the chunk's types
+                cur.execute("SELECT DISTINCT type FROM span WHERE id BETWEEN ? AND ?", (lo, hi))
+                names += [t for (t,) in cur.fetchall() if t not in set(names)]
+                got = _run_chunk(cur, lo, hi, names)
+            if got is None or int(got[1].min()) < 0:
                 return None  # offsets the packing cannot hold (or the rows moved): read row by row
-            packed_pos = np.fromstring(p, dtype=np.int64, sep=",")
-            codes = np.fromstring(c, dtype=np.int64, sep=",")
-            if len(packed_pos) != n or len(codes) != n:
-                return None
+            packed_pos, local, n, n_frag = got
+            used = np.flatnonzero(np.bincount(local >> 1, minlength=len(names)))
+            lut = np.zeros(len(names), dtype=np.int64)
+            for k in used.tolist():  # codes only for the types this rater used
+                lut[k] = type_codes.setdefault(names[k], len(type_codes))
+            codes = lut[local >> 1]
             pieces.append((packed_pos, codes))
             if n_frag:
                 cur.execute(
@@ -268,7 +288,7 @@ def _read_runs(
     los = np.fromiter((g[1] for g in runs_of), dtype=np.int64, count=len(runs_of))
     counts = np.fromiter((g[3] for g in runs_of), dtype=np.int64, count=len(runs_of))
     ids_seq = RunIds(engine, los, counts)
-    return _Block(set_of, (codes >> 1).astype(np.int32), start, stop, ids_seq, fragments), rest
+    return _Block(set_of, codes.astype(np.int32), start, stop, ids_seq, fragments), rest
 
 
 class RunIds(Sequence[str]):
