@@ -1,7 +1,9 @@
 """Two-rater coefficients from a square count table (rows = coder A, columns = coder B).
 
 Cohen's kappa (plain and weighted) comes from statsmodels' ``cohens_kappa`` with its
-Fleiss-Cohen-Everitt (1969) standard error, z and p. statsmodels has no Scott's pi, Bennett's S
+Fleiss-Cohen-Everitt (1969) standard error, z and p (the plain one by a copy of its arithmetic,
+bit-identical and tested so, which spares the agreement report statsmodels' ~1.5 s import).
+statsmodels has no Scott's pi, Bennett's S
 (Brennan-Prediger), Gwet's AC1/AC2, per-category kappa or a standard error for alpha, so those are
 written here from Gwet (2014, *Handbook of Inter-Rater Reliability*, 4th ed.) and checked against
 the values R's irrCAC prints (``../shared/reference/agreement_vectors.json``).
