@@ -263,3 +263,29 @@ def test_fast_path_in_small_scans(scene: Corpus, monkeypatch: pytest.MonkeyPatch
         a, b, fast, slow = _both(scene, criterion=criterion, gold=True)
         assert a == b, criterion
         assert fast.pair("alice", "bob").spans.alignment() == slow.pair("alice", "bob").spans.alignment()
+
+
+def test_lazy_ids_refuse_rows_changed_since(sqlite_url: str) -> None:
+    """Span ids read after the report (alignment) come from the same sets' rows or are refused."""
+    corpus = Corpus.create("lazy", "bb-2011", url=sqlite_url)
+    corpus.add_annotator("alice")
+    corpus.add_documents([Document(f"D{d}", "E. coli lives in soil and in the gut") for d in range(3)])
+    for d in range(3):
+        spans = (Span("T1", "Bacterium", ((0, 7),), ""), Span("T2", "Habitat", ((17, 21),), ""))
+        corpus.create_set(f"D{d}", "alice", annotations=Annotations(spans=spans), status="submitted")
+    heads = corpus.set_headers(annotator="alice")
+    with corpus._read() as conn:
+        cols = read_span_columns(conn, heads)
+    assert type(cols.ids).__name__ == "RunIds"  # read as runs, ids not yet read
+    with corpus._read() as conn:
+        again = read_span_columns(conn, heads)
+    assert list(again.ids) == ["T1", "T2"] * 3
+    last = heads[-1]
+    corpus.reopen(last.id, reason="redo")
+    alice = corpus.as_user("alice")
+    info = alice.read_set(last.id).info
+    alice.replace_set(
+        last.id, Annotations(spans=(Span("X9", "Habitat", ((8, 13),), ""),)), expected_version=info.version
+    )
+    with pytest.raises(InvalidInput, match="changed since"):
+        list(cols.ids)

@@ -287,7 +287,8 @@ def _read_runs(
         start[row], stop[row] = s, e
     los = np.fromiter((g[1] for g in runs_of), dtype=np.int64, count=len(runs_of))
     counts = np.fromiter((g[3] for g in runs_of), dtype=np.int64, count=len(runs_of))
-    ids_seq = RunIds(engine, los, counts)
+    owners = np.fromiter((g[0] for g in runs_of), dtype=np.int64, count=len(runs_of))
+    ids_seq = RunIds(engine, los, counts, owners)
     return _Block(set_of, codes.astype(np.int32), start, stop, ids_seq, fragments), rest
 
 
@@ -302,10 +303,11 @@ class RunIds(Sequence[str]):
 
     BLOCK = 4096  # the report lists a few hundred: one small query per rater
 
-    def __init__(self, engine: Any, los: Any, counts: Any) -> None:
+    def __init__(self, engine: Any, los: Any, counts: Any, owners: Any) -> None:
         import numpy as np
 
         self._engine = engine
+        self._owners = owners
         self._los = los
         self._first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         self._counts = counts
@@ -330,6 +332,7 @@ class RunIds(Sequence[str]):
 
         first = int(np.searchsorted(self._first, a, side="right")) - 1
         ranges: list[list[int]] = []
+        owner: list[int] = []  # the set each row was read from: a row id reused by another set is refused
         row = a
         j = first
         while row < b:
@@ -340,22 +343,25 @@ class RunIds(Sequence[str]):
                     ranges[-1][1] = lo + take - 1
                 else:
                     ranges.append([lo, lo + take - 1])
+                owner += [int(self._owners[j])] * take
                 row += take
             j += 1
         out: list[str] = []
+        sets: list[int] = []
         with db.read(self._engine) as conn:
             cur = conn.connection.cursor()
             try:
                 for lo, hi in ranges:
-                    cur.execute("SELECT local_id FROM span WHERE id BETWEEN ? AND ? ORDER BY id", (lo, hi))
-                    got = [r[0] for r in cur.fetchall()]
-                    if len(got) != hi - lo + 1:
-                        raise InvalidInput(
-                            "the spans changed since the agreement report read them: run it again"
-                        )
-                    out += got
+                    cur.execute(
+                        "SELECT set_id, local_id FROM span WHERE id BETWEEN ? AND ? ORDER BY id", (lo, hi)
+                    )
+                    got = cur.fetchall()
+                    sets += [r[0] for r in got]
+                    out += [r[1] for r in got]
             finally:
                 cur.close()
+        if sets != owner:
+            raise InvalidInput("the spans changed since the agreement report read them: run it again")
         return out
 
 
