@@ -13,8 +13,9 @@ C-level callables and ``numpy.fromiter``: no Python frame runs per row.
 
 On SQLite most sets skip even the row tuples (:func:`_read_runs`): a set whose rows are one unbroken
 run of row ids comes back as packed integers joined into one string per 262,144 rows, parsed by
-numpy, and its span ids are read only when asked (:class:`RunIds`). Tuples cost ~5 s a rater at
-10^6 spans on the development VM under load, the packed read ~0.8 CPU seconds. No index is added
+numpy, and its span ids are read only when asked (:class:`RunIds`). At 10^6 spans a rater, on the
+development VM under a load of 6-9, the row tuples took 5-6 s (wall) a rater, the packed read 2.2-2.8 s
+(0.8-0.9 CPU seconds). No index is added
 (one on ``span(set_id, id, type, start, stop, local_id, fragments)`` made the file 38% bigger and
 imports slower for a 1.7x faster row fetch).
 """
