@@ -14,7 +14,8 @@ in its own fresh process, so that its wall time includes its start-up and its pe
 * ``bratiaa.compute_f1_agreement`` on the brat folders (exact span + type F1, reads its files);
 * ``nervaluate.Evaluator`` on the same spans read from the ``.ann`` files (SemEval-2013 schemes).
 
-Printed: wall seconds, seconds inside the tool (after imports), peak RSS, each tool's headline
+Printed: wall seconds, seconds inside the tool (after imports), CPU seconds of the whole process
+(user + system: the figure to read on a shared machine), peak RSS, each tool's headline
 figure (so the speed is compared on the same answer), and the ratios to ``corpusdb agree``.
 Nothing is asserted about time.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import shutil
@@ -42,6 +44,13 @@ TYPES = ("Protein", "DNA", "RNA", "Cell_line", "Cell_type", "Chemical", "Species
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cpu_s() -> float:
+    """User + system CPU seconds of this whole process: less sensitive than wall time to a machine
+    shared with other jobs (the figure to read when the load average is high)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 # -- the corpus -------------------------------------------------------------------------------
@@ -72,7 +81,7 @@ def load_store(root: Path, url: str) -> None:
 
     corpus = Corpus.create("compare", "ge-2011", url=url)
     for who in ("A", "B"):
-        corpus.import_brat(root / who, who)
+        corpus.import_brat(root / who, who, allow_unknown=True)  # the generated types are not ge-2011's
 
 
 # -- one tool per process -----------------------------------------------------------------------
@@ -134,7 +143,7 @@ def child(tool: str, root: Path, url: str) -> None:
 
         ev = Evaluator(read("A"), read("B"), tags=list(TYPES), loader="dict").evaluate()["overall"]
         figure = {"strict_f1": ev["strict"].f1, "exact_f1": ev["exact"].f1}
-    print(json.dumps({"seconds": time.perf_counter() - t0, "peak_mb": _peak_mb(), **figure}))
+    print(json.dumps({"seconds": time.perf_counter() - t0, "cpu": _cpu_s(), "peak_mb": _peak_mb(), **figure}))
 
 
 def run(tool: str, root: Path, url: str) -> dict[str, float]:
@@ -185,7 +194,8 @@ def main() -> None:
         n_b = sum(1 for f in (root / "B").glob("*.ann") for _ in f.open(encoding="utf-8"))
         print(
             f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}, {platform.processor() or platform.machine()}, "
-            f"{_cpus()} CPUs; {args.docs:,} documents, {n_a:,} spans (A), {n_b:,} spans (B)"
+            f"{_cpus()} CPUs, load average {os.getloadavg()[0]:.1f}; {args.docs:,} documents, {n_a:,} spans (A), "
+            f"{n_b:,} spans (B)"
         )
         results = {}
         for tool in args.tools.split(","):
@@ -193,10 +203,11 @@ def main() -> None:
             shown = {
                 k: (round(v, 4) if isinstance(v, float) else v)
                 for k, v in r.items()
-                if k not in ("wall", "seconds", "peak_mb")
+                if k not in ("wall", "seconds", "cpu", "peak_mb")
             }
             print(
-                f"  {tool:<15} wall {r['wall']:6.2f} s  inside {r['seconds']:6.2f} s  peak {r['peak_mb']:6.0f} MB  {shown}"
+                f"  {tool:<15} wall {r['wall']:6.2f} s  inside {r['seconds']:6.2f} s  cpu {r['cpu']:6.2f} s  "
+                f"peak {r['peak_mb']:6.0f} MB  {shown}"
             )
         ref = results.get("corpusdb-agree")
         if ref:
@@ -204,16 +215,16 @@ def main() -> None:
             for tool, r in results.items():
                 if tool != "corpusdb-agree":
                     print(
-                        f"  {tool:<15} x{r['wall'] / ref['wall']:.2f} time, x{r['peak_mb'] / ref['peak_mb']:.2f} memory"
+                        f"  {tool:<15} x{r['wall'] / ref['wall']:.2f} time (x{r['cpu'] / ref['cpu']:.2f} CPU), "
+                        f"x{r['peak_mb'] / ref['peak_mb']:.2f} memory"
                     )
+        print(f"load average at the end: {os.getloadavg()[0]:.1f} (2-core figures above ~2 mean shared CPUs)")
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _cpus() -> int:
-    import os
-
     return os.cpu_count() or 0
 
 

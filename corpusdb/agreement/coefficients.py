@@ -1,7 +1,9 @@
 """Two-rater coefficients from a square count table (rows = coder A, columns = coder B).
 
 Cohen's kappa (plain and weighted) comes from statsmodels' ``cohens_kappa`` with its
-Fleiss-Cohen-Everitt (1969) standard error, z and p. statsmodels has no Scott's pi, Bennett's S
+Fleiss-Cohen-Everitt (1969) standard error, z and p (the plain one by a copy of its arithmetic,
+bit-identical and tested so, which spares the agreement report statsmodels' ~1.5 s import).
+statsmodels has no Scott's pi, Bennett's S
 (Brennan-Prediger), Gwet's AC1/AC2, per-category kappa or a standard error for alpha, so those are
 written here from Gwet (2014, *Handbook of Inter-Rater Reliability*, 4th ed.) and checked against
 the values R's irrCAC prints (``../shared/reference/agreement_vectors.json``).
@@ -181,16 +183,17 @@ def cohen_kappa(
     name = "weighted_kappa" if weighted else "cohen_kappa"
     if math.isclose(pe, 1.0):
         return _degenerate(name, n, UNDEFINED_ONE_CATEGORY, pa, pe)
-    from statsmodels.stats.inter_rater import cohens_kappa as _sm_cohens_kappa  # heavy (pandas): lazily
-
     with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
-        if level_disagreement is not None:
-            res = _sm_cohens_kappa(t, weights=np.asarray(level_disagreement, float), wt="toeplitz")
-        elif weighted:
-            res = _sm_cohens_kappa(t, weights=1 - w)
+        if not weighted:
+            res = simple_kappa_statsmodels(t)
         else:
-            res = _sm_cohens_kappa(t)
+            from statsmodels.stats.inter_rater import cohens_kappa as _sm_cohens_kappa  # heavy (pandas)
+
+            if level_disagreement is not None:
+                res = _sm_cohens_kappa(t, weights=np.asarray(level_disagreement, float), wt="toeplitz")
+            else:
+                res = _sm_cohens_kappa(t, weights=1 - w)
     value = float(res["kappa"])
     se = float(res["std_kappa"]) if np.isfinite(res["std_kappa"]) else None
     # Capped at 1 like pi and alpha (kappa cannot exceed 1); statsmodels/SAS print the raw
@@ -225,6 +228,46 @@ def cohen_kappa(
             "pvalue_one_sided": float(res["pvalue_one_sided"]) if se0 else None,
         },
     )
+
+
+def simple_kappa_statsmodels(table: np.ndarray) -> dict[str, Any]:
+    """statsmodels' ``cohens_kappa(table)`` (unweighted) with the same operations in the same order,
+    so every figure is bit-identical (a test compares them): the agreement report's type kappa
+    then needs neither statsmodels nor scipy.stats, which took about 1.5 s to import."""
+    from scipy.special import ndtr  # the ufunc scipy.stats.norm.sf calls, without scipy.stats
+
+    table = np.asarray(table, float)
+    agree = np.diag(table).sum()
+    nobs = table.sum()
+    probs = table / nobs
+    probs_diag = np.diag(probs)
+    freq_row = table.sum(1) / nobs
+    freq_col = table.sum(0) / nobs
+    prob_exp = freq_col * freq_row[:, None]
+    agree_exp = np.diag(prob_exp).sum()
+    kappa = (agree / nobs - agree_exp) / (1 - agree_exp)
+    term_a = (probs_diag * (1 - (freq_row + freq_col) * (1 - kappa)) ** 2).sum()
+    term_b = probs * (freq_col[:, None] + freq_row) ** 2
+    d_idx = np.arange(table.shape[0])
+    term_b[d_idx, d_idx] = 0
+    term_b = (1 - kappa) ** 2 * term_b.sum()
+    term_c = (kappa - agree_exp * (1 - kappa)) ** 2
+    var_kappa = (term_a + term_b - term_c) / (1 - agree_exp) ** 2 / nobs
+    term_c0 = freq_col * freq_row * (freq_col + freq_row)
+    var_kappa0 = agree_exp + agree_exp**2 - term_c0.sum()
+    var_kappa0 /= (1 - agree_exp) ** 2 * nobs
+    kappa_max = (np.minimum(freq_row, freq_col).sum() - agree_exp) / (1 - agree_exp)
+    std_kappa0 = np.sqrt(var_kappa0)
+    z = kappa / std_kappa0
+    return {
+        "kappa": kappa,
+        "kappa_max": kappa_max,
+        "std_kappa": np.sqrt(var_kappa),
+        "std_kappa0": std_kappa0,
+        "z_value": z,
+        "pvalue_one_sided": ndtr(-z),
+        "pvalue_two_sided": ndtr(-np.abs(z)) * 2,
+    }
 
 
 def scott_pi(

@@ -119,9 +119,9 @@ def load_raters(
     if opts.layer == "spans":  # only five columns of the spans, straight into arrays (issue #14)
         from corpusdb.reports.columns import ColumnSets, read_span_columns
 
-        out = []
+        out: list[Rater] = []
         for n in chosen:
-            cols = read_span_columns(conn, by_rater[n])
+            cols = read_span_columns(conn, by_rater[n], hint=out[-1].columns.type_names if out else ())  # type: ignore[union-attr]
             out.append(Rater(n, available[n], ColumnSets(cols), cols))
         return out
     if opts.layer == "labels":  # document labels only

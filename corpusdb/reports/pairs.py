@@ -152,13 +152,11 @@ def compare_pair(
     """One pair on the layer of ``opts`` (not labels), with bootstrap CIs when asked."""
     docs = pair_documents(a, b, opts)
     doc_texts = {d: texts[d] for d in docs} if texts is not None else None
-    if (
-        opts.layer == "spans"
-        and a.columns is not None
-        and b.columns is not None
-        and set(docs) <= set(a.columns.doc_ids) & set(b.columns.doc_ids)
-    ):  # a document one side did not answer (counted as misses) takes the record path
-        prep = PreparedSpans.from_columns(a.columns, b.columns, docs, doc_texts)
+    if opts.layer == "spans" and a.columns is not None and b.columns is not None:
+        # a document one side did not answer (counted as misses) has no spans on that side
+        prep = PreparedSpans.from_columns(
+            a.columns, b.columns, docs, doc_texts, exact_only=opts.criterion == "exact"
+        )
     else:
         a_sets, b_sets = _answers(a, docs), _answers(b, docs)
         prep = PreparedSpans({d: (a_sets[d].spans, b_sets[d].spans) for d in docs}, doc_texts)

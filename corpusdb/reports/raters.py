@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from corpusdb.reports.loading import Rater
 from corpusdb.reports.options import AgreementOptions
 from corpusdb.reports.pairs import PairResult
+
+if TYPE_CHECKING:
+    from corpusdb.agreement.spans import SpanColumns
 
 ONE_SIDED_CAP = 200
 """One-sided items listed in the body (the total is always given): a report stays readable."""
@@ -61,14 +66,21 @@ def per_rater(
     """The per-rater summary (mean F1 against every other rater, items, one-sided items) and, for
     spans, the one-sided items themselves (capped, with the total)."""
     compared = set(documents)
-    one = _unmatched(raters, pairs, documents) if layer == "spans" else set()
-    per_one = Counter(who for who, _, _ in one)
+    cols = _ColumnView.build(raters, pairs, documents) if layer == "spans" else None
+    if cols is not None:
+        per_one: Mapping[str, int] = cols.one_sided_counts()
+    else:
+        one = _unmatched(raters, pairs, documents) if layer == "spans" else set()
+        per_one = Counter(who for who, _, _ in one)
     rows = []
     for r in raters:
         f1s = [
             p.overall.f1 for p in pairs if r.name in (p.a, p.b) and p.documents and p.overall.f1 is not None
         ]
-        n = sum(len(_items(ann, layer)) for d, ann in r.sets.items() if d in compared)
+        if cols is not None:
+            n = cols.items(r.name)
+        else:
+            n = sum(len(_items(ann, layer)) for d, ann in r.sets.items() if d in compared)
         rows.append({
             "name": r.name,
             "kind": r.kind,
@@ -85,6 +97,8 @@ def per_rater(
     summary = {"measure": "mean_f1_against_others", "lowest": lowest, "rows": rows}
     if layer != "spans":
         return summary, None
+    if cols is not None:
+        return summary, cols.one_sided(texts, fetch_texts)
     spans = {(r.name, d, sp.id): sp for r in raters for d, ann in r.sets.items() for sp in ann.spans}
     items = []
     ordered = sorted(one, key=lambda k: (k[1], spans[k].fragments[0][0], k[0], k[2]))
@@ -105,6 +119,15 @@ def type_counts(
     """Items per (merged) type over every rater and compared document: the ``n`` of the per-type rows."""
     compared = set(documents)
     n: Counter[str] = Counter()
+    if layer == "spans" and raters and all(r.columns is not None for r in raters):
+        for r in raters:  # counted on the type codes, as arrays
+            c = r.columns
+            assert c is not None
+            codes = c.type[_rows_in(c, compared)]
+            for code, k in enumerate(np.bincount(codes, minlength=len(c.type_names)).tolist()):
+                if k:
+                    n[opts.class_of(c.type_names[code])] += k
+        return n
     for r in raters:
         for d, ann in r.sets.items():
             if d in compared:
@@ -118,7 +141,119 @@ def document_counts(raters: Sequence[Rater], documents: Sequence[str], layer: st
     compared = set(documents)
     n: Counter[str] = Counter()
     for r in raters:
+        c = r.columns if layer == "spans" else None
+        if c is not None:  # the column path: rows per document from the offsets, no record
+            for d, k in zip(c.doc_ids, np.diff(c.offsets).tolist(), strict=True):
+                if d in compared:
+                    n[d] += k
+            continue
         for d, ann in r.sets.items():
             if d in compared:
                 n[d] += len(_items(ann, layer))
     return n
+
+
+def _rows_in(cols: SpanColumns, compared: set[str]) -> np.ndarray:
+    """Mask over a rater's column rows: the spans of the compared documents."""
+    keep = np.fromiter((d in compared for d in cols.doc_ids), dtype=bool, count=len(cols.doc_ids))
+    return np.repeat(keep, np.diff(cols.offsets))
+
+
+class _ColumnView:
+    """The per-rater figures and one-sided spans computed on the raters' columns (layer spans read
+    from the store): the same numbers as the record path above, without a record per span.
+
+    A span is one-sided when no pair matched it (types ignored, the report's criterion), it lies in
+    a compared document and has a text mention; span ids are unique in a set, so a column row
+    stands for the (rater, document, id) key the record path uses.
+    """
+
+    def __init__(self, raters: Sequence[Rater], compared: set[str], matched: dict[str, np.ndarray]) -> None:
+        self.raters = raters
+        self.in_docs = {r.name: _rows_in(r.columns, compared) for r in raters}  # type: ignore[arg-type]
+        self.one: dict[str, np.ndarray] = {}
+        for r in raters:
+            c = r.columns
+            assert c is not None
+            mention = np.ones(len(c.type), dtype=bool)
+            empty = [row for row, f in c.fragments.items() if not f]
+            mention[empty] = False
+            self.one[r.name] = self.in_docs[r.name] & mention & ~matched[r.name]
+
+    @classmethod
+    def build(
+        cls, raters: Sequence[Rater], pairs: Sequence[PairResult], documents: Sequence[str]
+    ) -> _ColumnView | None:
+        """The view, or None when a rater or a pair was not computed from columns."""
+        if not raters or any(r.columns is None for r in raters):
+            return None
+        matched = {r.name: np.zeros(len(r.columns.type), dtype=bool) for r in raters}  # type: ignore[union-attr]
+        for p in pairs:
+            comp = p.types_ignored or p.spans
+            if comp is None or comp._alignment is None:
+                continue
+            prep = comp._alignment[0]
+            ma, mb = comp.matched_indices()
+            for who, side, idx in ((p.a, prep.a, ma), (p.b, prep.b, mb)):
+                src = getattr(side, "_ids_from", None)
+                if src is None:  # this pair was compared on records
+                    return None
+                matched[who][src[1][idx]] = True
+        return cls(raters, set(documents), matched)
+
+    def items(self, name: str) -> int:
+        return int(self.in_docs[name].sum())
+
+    def one_sided_counts(self) -> dict[str, int]:
+        return {n: int(m.sum()) for n, m in self.one.items() if m.any()}
+
+    def one_sided(
+        self,
+        texts: Mapping[str, str] | None,
+        fetch_texts: Callable[[Sequence[str]], Mapping[str, str]] | None,
+    ) -> dict[str, Any]:
+        """The first ``ONE_SIDED_CAP`` one-sided spans by (document, first fragment's start, rater,
+        id), and their total: sorted on integer keys, the ids compared only among ties."""
+        doc_names = sorted({d for r in self.raters for d in r.columns.doc_ids})  # type: ignore[union-attr]
+        doc_rank = {d: i for i, d in enumerate(doc_names)}
+        rater_rank = {n: i for i, n in enumerate(sorted(r.name for r in self.raters))}
+        keys: list[np.ndarray] = []
+        for ri, r in enumerate(self.raters):
+            c = r.columns
+            assert c is not None
+            rows = np.flatnonzero(self.one[r.name])
+            ranks = np.fromiter((doc_rank[d] for d in c.doc_ids), dtype=np.int64, count=len(c.doc_ids))
+            doc = np.repeat(ranks, np.diff(c.offsets))[rows]
+            first = c.start[rows].astype(np.int64)
+            for row, frags in c.fragments.items():  # several fragments: the first one as stored
+                j = int(np.searchsorted(rows, row))
+                if frags and j < len(rows) and rows[j] == row:
+                    first[j] = frags[0][0]
+            n = len(rows)
+            keys.append(np.stack([doc, first, np.full(n, rater_rank[r.name]), np.full(n, ri), rows]))
+        allk = np.concatenate(keys, axis=1) if keys else np.zeros((5, 0), dtype=np.int64)
+        total = allk.shape[1]
+        order = np.lexsort((allk[2], allk[1], allk[0]))
+        if total > ONE_SIDED_CAP:  # ties on the integer keys at the cap are ordered by id below
+            last = allk[:3, order[ONE_SIDED_CAP - 1]]
+            same = (allk[:3, order] == last[:, None]).all(axis=0)
+            order = order[: int(np.flatnonzero(same).max()) + 1]
+        picked = []
+        for k in order.tolist():
+            d, first, _, ri, row = allk[:, k].tolist()
+            r = self.raters[ri]
+            c = r.columns
+            assert c is not None
+            frags = c.fragments.get(row, ((int(c.start[row]), int(c.end[row])),))
+            picked.append((doc_names[d], first, r.name, c.ids[row], c.type_names[int(c.type[row])], frags))
+        picked.sort(key=lambda x: x[:4])
+        picked = picked[:ONE_SIDED_CAP]
+        if texts is None and fetch_texts is not None and picked:  # columns carry no text
+            texts = fetch_texts(sorted({x[0] for x in picked}))
+        rows_out = [
+            {"document": d, "rater": who, "id": sid, "type": typ,
+             "text": " ".join(texts[d][a:b] for a, b in frags) if texts and d in texts else "",
+             "fragments": [list(f) for f in frags]}
+            for d, _, who, sid, typ, frags in picked
+        ]  # fmt: skip
+        return {"total": total, "cap": ONE_SIDED_CAP, "rows": rows_out}

@@ -162,7 +162,15 @@ def build_report(
         body |= {"per_rater": None, "one_sided": None}  # the same keys on every layer
         return AgreementReport({**head, **_order(body), "notes": notes}, opts, labels=la)
     if schema is not None:
-        seen = {sp.type for r in raters for ann in r.sets.values() for sp in ann.spans}
+        seen = {
+            t
+            for r in raters
+            for t in (
+                r.columns.type_names  # every type a column read met: no record is built
+                if r.columns is not None
+                else (sp.type for ann in r.sets.values() for sp in ann.spans)
+            )
+        }
         opts.check_merged_types(
             {e.name for e in schema.entities} | seen, f"entity types of schema {schema.name!r}"
         )
