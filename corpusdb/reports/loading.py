@@ -117,13 +117,10 @@ def load_raters(
         by_rater[name].append(info)
     chosen = _choose(available, opts, actor)
     if opts.layer == "spans":  # only five columns of the spans, straight into arrays (issue #14)
-        from corpusdb.reports.columns import ColumnSets, read_span_columns
+        from corpusdb.reports.columns import ColumnSets, read_raters_columns
 
-        out: list[Rater] = []
-        for n in chosen:
-            cols = read_span_columns(conn, by_rater[n], hint=out[-1].columns.type_names if out else ())  # type: ignore[union-attr]
-            out.append(Rater(n, available[n], ColumnSets(cols), cols))
-        return out
+        cols = read_raters_columns(conn, [by_rater[n] for n in chosen])
+        return [Rater(n, available[n], ColumnSets(c), c) for n, c in zip(chosen, cols, strict=True)]
     if opts.layer == "labels":  # document labels only
         from corpusdb.reports.columns import read_labels
 
