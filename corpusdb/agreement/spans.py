@@ -673,27 +673,26 @@ def _summarise(
     in_a[ma] = True
     in_b = np.zeros(len(b), dtype=bool)
     in_b[mb] = True
-    per_doc = np.zeros((nd, 3), dtype=np.int32)
-    per_doc[:, 0] = np.bincount(a.doc[ma], minlength=nd)
-    per_doc[:, 1] = np.bincount(a.doc[~in_a], minlength=nd)
-    per_doc[:, 2] = np.bincount(b.doc[~in_b], minlength=nd)
+    # Every count is one bincount over (document, type): per document and per type are its sums
+    # (integers: the same figures as counting each on its own, at a third of the passes over 10^6 rows).
     ta_all, tb_all = tmap[a.type].astype(np.int64), tmap[b.type].astype(np.int64)
     a_doc, b_doc = a.doc.astype(np.int64), b.doc.astype(np.int64)
-    m_t = np.bincount(ta_all[ma], minlength=nt)
-    oa_t = np.bincount(ta_all[~in_a], minlength=nt)
-    ob_t = np.bincount(tb_all[~in_b], minlength=nt)
-    per_type = {names[t]: PRF.from_counts(int(m_t[t]), int(oa_t[t]), int(ob_t[t])) for t in range(nt)}
+    ta_m, ad_m = ta_all[ma], a_doc[ma]
+    only_a, only_b = np.flatnonzero(~in_a), np.flatnonzero(~in_b)
     per_doc_type = np.zeros((nd, nt, 3), dtype=np.int32)
-    per_doc_type[:, :, 0] = np.bincount(a_doc[ma] * nt + ta_all[ma], minlength=nd * nt).reshape(nd, nt)
-    per_doc_type[:, :, 1] = np.bincount(a_doc[~in_a] * nt + ta_all[~in_a], minlength=nd * nt).reshape(nd, nt)
-    per_doc_type[:, :, 2] = np.bincount(b_doc[~in_b] * nt + tb_all[~in_b], minlength=nd * nt).reshape(nd, nt)
+    per_doc_type[:, :, 0] = np.bincount(ad_m * nt + ta_m, minlength=nd * nt).reshape(nd, nt)
+    per_doc_type[:, :, 1] = np.bincount(a_doc[only_a] * nt + ta_all[only_a], minlength=nd * nt).reshape(nd, nt)
+    per_doc_type[:, :, 2] = np.bincount(b_doc[only_b] * nt + tb_all[only_b], minlength=nd * nt).reshape(nd, nt)
+    per_doc = per_doc_type.sum(axis=1, dtype=np.int64).astype(np.int32)
+    m_t, oa_t, ob_t = per_doc_type.sum(axis=0, dtype=np.int64).T
+    per_type = {names[t]: PRF.from_counts(int(m_t[t]), int(oa_t[t]), int(ob_t[t])) for t in range(nt)}
     tot = per_doc.sum(axis=0)
     overall = PRF.from_counts(int(tot[0]), int(tot[1]), int(tot[2]))
     agreement = None
     table_t = None
     doc_tables = None
     if types == "ignored":
-        flat = a_doc[ma] * nt * nt + ta_all[ma] * nt + tb_all[mb]
+        flat = ad_m * nt * nt + ta_m * nt + tb_all[mb]
         doc_tables = np.bincount(flat, minlength=nd * nt * nt).reshape(nd, nt, nt).astype(np.int32)
         table = doc_tables.sum(axis=0)
         table_t = tuple(tuple(int(x) for x in row) for row in table)
