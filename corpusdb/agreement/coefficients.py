@@ -230,6 +230,12 @@ def cohen_kappa(
     )
 
 
+def warm_up() -> None:
+    """Import what :func:`simple_kappa_statsmodels` needs (scipy.special, ~0.15 s): the agreement
+    loader calls it while its reader threads wait on the database, so the report does not wait."""
+    from scipy.special import ndtr  # noqa: F401
+
+
 def simple_kappa_statsmodels(table: np.ndarray) -> dict[str, Any]:
     """statsmodels' ``cohens_kappa(table)`` (unweighted) with the same operations in the same order,
     so every figure is bit-identical (a test compares them): the agreement report's type kappa

@@ -680,9 +680,10 @@ def _summarise(
     ta_m, ad_m = ta_all[ma], a_doc[ma]
     only_a, only_b = np.flatnonzero(~in_a), np.flatnonzero(~in_b)
     per_doc_type = np.zeros((nd, nt, 3), dtype=np.int32)
-    per_doc_type[:, :, 0] = np.bincount(ad_m * nt + ta_m, minlength=nd * nt).reshape(nd, nt)
-    per_doc_type[:, :, 1] = np.bincount(a_doc[only_a] * nt + ta_all[only_a], minlength=nd * nt).reshape(nd, nt)
-    per_doc_type[:, :, 2] = np.bincount(b_doc[only_b] * nt + tb_all[only_b], minlength=nd * nt).reshape(nd, nt)
+    for k, key in enumerate(
+        (ad_m * nt + ta_m, a_doc[only_a] * nt + ta_all[only_a], b_doc[only_b] * nt + tb_all[only_b])
+    ):
+        per_doc_type[:, :, k] = np.bincount(key, minlength=nd * nt).reshape(nd, nt)
     per_doc = per_doc_type.sum(axis=1, dtype=np.int64).astype(np.int32)
     m_t, oa_t, ob_t = per_doc_type.sum(axis=0, dtype=np.int64).T
     per_type = {names[t]: PRF.from_counts(int(m_t[t]), int(oa_t[t]), int(ob_t[t])) for t in range(nt)}

@@ -180,7 +180,7 @@ def agree(
             jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode, label=label, ordinal=ordinal,
             split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
             lowest=lowest, unanswered="skipped" if answered_only else "misses", progress=step)  # fmt: skip
-    body = report.to_dict()
+    body = report.body  # not ``to_dict()``'s deep copy (0.1 s at 10^6 spans): the report goes no further
     if matrix is not None:
         from corpusdb.reports.tables import headline_matrix
 

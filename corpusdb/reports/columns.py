@@ -25,7 +25,7 @@ from __future__ import annotations
 import gc
 import operator
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +55,9 @@ def read_span_columns(conn: Connection, infos: Sequence[SetInfo], hint: Sequence
             gc.enable()
 
 
-def read_raters_columns(conn: Connection, groups: Sequence[Sequence[SetInfo]]) -> list[SpanColumns]:
+def read_raters_columns(
+    conn: Connection, groups: Sequence[Sequence[SetInfo]], meanwhile: Callable[[], object] | None = None
+) -> list[SpanColumns]:
     """Several raters' spans (``groups``: each rater's sets, as the blindness gate cleared them on
     ``conn``), the same as :func:`read_span_columns` rater by rater on ``conn``.
 
@@ -66,24 +68,34 @@ def read_raters_columns(conn: Connection, groups: Sequence[Sequence[SetInfo]]) -
     as their spans, and unless every version is the one ``conn`` saw (every content write bumps the
     set's version in its transaction, a deleted set has none) the whole read is done again on
     ``conn``, so a write racing the report never mixes two states of the store.
+
+    ``meanwhile``: work for the calling thread while the readers wait on SQLite (e.g. importing
+    what computes the report), else done first.
     """
     if len(groups) >= 2 and db.sqlite_file(conn) is not None:
-        got = _read_parallel(conn.engine, groups)
+        got = _read_parallel(conn.engine, groups, meanwhile)
         if got is not None:
             return got
+    elif meanwhile is not None:
+        meanwhile()
     out: list[SpanColumns] = []
     for infos in groups:
         out.append(read_span_columns(conn, infos, hint=out[-1].type_names if out else ()))
     return out
 
 
-def _read_parallel(engine: Any, groups: Sequence[Sequence[SetInfo]]) -> list[SpanColumns] | None:
+def _read_parallel(
+    engine: Any, groups: Sequence[Sequence[SetInfo]], meanwhile: Callable[[], object] | None = None
+) -> list[SpanColumns] | None:
     """Each group on its own connection and thread; None when a group's sets are not at the
     versions its headers give (the store changed since they were read: the caller reads again)."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=min(len(groups), 4)) as pool:
-        got = list(pool.map(_read_checked, repeat(engine), groups))
+        futures = [pool.submit(_read_checked, engine, g) for g in groups]
+        if meanwhile is not None:
+            meanwhile()
+        got = [f.result() for f in futures]
     return None if any(g is None for g in got) else got  # type: ignore[return-value]
 
 
