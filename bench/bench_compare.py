@@ -109,12 +109,12 @@ def child(tool: str, root: Path, url: str) -> None:
     elif tool == "corpusdb-all":
         from corpusdb.agreement.spans import PreparedSpans, span_report
         from corpusdb.api import Corpus
-        from corpusdb.reports.columns import read_span_columns
+        from corpusdb.reports.columns import read_raters_columns
 
         corpus = Corpus.open(url=url)
         texts = {d.external_id: d.text for d in corpus.documents(with_text=True)}
         with corpus.engine.connect() as conn:  # what ``agree`` reads, for both raters at once
-            a, b = (read_span_columns(conn, corpus.set_headers(annotator=who)) for who in ("A", "B"))
+            a, b = read_raters_columns(conn, [corpus.set_headers(annotator=who) for who in ("A", "B")])
         docs = sorted(set(a.doc_ids) & set(b.doc_ids))
         rep = span_report(PreparedSpans.from_columns(a, b, docs, texts))
         figure = {

@@ -153,3 +153,16 @@ def test_concurrent_read_passes_the_gate(project: tuple[Corpus, dict]) -> None:
         assert {i.annotator for i in infos} == {"bob"}
         cols = read_raters_columns(conn, [infos, infos])
     assert len(cols[0].type) == 8 * 6 + 2
+
+
+@pytest.mark.parametrize(("n", "k"), [(0, 3), (1, 1), (1000, 5), (20_000, 40), (5000, 200)])
+def test_first_seen_is_unique_with_first_index(n: int, k: int) -> None:
+    """The type codes' first appearances (what numbers the types as the record path does) without
+    sorting the rows: the same as ``np.unique(..., return_index=True)``, above 64 codes too."""
+    from corpusdb.agreement.spans import _first_seen
+
+    codes = np.random.default_rng(n).integers(0, k, n).astype(np.int32)
+    want, want_first = np.unique(codes, return_index=True)
+    got, got_first = _first_seen(codes, k)
+    assert got.tolist() == want.tolist()
+    assert got_first.tolist() == want_first.tolist()

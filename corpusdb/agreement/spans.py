@@ -135,7 +135,7 @@ class _Side:
         self._ids_from = (cols.ids, rows)
         local = cols.type[rows]
         # codes in order of first appearance, as the record path assigns them
-        uniq, first = np.unique(local, return_index=True)
+        uniq, first = _first_seen(local, len(cols.type_names))
         lut = np.zeros(max(len(cols.type_names), 1), dtype=np.int32)
         for c in uniq[np.argsort(first, kind="stable")].tolist():
             lut[c] = type_codes.setdefault(cols.type_names[c], len(type_codes))
@@ -224,6 +224,18 @@ def _token_bounds(text: str) -> tuple[np.ndarray, np.ndarray]:
     end = word.copy()
     end[:-1] &= ~word[1:]
     return np.flatnonzero(start | other), np.flatnonzero(end | other) + 1
+
+
+def _first_seen(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_index=True)`` for small non-negative codes: one comparison pass per
+    code present instead of a sort of 10^6 rows (a corpus has a few dozen types at most)."""
+    present = np.flatnonzero(np.bincount(codes, minlength=n_codes)) if len(codes) else np.zeros(0, np.int64)
+    if len(present) > 64:
+        return np.unique(codes, return_index=True)
+    first = np.fromiter(
+        (int(np.argmax(codes == c)) for c in present.tolist()), dtype=np.int64, count=len(present)
+    )
+    return present, first
 
 
 def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
