@@ -65,15 +65,20 @@ def _metadata_json(d: Document) -> str:
     return text
 
 
-def upsert_documents(conn: Connection, project_id: int, docs: Sequence[Document]) -> DocumentsAdded:
+def upsert_documents(
+    conn: Connection, project_id: int, docs: Sequence[Document], hashes: Sequence[str | None] = ()
+) -> DocumentsAdded:
     """Add documents not yet present; the same id with the same text is a no-op; the same id with a
-    different text is a Conflict listing every such document (nothing is written then)."""
+    different text is a Conflict listing every such document (nothing is written then).
+
+    ``hashes``: the texts' sha256 where the caller has them (an import's readers hash in their own
+    processes, so the writer does not hash every text again); None or missing ones are computed."""
     seen: dict[str, str] = {}
-    for d in docs:
+    for i, d in enumerate(docs):
         check_name(d.external_id, "document id")
         if d.split is not None:
             check_name(d.split, "split name")
-        h = _text_hash(d)
+        h = (hashes[i] if i < len(hashes) else None) or _text_hash(d)
         if d.external_id in seen and seen[d.external_id] != h:
             raise Conflict(f"document {d.external_id!r} is given twice with different texts")
         seen[d.external_id] = h

@@ -189,7 +189,7 @@ def _write_chunk(
     chunk: Chunk,
     out: Outcome,
 ) -> None:
-    added = upsert_documents(conn, project_id, chunk.documents)
+    added = upsert_documents(conn, project_id, chunk.documents, chunk.hashes)
     store.insert_set_headers(
         conn,
         [(set_id, added.ids[ext], extra) for set_id, ext, extra in chunk.headers],

@@ -99,6 +99,9 @@ class Chunk:
     """Files (or sentences) this chunk covered, for progress."""
     documents: list[Document] = field(default_factory=list)
     """Documents whose new sets are in ``rows`` (stored already with the same text, or new)."""
+    hashes: list[str | None] = field(default_factory=list)
+    """The sha256 of each of ``documents``' texts (None: the writer hashes it), computed by the
+    reader so that the writer, the import's bottleneck, does not."""
     headers: list[tuple[int, str, Mapping[str, Any]]] = field(default_factory=list)
     """``(set id, external id, set extra)`` of the new sets, in ``documents`` order."""
     rows: ContentRows = field(default_factory=ContentRows)
@@ -148,6 +151,15 @@ def _check(d: ParsedDocument, loc: str, usage: SchemaUsage, checks: Checks) -> l
     return out
 
 
+def _digest(text: str) -> str | None:
+    """The text's sha256, or None when it is not valid Unicode (the writer then refuses it with the
+    document's name, as ``upsert_documents`` does)."""
+    try:
+        return sha256_text(text)
+    except UnicodeEncodeError:
+        return None
+
+
 def sort_documents(
     parsed: Sequence[ParsedDocument],
     set_ids: Sequence[int],
@@ -169,7 +181,8 @@ def sort_documents(
     for d, set_id, loc in zip(parsed, set_ids, where, strict=True):
         ext = d.document.external_id
         sha = stored.get(ext)
-        if sha is not None and sha != sha256_text(d.document.text):
+        digest = _digest(d.document.text)
+        if sha is not None and sha != digest:
             out.conflicts.append(
                 Problem(loc, None, f"document {ext!r} is already stored with a different text (a document is "
                         "identified by its id and text hash)")
@@ -187,6 +200,7 @@ def sort_documents(
             out.held.append(Held(ext, loc, fingerprint(d.annotations)))
             continue
         out.documents.append(d.document)
+        out.hashes.append(digest)
         out.headers.append((set_id, ext, d.annotations.extra))
         items.append((set_id, d.annotations))
     usage = SchemaUsage(schema)
