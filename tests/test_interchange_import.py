@@ -374,3 +374,51 @@ def test_large_imports_read_in_worker_processes(
     assert (rep.sets_created, rep.sets_replaced, rep.sets_unchanged) == (1, 1, 5)
     corpus.export_brat(tmp_path / "out2", "alice")
     assert tree(tmp_path / "out2") == tree(src)
+
+
+def test_document_hashes_from_the_readers_are_the_texts_sha256(
+    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The readers hash each text for the writer (which no longer re-hashes): what is stored is the
+    text's sha256, through worker processes as in-process, and a stored id with another text is still
+    refused."""
+    import hashlib
+
+    from corpusdb.interchange import pipeline
+
+    monkeypatch.setattr(pipeline, "CHUNK", 1)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 1)
+    src = good_corpus(tmp_path / "src")
+    write(src, {"c/doc-c.txt": "β-catenin — not detected.", "c/doc-c.ann": "T1\tProtein 0 9\tβ-catenin\n"})
+    corpus.import_brat(src, "alice", allow_unknown=True, force=True)
+    with corpus.engine.connect() as conn:
+        stored = conn.execute(select(DocumentRow.external_id, DocumentRow.text, DocumentRow.sha256)).all()
+    assert sorted(ext for ext, _, _ in stored) == ["doc-a", "doc-b", "doc-c"]
+    for _ext, text, sha in stored:
+        assert sha == hashlib.sha256(text.encode("utf-8")).hexdigest()
+    (src / "b" / "doc-b.txt").write_text(TEXT_B.replace("p53", "p21"), encoding="utf-8")
+    (src / "b" / "doc-b.ann").write_text("T1\tProtein 0 3\tp21\n", encoding="utf-8")
+    with pytest.raises(ImportConflict):
+        corpus.import_brat(src, "bob", allow_unknown=True, force=True)
+
+
+def test_upsert_documents_uses_given_hashes_and_computes_missing_ones(corpus: Corpus) -> None:
+    """``upsert_documents(..., hashes)``: a None hash is computed; an id stored with another text is
+    a Conflict whichever way its hash came."""
+    import hashlib
+
+    from corpusdb import db
+    from corpusdb.documents import sha256_text, upsert_documents
+
+    docs = [Document("d1", TEXT_A), Document("d2", TEXT_B)]
+    with db.write(corpus.engine) as conn:
+        added = upsert_documents(conn, corpus.project_id, docs, [sha256_text(TEXT_A), None])
+    assert added.added == 2
+    with corpus.engine.connect() as conn:
+        rows = dict(conn.execute(select(DocumentRow.external_id, DocumentRow.sha256)).all())
+    assert rows == {
+        "d1": hashlib.sha256(TEXT_A.encode()).hexdigest(),
+        "d2": hashlib.sha256(TEXT_B.encode()).hexdigest(),
+    }
+    with pytest.raises(Conflict), db.write(corpus.engine) as conn:
+        upsert_documents(conn, corpus.project_id, [Document("d1", TEXT_B)], [sha256_text(TEXT_B)])
