@@ -163,6 +163,26 @@ def import_labelstudio(
     )  # fmt: skip
 
 
+def _export(
+    ctx: typer.Context,
+    path: Path,
+    fmt: str,
+    annotator: str | None,
+    gold: bool,
+    kind: Any,
+    document: list[str] | None,
+    force: bool,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """The one export call every format's command makes (its own options aside)."""
+    extra = {"options": options} if options is not None else {}
+    rep = state(ctx).corpus().export_file(
+        path, fmt, annotator, gold=gold, kind=kind.value if kind else None, documents=document,
+        overwrite=force, **extra,
+    )  # fmt: skip
+    _exported(ctx, rep)
+
+
 def _exporter(fmt: str, doc: str) -> Any:
     def command(
         ctx: typer.Context,
@@ -173,20 +193,7 @@ def _exporter(fmt: str, doc: str) -> Any:
         document: DocsOpt = None,
         force: ForceOpt = False,
     ) -> None:
-        rep = (
-            state(ctx)
-            .corpus()
-            .export_file(
-                path,
-                fmt,
-                annotator,
-                gold=gold,
-                kind=kind.value if kind else None,
-                documents=document,
-                overwrite=force,
-            )
-        )
-        _exported(ctx, rep)
+        _export(ctx, path, fmt, annotator, gold, kind, document, force)
 
     command.__doc__ = doc
     return command
@@ -203,21 +210,7 @@ def export_bioc(
     json: JsonOpt = False,
 ) -> None:
     """Write sets as one BioC XML (or --json) collection: every span, relation, link and grounding."""
-    fmt = "bioc-json" if json else "bioc"
-    rep = (
-        state(ctx)
-        .corpus()
-        .export_file(
-            path,
-            fmt,
-            annotator,
-            gold=gold,
-            kind=kind.value if kind else None,
-            documents=document,
-            overwrite=force,
-        )
-    )
-    _exported(ctx, rep)
+    _export(ctx, path, "bioc-json" if json else "bioc", annotator, gold, kind, document, force)
 
 
 def export_conll(
@@ -239,11 +232,7 @@ def export_conll(
 ) -> None:
     """Write sets as CoNLL / IOB2 for NER training; what IOB2 cannot express is counted on stderr."""
     opts = {"tokenizer": tokenizer, "offsets": offsets, "nested": nested, "types": types}
-    rep = state(ctx).corpus().export_file(
-        path, "conll", annotator, gold=gold, kind=kind.value if kind else None, documents=document,
-        overwrite=force, options=opts,
-    )  # fmt: skip
-    _exported(ctx, rep)
+    _export(ctx, path, "conll", annotator, gold, kind, document, force, opts)
 
 
 def export_spacy(
@@ -261,11 +250,8 @@ def export_spacy(
     lang: Annotated[str, typer.Option(help="spaCy language of the tokenizer (--docbin).")] = "en",
 ) -> None:
     """Write sets as spaCy training data: JSONL (no spaCy needed) or, with --docbin, a DocBin."""
-    rep = state(ctx).corpus().export_file(
-        path, "spacy-docbin" if docbin else "spacy-jsonl", annotator, gold=gold,
-        kind=kind.value if kind else None, documents=document, overwrite=force, options={"lang": lang},
-    )  # fmt: skip
-    _exported(ctx, rep)
+    fmt = "spacy-docbin" if docbin else "spacy-jsonl"
+    _export(ctx, path, fmt, annotator, gold, kind, document, force, {"lang": lang})
 
 
 def export_judgments(
