@@ -127,6 +127,9 @@ class Rules:
     grounding_databases: tuple[str, ...] = ()
     require_grounding: tuple[str, ...] = ()
     """Entity types whose spans must carry a grounding before submission."""
+    relations_join_entities: bool = False
+    """Relation arguments are entities (clusters), not mentions (BioRelEx interactions): the TUI
+    gives a member span's entity as the argument, as the importer does and strict agreement expects."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,7 +510,7 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r.known(
         raw_rules,
         {"allow_overlap", "allow_discontinuous", "max_fragments", "groundings", "grounding_databases",
-         "require_grounding"},
+         "require_grounding", "relations_join_entities"},
         "[rules]",
     )  # fmt: skip
     rules = Rules(
@@ -517,6 +520,7 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         groundings=r.get(raw_rules, "groundings", bool, "[rules]", False),
         grounding_databases=r.strings(raw_rules, "grounding_databases", "[rules]"),
         require_grounding=r.strings(raw_rules, "require_grounding", "[rules]"),
+        relations_join_entities=r.get(raw_rules, "relations_join_entities", bool, "[rules]", False),
     )
     check_types(rules.require_grounding, "[rules] require_grounding")
 

@@ -10,12 +10,15 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from corpusdb.api import Corpus
+from corpusdb.records import Entity
+from importers.biorelex import read_biorelex
 from tests.test_agreement_entities import RAW
-from tests.test_tui_annotate import annotate_screen
+from tests.test_tui_annotate import add_span, annotate_screen
 from tui.app import build_app
 from tui.facade import open_facade
 from tui.screens.adjudicate import AdjudicateScreen
-from tui.testing import run_async, screen_text, settle
+from tui.screens.pickers import PickScreen
+from tui.testing import press, run_async, screen_text, settle, type_text
 
 
 def _project(url: str, tmp_path: Path, bob: list | None = None) -> Corpus:  # type: ignore[type-arg]
@@ -76,3 +79,134 @@ async def test_adjudicator_takes_one_version_of_a_disputed_cluster(sqlite_url: s
     gold = carol.gold("entities.0").annotations
     alk4 = next(e for e in gold.entities if any(gold.span(m).text == "ACVR1B" for m in e.members))
     assert len(alk4.members) == 3 and len(gold.relations) == 4
+
+
+def _alice(url: str, doc: str = "entities.0"):  # type: ignore[no-untyped-def]
+    return Corpus.open("bx", url=url, user="alice").my_set(doc).annotations
+
+
+def _members(ann) -> dict[str, tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    return {e.id: e.members for e in ann.entities}
+
+
+@run_async
+async def test_move_a_mention_refuse_an_emptied_entity_undo_and_export(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """c on a member: move it to another entity (one action, undone exactly); leaving an entity a
+    relation points at is refused; the export puts the mention in its new cluster only."""
+    _project(sqlite_url, tmp_path)
+    before = _alice(sqlite_url)
+    text = RAW[0]["text"]
+    app = build_app(open_facade(sqlite_url, "bx", "alice"), start="entities.0")
+    async with app.run_test(notifications=True) as pilot:
+        await settle(pilot)
+        screen = annotate_screen(app)
+        screen.view.move_to(text.index("ALK4", 60))  # T8, the second ALK4 (C4)
+        await settle(pilot)
+        await press(pilot, "c")
+        assert isinstance(app.screen, PickScreen) and "T8 protein «ALK4» is in C4" in screen_text(app)
+        await type_text(pilot, "c1")  # filter: "move to C1 protein {ActRIIB|IIB}"
+        await press(pilot, "enter")
+        ann = _alice(sqlite_url)
+        assert _members(ann) == {**_members(before), "C1": ("T1", "T2", "T3", "T8"), "C4": ("T7", "T9")}
+        assert "cluster" not in ann.span("T8").extra  # no longer tied to its read-in cluster
+        assert screen._current_list() == "entities" and "C1" in screen_text(app)
+        screen.view.move_to(text.index("complex") + 1)  # T6, the only member of C3, which R3 joins
+        await settle(pilot)
+        await press(pilot, "c", "enter")  # the first choice: leave C3
+        assert any("not done" in n.message and "R3" in n.message for n in app._notifications)
+        assert _members(_alice(sqlite_url)) == _members(ann)  # refused: nothing written
+        await press(pilot, "u")
+        assert _alice(sqlite_url) == before  # one undo restores the move exactly (extra included)
+        await press(pilot, "U")
+    out = tmp_path / "out.json"
+    Corpus.open("bx", url=sqlite_url, user="alice").export_biorelex(out)  # her own sets, as she may
+    sentence = read_biorelex(out)[0]
+    clusters = {
+        frozenset(sentence.annotations.span(m).text for m in e.members): e.members
+        for e in sentence.annotations.entities
+    }
+    assert frozenset({"ActRIIB", "IIB", "ALK4"}) in clusters and frozenset({"ALK4", "ACVR1B"}) in clusters
+    data = json.loads(out.read_text())[0]
+    assert data["entities"][0]["names"]["ALK4"]["mentions"] == [[64, 68]]
+    assert data["entities"][3]["names"]["ALK4"]["mentions"] == [[57, 61]]
+    assert data["interactions"] == RAW[0]["interactions"]
+
+
+@run_async
+async def test_new_entities_join_leave_and_a_relation_on_the_cluster(sqlite_url: str, tmp_path: Path) -> None:
+    """A new mention: an entity of its own, left (the empty entity goes), joined to an existing one;
+    another type joins only as the entity's type (asked); a relation from a member joins ENTITIES,
+    and the export writes it as an interaction between the two clusters."""
+    _project(sqlite_url, tmp_path)
+    text = RAW[0]["text"]
+    app = build_app(open_facade(sqlite_url, "bx", "alice"), start="entities.0")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = annotate_screen(app)
+        screen.view.move_to(text.index("dimerizes"))
+        await add_span(pilot, "pro")  # T10 protein «dimerizes»
+        await press(pilot, "c")
+        await type_text(pilot, "alone")
+        await press(pilot, "enter")
+        ann = _alice(sqlite_url)
+        assert ann.entities[-1] == Entity("C5", "protein", ("T10",))
+        await press(pilot, "c", "enter")  # leave C5: it is empty, so it goes
+        assert "C5" not in _members(_alice(sqlite_url))
+        await press(pilot, "c")
+        assert "join C4 protein {ALK4|ACVR1B}" in screen_text(app)  # nearest first
+        await press(pilot, "enter")
+        assert _members(_alice(sqlite_url))["C4"] == ("T7", "T8", "T9", "T10")
+        await press(pilot, "r")  # bind from T10, a member of C4: Arg1 is C4
+        assert "Arg1=C4; pick Arg2" in screen_text(app)
+        await type_text(pilot, "t4")  # T4 «Activin», a member of C2
+        await press(pilot, "enter", "1", "enter")  # asserted, no tag
+        rel = _alice(sqlite_url).relations[-1]
+        assert [(a.role, a.ref) for a in rel.args] == [("Arg1", "C4"), ("Arg2", "C2")] and rel.label == 1
+        screen.view.move_to(text.index("recruits"))
+        await add_span(pilot, "gene")  # T11 gene «recruits»
+        await press(pilot, "c")
+        await type_text(pilot, "c3")
+        await press(pilot, "enter")  # C3 is a protein-complex: asked first
+        assert "T11 is gene, C3 is protein-complex" in screen_text(app)
+        await press(pilot, "escape")
+        assert "T11" not in _alice(sqlite_url).entities[2].members  # cancelled: nothing written
+        await press(pilot, "c")
+        await type_text(pilot, "c3")
+        await press(pilot, "enter", "enter")
+        ann = _alice(sqlite_url)
+        assert ann.entities[2].members == ("T6", "T11") and ann.span("T11").type == "protein-complex"
+        await press(pilot, "u")  # one step: the type and the membership come back together
+        ann = _alice(sqlite_url)
+        assert ann.entities[2].members == ("T6",) and ann.span("T11").type == "gene"
+    out = tmp_path / "out.json"
+    Corpus.open("bx", url=sqlite_url, user="alice").export_biorelex(out)  # her own sets, as she may
+    data = json.loads(out.read_text())[0]
+    alk4 = next(i for i, c in enumerate(data["entities"]) if "ALK4" in c["names"])
+    activin = next(i for i, c in enumerate(data["entities"]) if "Activin" in c["names"])
+    assert data["entities"][alk4]["names"]["dimerizes"]["mentions"] == [[69, 78]]
+    assert data["interactions"][-1]["participants"] == [alk4, activin]
+    back = read_biorelex(out)[0].annotations
+    assert [a.ref for a in back.relations[-1].args] == ["C4", "C2"]  # read back: between the clusters
+
+
+@run_async
+async def test_the_entity_list_marks_the_members(sqlite_url: str, tmp_path: Path) -> None:
+    _project(sqlite_url, tmp_path)
+    app = build_app(open_facade(sqlite_url, "bx", "alice"), start="entities.0")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = annotate_screen(app)
+        await press(pilot, "l", "l", "l", "tab")  # spans → links → relations → entities, focused
+        ents = screen.query_one("#entities", OptionList)
+        assert str(ents.get_option_at_index(0).prompt).split("\n") == [
+            "protein C1@ (3)",
+            "  T1 ActRIIB (no mention)",
+            "  T2 IIB",
+            "  T3 IIB",
+        ]
+        await press(pilot, "down")  # C2: Activin, activin
+        assert screen.view.marks == [(0, 7), (28, 35)]
+        await press(pilot, "enter")
+        assert screen.view.cursor == 0 and screen.view.marks == [(0, 7), (28, 35)]

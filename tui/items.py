@@ -241,19 +241,19 @@ def item_offset(ann: Annotations, kind: str, key: str) -> int | None:
     if kind == "link":
         lk = next((x for x in ann.links if x.id == key), None)
         return spans[lk.source].start if lk and lk.source in spans else None
+    refs: list[str] = [key] if kind == "entity" else []
     if kind == "relation":
         r = next((x for x in ann.relations if x.id == key), None)
-        if r:
-            frags = item_fragments(ann, [a.ref for a in r.args])
-            return min(s for s, _ in frags) if frags else None
-    return None
+        refs = [a.ref for a in r.args] if r else []
+    frags = item_fragments(ann, refs)
+    return min(s for s, _ in frags) if frags else None
 
 
 def item_ranges(ann: Annotations, kind: str, key: str) -> list[tuple[int, int]]:
     """The text ranges an item covers (a relation or link: its arguments' fragments; an entity
-    argument: all its members')."""
+    argument, or an entity itself: all its members')."""
     refs: list[str] = []
-    if kind == "span":
+    if kind in ("span", "entity"):
         refs = [key]
     elif kind == "link":
         lk = next((x for x in ann.links if x.id == key), None)

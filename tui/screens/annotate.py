@@ -27,15 +27,17 @@ from tui.commands import AnnotationCommands
 from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
+from tui.screens.clusters_panel import ClusterActions
 from tui.screens.pickers import MessageScreen, PromptScreen
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
 
-LISTS = ("spans", "links", "relations")
+LISTS = ("spans", "links", "relations", "entities")
+TAB_NAMES = {"spans": "Spans", "links": "Links", "relations": "Rels", "entities": "Ents"}
 
 
-class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
+class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScreen):
     """One annotator's set on one document."""
 
     HELP = (
@@ -59,6 +61,7 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         Binding("i", "attributes", "Attributes", show=False),
         Binding("g", "grounding", "Grounding", show=False),
         Binding("e", "edit_relation", "Relation label/tags", show=False),
+        Binding("c", "cluster", "Entity (cluster): join, new, leave, move to another", show=False),
         Binding("o", "cycle", "Other span here", show=False),
         Binding("number_sign", "note", "Note on the item", show=False),
         Binding("D", "skip_document", "Skip the document as irrelevant (again: undo the skip)", show=False),
@@ -156,6 +159,7 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         self._fill("spans", [(sp.id, it.span_label(sp, colors, noted=sp.id in noted)) for sp in ordered])
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links])
         self._fill("relations", self.relation_rows(ann, noted))
+        self._fill("entities", self.entity_rows(ann))
         self._update_tabs()
         self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
         if self.active is not None and self.active not in spans:
@@ -375,13 +379,21 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
     def _update_tabs(self) -> None:
         s = self.session
         current = self._current_list()
-        counts = {"spans": 0, "links": 0, "relations": 0}
+        counts = dict.fromkeys(LISTS, 0)
         if s is not None:
             ann = s.annotations
             counts = {"spans": len(ann.spans), "links": len(ann.links), "relations": len(ann.relations)}
-        names = {"spans": "Spans", "links": "Links", "relations": "Rels"}
+            counts["entities"] = len(ann.entities)
+        tabs = self.query_one("#side-tabs", Static)
+        full = sum(len(f" {TAB_NAMES[k]} {counts[k]} ") for k in LISTS) + 2
+        # a narrow side panel (80 columns) gets the initials: every list stays reachable by mouse too
+        names = (
+            TAB_NAMES
+            if not tabs.size.width or full <= tabs.size.width
+            else {k: v[0] for k, v in TAB_NAMES.items()}
+        )
         parts = [(f" {names[k]} {counts[k]} ", "bold reverse" if k == current else "dim") for k in LISTS]
-        self.query_one("#side-tabs", Static).update(Text.assemble(*parts, (" l", "dim")), layout=False)
+        tabs.update(Text.assemble(*parts, (" l", "dim")), layout=False)
 
     def action_next_list(self) -> None:
         order = list(LISTS)
@@ -394,7 +406,7 @@ class AnnotateScreen(AnnotationDialogs, RelationPanel, BaseScreen):
         if list_id not in LISTS or self.session is None:
             return
         key = self._list_keys[list_id][event.option_index]
-        kind = {"spans": "span", "links": "link", "relations": "relation"}[list_id]
+        kind = {"spans": "span", "links": "link", "relations": "relation", "entities": "entity"}[list_id]
         ann = self.session.annotations
         offset = it.item_offset(ann, kind, key)
         if offset is None or offset < 0:

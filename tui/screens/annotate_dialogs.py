@@ -15,6 +15,7 @@ from textual import work
 from corpusdb.edits import Change, Put, Remove, next_id
 from corpusdb.records import Note, Relation, Span
 from guidelines.schema import RelationType
+from tui import clusters as cl
 from tui import items as it
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
 from tui.textmodel import trim
@@ -325,8 +326,11 @@ class AnnotationDialogs:
             and (not second.types or any(s.schema.is_a(src.type, t) for t in second.types))
         ):
             first, second = second, first  # the cursor is on what fits the other role
+        # on a schema whose relations join entities (BioRelEx), a member stands for its entity
+        src_ref = cl.relation_ref(s.annotations, s.schema, src.id)
+        shown = src_ref if src_ref != src.id else f"{src.id} «{it.short(src.text, 16)}»"
         target = await self._pick(
-            f"{rtype.name}: {first.name}={src.id} «{it.short(src.text, 16)}»; pick {second.name}",
+            f"{rtype.name}: {first.name}={shown}; pick {second.name}",
             self._span_choices(src.start, types=second.types, last=src.id),
         )
         if target is None:
@@ -335,7 +339,7 @@ class AnnotationDialogs:
         if answer is None:
             return
         label, tags = answer
-        args = [(first.name, src.id), (second.name, str(target))]
+        args = [(first.name, src_ref), (second.name, cl.relation_ref(s.annotations, s.schema, str(target)))]
         args.sort(key=lambda a: [r.name for r in rtype.roles].index(a[0]))
         rel = it.new_relation(s.annotations, rtype.name, args, label, tags)
         self._act([Put(rel)], f"add {rel.id} {rtype.name}")
@@ -378,22 +382,22 @@ class AnnotationDialogs:
         assert s is not None
         rel_id = self._focused_item("relations")
         if rel_id is None:
-            mine = [
-                r
-                for r in s.annotations.relations
-                if self.active and any(a.ref == self.active for a in r.args)
-            ]
+            refs = {self.active} if self.active else set()
+            if self.active and (entity := it.entity_of(s.annotations, self.active)) is not None:
+                refs.add(entity.id)  # a relation on the span's entity is one of its relations too
+            mine = [r for r in s.annotations.relations if any(a.ref in refs for a in r.args)]
             if not mine:
                 self.notify(
                     "no relation here: put the cursor on an argument or pick one in Rels", severity="warning"
                 )
                 return
             spans = {sp.id: sp for sp in s.annotations.spans}
+            ents = {e.id: e for e in s.annotations.entities}
             picked = (
                 mine[0].id
                 if len(mine) == 1
                 else await self._pick(
-                    "Which relation?", [Choice(r.id, it.relation_label(r, spans)) for r in mine]
+                    "Which relation?", [Choice(r.id, it.relation_label(r, spans, ents)) for r in mine]
                 )
             )
             if picked is None:

@@ -1,0 +1,140 @@
+"""What making and editing an entity (a cluster of mentions and names) changes: pure functions.
+
+Why apart from the screen: joining, leaving and moving are lists of ``Put``/``Remove`` tested
+without a terminal, and the rules live in one place: an entity left empty goes (unless a relation
+points at it: refused), a span that changes cluster loses the BioRelEx placement the importer kept
+in its ``extra`` (else the writer, which also groups spans by that index, would put it back in its
+old cluster), and a relation argument on a member is its entity when the schema says relations
+join entities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rich.text import Text
+
+from corpusdb.edits import Change, Put, Remove, next_id
+from corpusdb.errors import InvalidInput
+from corpusdb.records import Annotations, Entity, Span
+from guidelines.schema import Schema
+from tui.items import entity_of, short
+from tui.paint import UNKNOWN_COLOR, contrast
+
+PLACEMENT = ("cluster", "name", "mention", "cluster_mentioned", "keys", "other", "empty")
+"""Span ``extra`` keys that tie a span to the cluster it was read in (importers/biorelex.py)."""
+
+
+def names(ann: Annotations, entity: Entity, n: int = 30) -> str:
+    """``{ActRIIB|IIB}``: the members' names, each once, in member order."""
+    spans = {s.id: s for s in ann.spans}
+    texts = dict.fromkeys(spans[m].text for m in entity.members if m in spans)
+    return "{" + short("|".join(texts), n) + "}"
+
+
+def nearest_entities(ann: Annotations, offset: int, exclude: str | None = None) -> list[Entity]:
+    """Entities by the distance of their nearest mentioned member to ``offset`` (names without a
+    mention count as far away), then by id."""
+    spans = {s.id: s for s in ann.spans}
+
+    def distance(e: Entity) -> int:
+        starts = [spans[m].start for m in e.members if m in spans and spans[m].fragments]
+        return min((abs(s - offset) for s in starts), default=1 << 30)
+
+    return sorted((e for e in ann.entities if e.id != exclude), key=lambda e: (distance(e), e.id))
+
+
+def _placed(span: Span) -> Span:
+    """The span without its read-in cluster placement (unchanged when it has none)."""
+    if not any(k in span.extra for k in PLACEMENT):
+        return span
+    return replace(span, extra={k: v for k, v in span.extra.items() if k not in PLACEMENT})
+
+
+def _drop(ann: Annotations, entity: Entity, span_id: str) -> list[Change]:
+    """``span_id`` out of ``entity``: the entity without it, or removed when it was the last member."""
+    rest = tuple(m for m in entity.members if m != span_id)
+    if rest:
+        return [Put(replace(entity, members=rest))]
+    users = [r.id for r in ann.relations if any(a.ref == entity.id for a in r.args)]
+    if users:
+        raise InvalidInput(
+            f"{span_id} is the last member of {entity.id}, which relation(s) {', '.join(users)} "
+            f"point at: delete or change those first"
+        )
+    notes = [Remove("note", n.id) for n in ann.notes if n.target == entity.id]
+    return [*notes, Remove("entity", entity.id)]
+
+
+def _retyped(span: Span, type_: str) -> Span:
+    return span if span.type == type_ else replace(span, type=type_)
+
+
+def join(ann: Annotations, span: Span, entity_id: str) -> list[Change]:
+    """Put ``span`` (in no entity, or in another one it leaves) into entity ``entity_id``, giving it
+    the entity's type (a cluster has one label: the BioRelEx writer keeps only the entity's)."""
+    target = next(e for e in ann.entities if e.id == entity_id)
+    if span.id in target.members:
+        raise InvalidInput(f"{span.id} is already in {entity_id}")
+    out: list[Change] = []
+    if (old := entity_of(ann, span.id)) is not None:
+        out += _drop(ann, old, span.id)
+    out.append(Put(replace(target, members=(*target.members, span.id))))
+    new = _retyped(_placed(span), target.type)
+    if new != span:
+        out.append(Put(new))
+    return out
+
+
+def new_entity(ann: Annotations, spans: list[Span]) -> tuple[Entity, list[Change]]:
+    """A new entity of the first span's type with ``spans`` as members (each in no entity yet; a
+    member of another type takes the entity's type)."""
+    type_ = spans[0].type
+    entity = Entity(next_id(ann, "entity"), type_, tuple(s.id for s in spans))
+    out: list[Change] = [Put(entity)]
+    for s in spans:
+        if entity_of(ann, s.id) is not None:
+            raise InvalidInput(f"{s.id} is already in an entity: join that one instead")
+        new = _retyped(_placed(s), type_)
+        if new != s:
+            out.append(Put(new))
+    return entity, out
+
+
+def leave(ann: Annotations, span: Span) -> list[Change]:
+    """Take ``span`` out of its entity (which goes when it was the last member, unless a relation
+    points at it: refused with InvalidInput)."""
+    old = entity_of(ann, span.id)
+    if old is None:
+        raise InvalidInput(f"{span.id} is in no entity")
+    out = _drop(ann, old, span.id)
+    if (new := _placed(span)) != span:
+        out.append(Put(new))
+    return out
+
+
+def relation_ref(ann: Annotations, schema: Schema, span_id: str) -> str:
+    """What a relation argument on ``span_id`` points at: its entity when the schema's relations
+    join entities (BioRelEx) and it is in one, else the span itself."""
+    if schema.rules.relations_join_entities and (e := entity_of(ann, span_id)) is not None:
+        return e.id
+    return span_id
+
+
+def entity_row(ann: Annotations, entity: Entity, colors: Mapping[str, str], *, n: int = 30) -> Text:
+    """An entity in the side list: a head line (type, id, member count), then one line per member
+    (a name without a mention says so)."""
+    spans = {s.id: s for s in ann.spans}
+    color = colors.get(entity.type, UNKNOWN_COLOR)
+    flags = ("@" if entity.groundings else "") + ("*" if entity.attributes else "")
+    out = Text.assemble(
+        (f"{entity.type[:12]}", f"bold {contrast(color)} on {color}"),
+        (f" {entity.id}{flags}", "bold"),
+        f" ({len(entity.members)})",
+    )
+    for m in entity.members:
+        sp = spans.get(m)
+        where = "" if sp is None or sp.fragments else " (no mention)"
+        out.append(f"\n  {m} {short(sp.text, n) if sp else '?'}{where}")
+    return out

@@ -1,0 +1,175 @@
+"""The annotation screen's entities (clusters of mentions and names): the ``c`` action and the list.
+
+Why a mixin of its own: ``annotate.py`` keeps the screen (layout, saving, undo); the rules of what
+joining, leaving and moving change are pure functions in ``tui.clusters``; this runs the dialogs
+and shows an entity's members in the text. Every path ends in one ``_act``: one transaction, one
+undo step. Only the annotator's own set is read (blindness).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.widgets import OptionList
+
+from corpusdb.edits import Change
+from corpusdb.errors import CorpusError
+from corpusdb.records import Annotations, Entity, Span
+from tui import clusters as cl
+from tui import items as it
+from tui.screens.pickers import Choice, MessageScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from tui.session import DocumentSession
+    from tui.widgets.docview import DocumentView
+
+NEW_WITH = "+new"
+ALONE = "+alone"
+LEAVE = "+leave"
+
+
+class ClusterActions:
+    """Mixed into ``AnnotateScreen``, which provides the state and the few methods stubbed here."""
+
+    session: DocumentSession | None
+    active: str | None
+    _list_keys: dict[str, list[str]]
+
+    if TYPE_CHECKING:
+        app: App[Any]
+        view: DocumentView
+        focused: Any
+
+        def query_one(self, selector: str, expect_type: type[Any] = ...) -> Any: ...
+        def notify(
+            self, message: str, *, severity: Any = "information", timeout: float | None = None
+        ) -> None: ...
+        def fail(self, exc: BaseException, doing: str = "") -> None: ...
+        def _act(self, changes: list[Change], description: str, *, active: str | None = None) -> bool: ...
+        def _active_span(self, doing: str) -> Span | None: ...
+        def _writable(self) -> bool: ...
+        def _show_list(self, list_id: str) -> None: ...
+        def _update_status(self) -> None: ...
+        def _span_choices(
+            self, near: int, *, exclude: set[str] | frozenset[str] = ..., types: tuple[str, ...] = ...
+        ) -> list[Choice]: ...
+        async def _pick(self, title: str, choices: list[Choice], **kw: object) -> object: ...
+
+    def entity_rows(self, ann: Annotations) -> list[tuple[str, Text]]:
+        """The entity list: one multi-line row per entity (head, then each member)."""
+        assert self.session is not None
+        colors = self.session.schema.colors()
+        return [(e.id, cl.entity_row(ann, e, colors)) for e in ann.entities]
+
+    def _entity_choice(self, ann: Annotations, e: Entity, verb: str) -> Choice:
+        label = f"{verb} {e.id} {e.type} {cl.names(ann, e, 40)} ({len(e.members)})"
+        return Choice(e.id, label, f"{e.id} {e.type} {cl.names(ann, e, 200)}")
+
+    async def _same_type(self, span: Span, type_: str, entity: str) -> bool:
+        """A span of another type joins only as the entity's type: ask (a cluster has one label;
+        the BioRelEx writer keeps the entity's)."""
+        if span.type == type_:
+            return True
+        answer = await self.app.push_screen_wait(
+            MessageScreen(
+                f"{span.id} is {span.type}, {entity} is {type_}",
+                f"An entity has one type: its members are {type_}. {span.id} «{it.short(span.text, 30)}» "
+                f"becomes {type_} if it joins.",
+                {"enter": ("join", f"make {span.id} {type_} and join")},
+            )
+        )
+        return answer == "join"
+
+    @work(exclusive=True, group="dialog")
+    async def action_cluster(self) -> None:
+        """The active span's entity: join one, start one (with another span, or alone), leave it,
+        or move to another."""
+        if not self._writable() or (span := self._active_span("entity")) is None:
+            return
+        s = self.session
+        assert s is not None
+        ann = s.annotations
+        current = it.entity_of(ann, span.id)
+        head = f"{span.id} {span.type} «{it.short(span.text, 24)}»"
+        if current is None:
+            choices = [self._entity_choice(ann, e, "join") for e in cl.nearest_entities(ann, span.start)]
+            choices += [
+                Choice(NEW_WITH, "new entity with another span (pick it)", "new entity with another span"),
+                Choice(ALONE, f"new entity of {span.id} alone", "new entity alone one member"),
+            ]
+            title = f"Entity for {head}"
+        else:
+            choices = [Choice(LEAVE, f"leave {current.id} {cl.names(ann, current, 40)}", "leave")]
+            choices += [
+                self._entity_choice(ann, e, "move to")
+                for e in cl.nearest_entities(ann, span.start, exclude=current.id)
+            ]
+            title = f"{head} is in {current.id}"
+        picked = await self._pick(title, choices)
+        if picked is None:
+            return
+        try:
+            if picked == LEAVE:
+                assert current is not None
+                changes = cl.leave(ann, span)
+                gone = " (now empty: removed)" if len(current.members) == 1 else ""
+                self._apply(changes, f"{span.id} leaves {current.id}{gone}", span.id, current.id)
+            elif picked in (NEW_WITH, ALONE):
+                members = [span]
+                if picked == NEW_WITH:
+                    taken = {m for e in ann.entities for m in e.members} | {span.id}
+                    other = await self._pick(
+                        f"New entity: {head} with which span?", self._span_choices(span.start, exclude=taken)
+                    )
+                    other_span = next((x for x in ann.spans if x.id == other), None)
+                    if other_span is None or not await self._same_type(
+                        other_span, span.type, "the new entity"
+                    ):
+                        return
+                    members.append(other_span)
+                entity, changes = cl.new_entity(ann, members)
+                who = "+".join(m.id for m in members)
+                self._apply(changes, f"new entity {entity.id} {entity.type} ({who})", span.id, entity.id)
+            else:
+                target = next(e for e in ann.entities if e.id == picked)
+                if not await self._same_type(span, target.type, target.id):
+                    return
+                changes = cl.join(ann, span, target.id)
+                verb = f"moves {current.id} →" if current is not None else "joins"
+                self._apply(changes, f"{span.id} {verb} {target.id}", span.id, target.id)
+        except CorpusError as exc:
+            self.fail(exc, "not done")
+
+    def _apply(self, changes: list[Change], description: str, span_id: str, entity_id: str) -> None:
+        if not self._act(changes, description, active=span_id):
+            return
+        self.notify(f"{description} (u to undo)")
+        self._show_list("entities")
+        keys = self._list_keys.get("entities", [])
+        if entity_id in keys:
+            self.query_one("#entities", OptionList).highlighted = keys.index(entity_id)
+
+    def show_entity(self, entity_id: str) -> None:
+        """Mark an entity's members in the text (all of them, as the relation display does for an
+        entity argument) and bring them into sight."""
+        s = self.session
+        if s is None:
+            return
+        ranges = it.item_ranges(s.annotations, "entity", entity_id)
+        self.view.set_marks(ranges)
+        self.view.set_partners([])
+        if ranges:
+            self.view.reveal(min(a for a, _ in ranges), max(b for _, b in ranges))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Moving in the entity list (while it has the focus) shows each entity's members. (Textual
+        calls each class's handler of this name along the MRO: RelationPanel's handles relations.)"""
+        if event.option_list.id != "entities" or self.focused is not event.option_list:
+            return
+        keys = self._list_keys.get("entities", [])
+        if 0 <= event.option_index < len(keys):
+            self.show_entity(keys[event.option_index])
