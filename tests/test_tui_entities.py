@@ -15,8 +15,10 @@ from importers.biorelex import read_biorelex
 from tests.test_agreement_entities import RAW
 from tests.test_tui_annotate import add_span, annotate_screen
 from tui.app import build_app
+from tui.commands import AnnotationCommands
 from tui.facade import open_facade
 from tui.screens.adjudicate import AdjudicateScreen
+from tui.screens.base import binding_rows
 from tui.screens.pickers import PickScreen
 from tui.testing import press, run_async, screen_text, settle, type_text
 
@@ -198,6 +200,11 @@ async def test_the_entity_list_marks_the_members(sqlite_url: str, tmp_path: Path
     async with app.run_test() as pilot:
         await settle(pilot)
         screen = annotate_screen(app)
+        rows = dict(binding_rows(screen))
+        assert rows["c"].startswith("Entity (cluster)")  # on the help screen and in the palette
+        assert "Entity (cluster): join, new, leave, move to another" in [
+            name for name, _help, _cb in AnnotationCommands(screen)._commands()
+        ]
         await press(pilot, "l", "l", "l", "tab")  # spans → links → relations → entities, focused
         ents = screen.query_one("#entities", OptionList)
         assert str(ents.get_option_at_index(0).prompt).split("\n") == [
