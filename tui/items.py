@@ -65,8 +65,15 @@ def remove_fragment(span: Span, text: str, offset: int) -> Span | None:
 
 
 def delete_span(ann: Annotations, span_id: str) -> list[Change]:
-    """Remove a span and everything that points at it, as one action (undo restores all)."""
-    return [*dependents(ann, span_id), Remove("span", span_id)]
+    """Remove a span and everything that points at it, as one action (undo restores all). The last
+    member of an entity takes the entity with it, and what points at the entity (no empty entity
+    is left behind: a relation on it could not be exported)."""
+    out: list[Change] = list(dependents(ann, span_id))
+    entity = entity_of(ann, span_id)
+    if entity is not None and entity.members == (span_id,):
+        out += [ch for ch in dependents(ann, entity.id) if ch not in out]
+        out.append(Remove("entity", entity.id))
+    return [*out, Remove("span", span_id)]
 
 
 def applicable_attributes(schema: Schema, item_type: str, applies_to: str = "entity") -> list[AttributeDef]:
