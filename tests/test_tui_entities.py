@@ -161,7 +161,7 @@ async def test_new_entities_join_leave_and_a_relation_on_the_cluster(sqlite_url:
         await press(pilot, "enter")
         assert _members(_alice(sqlite_url))["C4"] == ("T7", "T8", "T9", "T10")
         await press(pilot, "r")  # bind from T10, a member of C4: Arg1 is C4
-        assert "Arg1=C4; pick Arg2" in screen_text(app)
+        assert "Arg1=C4; pick Arg2" in screen_text(app) and "T4@ Activin = C2" in screen_text(app)
         await type_text(pilot, "t4")  # T4 «Activin», a member of C2
         await press(pilot, "enter", "1", "enter")  # asserted, no tag
         rel = _alice(sqlite_url).relations[-1]
