@@ -288,7 +288,8 @@ async def test_adjudication_gold_shows_relation_markers(sqlite_url: str) -> None
 @run_async
 async def test_help_explains_markers_and_keys(url: str) -> None:
     app = app_for(url)
-    async with app.run_test(size=(160, 50)) as pilot:
+    # 60 rows: the help lists every key of the screen (c for entities made it one row longer)
+    async with app.run_test(size=(160, 60)) as pilot:
         await settle(pilot)
         await press(pilot, "question_mark")
         text = screen_text(app)

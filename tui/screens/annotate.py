@@ -395,6 +395,11 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         parts = [(f" {names[k]} {counts[k]} ", "bold reverse" if k == current else "dim") for k in LISTS]
         tabs.update(Text.assemble(*parts, (" l", "dim")), layout=False)
 
+    def on_resize(self, _event: object) -> None:
+        """A new width: the tab bar is written again, whole names or initials (RelationPanel's
+        handler of the same name lays out the legend; Textual calls both)."""
+        self.call_after_refresh(self._update_tabs)
+
     def action_next_list(self) -> None:
         order = list(LISTS)
         self._show_list(order[(order.index(self._current_list()) + 1) % len(order)])
