@@ -217,3 +217,27 @@ async def test_the_entity_list_marks_the_members(sqlite_url: str, tmp_path: Path
         assert screen.view.marks == [(0, 7), (28, 35)]
         await press(pilot, "enter")
         assert screen.view.cursor == 0 and screen.view.marks == [(0, 7), (28, 35)]
+
+
+@run_async
+async def test_bobs_clusters_never_reach_alice(sqlite_url: str, tmp_path: Path) -> None:
+    """Blindness: bob's entities (in progress) are not offered to alice to join, nor listed."""
+    corpus = Corpus.create("bx", "biorelex-1.0", url=sqlite_url)
+    path = tmp_path / "bob.json"
+    path.write_text(json.dumps(RAW, indent=1))
+    corpus.import_biorelex(path, "bob", status="in_progress")
+    corpus.add_annotator("alice")
+    corpus.assign(["entities.0"], ["alice"])
+    text = RAW[0]["text"]
+    app = build_app(open_facade(sqlite_url, "bx", "alice"), start="entities.0")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = annotate_screen(app)
+        assert screen._list_keys["entities"] == []
+        screen.view.move_to(text.index("IIB"))
+        await add_span(pilot, "pro")
+        await press(pilot, "c")
+        shown = screen_text(app)
+        assert "new entity of T1 alone" in shown and "join" not in shown and "ActRIIB" not in shown
+        await press(pilot, "escape")
+    assert _alice(sqlite_url).entities == ()

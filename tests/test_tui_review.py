@@ -119,7 +119,7 @@ async def test_an_annotator_never_sees_another_annotators_work(sqlite_url: str) 
         assert screen.view.paint.spans == () and screen.view.paint.covering(TEXTS["d1"].index("STAT5")) == []
         assert "0 spans 0 rels" in screen_text(app)
         await press(pilot, "tab")  # the span list beside the text is empty
-        assert screen._list_keys == {"spans": [], "links": [], "relations": []}
+        assert screen._list_keys == {"spans": [], "links": [], "relations": [], "entities": []}
     bob = Corpus.open("demo", url=sqlite_url, user="bob").my_set("d1")
     assert len(bob.annotations.spans) == 2  # bob's work is there, just not for alice
     carol = open_facade(sqlite_url, "demo", "carol")  # an adjudicator before anyone submitted
