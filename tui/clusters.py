@@ -122,10 +122,9 @@ def relation_ref(ann: Annotations, schema: Schema, span_id: str) -> str:
     return span_id
 
 
-def entity_row(ann: Annotations, entity: Entity, colors: Mapping[str, str], *, n: int = 30) -> Text:
+def entity_row(spans: Mapping[str, Span], entity: Entity, colors: Mapping[str, str], *, n: int = 30) -> Text:
     """An entity in the side list: a head line (type, id, member count), then one line per member
-    (a name without a mention says so)."""
-    spans = {s.id: s for s in ann.spans}
+    (a name without a mention says so). ``spans`` by id, built once for the whole list."""
     color = colors.get(entity.type, UNKNOWN_COLOR)
     flags = ("@" if entity.groundings else "") + ("*" if entity.attributes else "")
     out = Text.assemble(

@@ -63,7 +63,8 @@ class ClusterActions:
         """The entity list: one multi-line row per entity (head, then each member)."""
         assert self.session is not None
         colors = self.session.schema.colors()
-        return [(e.id, cl.entity_row(ann, e, colors)) for e in ann.entities]
+        spans = {sp.id: sp for sp in ann.spans}
+        return [(e.id, cl.entity_row(spans, e, colors)) for e in ann.entities]
 
     def _entity_choice(self, ann: Annotations, e: Entity, verb: str) -> Choice:
         label = f"{verb} {e.id} {e.type} {cl.names(ann, e, 40)} ({len(e.members)})"
