@@ -215,6 +215,7 @@ async def test_the_entity_list_marks_the_members(sqlite_url: str, tmp_path: Path
         ]
         await press(pilot, "down")  # C2: Activin, activin
         assert screen.view.marks == [(0, 7), (28, 35)]
+        assert "C2 protein {Activin|activin} · 2 names/mentions · in R1,R2" in screen_text(app)
         await press(pilot, "enter")
         assert screen.view.cursor == 0 and screen.view.marks == [(0, 7), (28, 35)]
 

@@ -205,6 +205,8 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         else:
             line1 = "select mode (v): moving extends the selection" if v.marking else "no span here"
         line1 = self.relation_line(line1)
+        if (shown := self._focused_item("entities")) is not None:  # the entity list: the one shown
+            line1 = self.entity_line(shown)
         labels = " ".join(f"{lb.name}={lb.value}" for lb in ann.labels)
         if not labels and (keys := it.doc_label_keys(s.schema)):
             labels = "label keys " + " ".join(f"{k}={val[1]}" for k, val in keys.items())

@@ -52,6 +52,7 @@ class ClusterActions:
         def _act(self, changes: list[Change], description: str, *, active: str | None = None) -> bool: ...
         def _active_span(self, doing: str) -> Span | None: ...
         def _writable(self) -> bool: ...
+        def _focused_item(self, list_id: str) -> str | None: ...
         def _show_list(self, list_id: str) -> None: ...
         def _update_status(self) -> None: ...
         def _span_choices(
@@ -154,6 +155,20 @@ class ClusterActions:
         if entity_id in keys:
             self.query_one("#entities", OptionList).highlighted = keys.index(entity_id)
 
+    def entity_line(self, entity_id: str) -> str:
+        """The detail line for an entity: its type, every name, how many members, its relations."""
+        assert self.session is not None
+        ann = self.session.annotations
+        e = next((x for x in ann.entities if x.id == entity_id), None)
+        if e is None:
+            return entity_id
+        rels = [r.id for r in ann.relations if any(a.ref == e.id for a in r.args)]
+        return (
+            f"{e.id} {e.type} {cl.names(ann, e, 60)} · {len(e.members)} names/mentions"
+            + (f" · in {','.join(rels)}" if rels else "")
+            + " · enter: go to it"
+        )
+
     def show_entity(self, entity_id: str) -> None:
         """Mark an entity's members in the text (all of them, as the relation display does for an
         entity argument) and bring them into sight."""
@@ -165,6 +180,7 @@ class ClusterActions:
         self.view.set_partners([])
         if ranges:
             self.view.reveal(min(a for a, _ in ranges), max(b for _, b in ranges))
+        self._update_status()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """Moving in the entity list (while it has the focus) shows each entity's members. (Textual
