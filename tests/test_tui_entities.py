@@ -19,6 +19,7 @@ from tui.commands import AnnotationCommands
 from tui.facade import open_facade
 from tui.screens.adjudicate import AdjudicateScreen
 from tui.screens.base import binding_rows
+from tui.screens.gold_edit import GoldEditScreen
 from tui.screens.pickers import PickScreen
 from tui.testing import press, run_async, screen_text, settle, type_text
 
@@ -242,3 +243,67 @@ async def test_bobs_clusters_never_reach_alice(sqlite_url: str, tmp_path: Path) 
         assert "new entity of T1 alone" in shown and "join" not in shown and "ActRIIB" not in shown
         await press(pilot, "escape")
     assert _alice(sqlite_url).entities == ()
+
+
+def _ready(url: str, tmp_path: Path) -> Corpus:
+    """alice and bob submitted the same clusters: opening the document merges them all into gold."""
+    corpus = _project(url, tmp_path, RAW)
+    corpus.add_annotator("carol", role="adjudicator")
+    return corpus
+
+
+def _gold_names(gold, ref: str) -> set[str]:  # type: ignore[no-untyped-def]
+    """The texts an argument stands for: an entity's members' (or the span's own)."""
+    ents = {e.id: e for e in gold.entities}
+    return {gold.span(m).text for m in ents[ref].members} if ref in ents else {gold.span(ref).text}
+
+
+@run_async
+async def test_a_new_gold_relation_from_members_joins_gold_entities(sqlite_url: str, tmp_path: Path) -> None:
+    """The adjudicator's r picks gold spans; on BioRelEx a member gives its gold entity, in the
+    picker (``= C1``), in the stored relation, after the editor changed an argument, and in the
+    BioRelEx export of gold, which reads back as an interaction between the two clusters."""
+    _ready(sqlite_url, tmp_path)
+    app = build_app(open_facade(sqlite_url, "bx", "carol"), start=None)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.open_adjudication("entities.0")
+        await settle(pilot)
+        assert isinstance(app.screen, AdjudicateScreen)
+        await press(pilot, "r")  # bind: the only relation type
+        await type_text(pilot, "IIB")
+        c1 = next(
+            e.id
+            for e in _carol_gold(sqlite_url).entities
+            if "IIB" in _gold_names(_carol_gold(sqlite_url), e.id)
+        )
+        assert f"IIB = {c1}" in screen_text(app)  # the member says which gold entity it stands for
+        await press(pilot, "enter")
+        await type_text(pilot, "complex")
+        await press(pilot, "enter", "1")  # Arg2 the activin/IIB complex; asserted
+        assert isinstance(app.screen, GoldEditScreen)
+        await press(pilot, "r", "2")  # the editor: Arg2 becomes ALK4's cluster instead
+        await type_text(pilot, "ALK4")
+        await press(pilot, "enter")
+        assert "{ALK4|ACVR1B}" in screen_text(app)  # the draft names the entity
+        await press(pilot, "enter")
+    gold = _carol_gold(sqlite_url)
+    rel = gold.relations[-1]
+    ents = {e.id for e in gold.entities}
+    assert all(a.ref in ents for a in rel.args) and rel.label == 1
+    assert [_gold_names(gold, a.ref) for a in rel.args] == [{"ActRIIB", "IIB"}, {"ALK4", "ACVR1B"}]
+    out = tmp_path / "gold.json"
+    Corpus.open("bx", url=sqlite_url, user="carol").export_biorelex(out, gold=True)
+    data = json.loads(out.read_text())[0]
+    iib = next(i for i, c in enumerate(data["entities"]) if "IIB" in c["names"])
+    alk4 = next(i for i, c in enumerate(data["entities"]) if "ALK4" in c["names"])
+    assert sorted(data["interactions"][-1]["participants"]) == sorted([iib, alk4])
+    back = read_biorelex(out)[0].annotations
+    assert [_gold_names(back, a.ref) for a in back.relations[-1].args] == [
+        {"ActRIIB", "IIB"},
+        {"ALK4", "ACVR1B"},
+    ]
+
+
+def _carol_gold(url: str):  # type: ignore[no-untyped-def]
+    return Corpus.open("bx", url=url, user="carol").gold("entities.0").annotations

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from rich.text import Text
 
-from corpusdb.edits import Change, Put, Remove, next_id
+from corpusdb.edits import Change, Put, Remove, dependents, next_id
 from corpusdb.errors import InvalidInput
 from corpusdb.records import Annotations, Entity, Span
 from guidelines.schema import Schema
 from tui.items import entity_of, short
 from tui.paint import UNKNOWN_COLOR, contrast
+
+C = TypeVar("C")
 
 PLACEMENT = ("cluster", "name", "mention", "cluster_mentioned", "keys", "other", "empty")
 """Span ``extra`` keys that tie a span to the cluster it was read in (importers/biorelex.py)."""
@@ -114,12 +117,57 @@ def leave(ann: Annotations, span: Span) -> list[Change]:
     return out
 
 
+def move_to_new(ann: Annotations, span: Span) -> tuple[Entity, list[Change]]:
+    """Take ``span`` out of its entity into a new one-member entity of its own (one action; the
+    old entity goes when it was the last member, unless a relation points at it: refused)."""
+    old = entity_of(ann, span.id)
+    if old is None:
+        raise InvalidInput(f"{span.id} is in no entity")
+    if old.members == (span.id,):
+        raise InvalidInput(f"{span.id} is alone in {old.id} already")
+    entity = Entity(next_id(ann, "entity"), span.type, (span.id,))
+    out = [*_drop(ann, old, span.id), Put(entity)]
+    if (new := _placed(span)) != span:
+        out.append(Put(new))
+    return entity, out
+
+
+def dissolve(ann: Annotations, entity_id: str) -> tuple[list[str], list[Change]]:
+    """Dissolve an entity: its members stay as spans (without their read-in cluster placement, else
+    the BioRelEx writer would group them again), what points at it goes (relations, transitively,
+    links and notes). Returns (the ids of what goes with it, the changes)."""
+    entity = next((e for e in ann.entities if e.id == entity_id), None)
+    if entity is None:
+        raise InvalidInput(f"no entity {entity_id}")
+    gone = dependents(ann, entity_id)
+    spans = {s.id: s for s in ann.spans}
+    freed = [Put(new) for m in entity.members if m in spans and (new := _placed(spans[m])) != spans[m]]
+    return [r.key for r in gone], [*gone, Remove("entity", entity_id), *freed]
+
+
 def relation_ref(ann: Annotations, schema: Schema, span_id: str) -> str:
     """What a relation argument on ``span_id`` points at: its entity when the schema's relations
     join entities (BioRelEx) and it is in one, else the span itself."""
     if schema.rules.relations_join_entities and (e := entity_of(ann, span_id)) is not None:
         return e.id
     return span_id
+
+
+def mark_entities(ann: Annotations, schema: Schema, choices: list[C]) -> list[C]:
+    """Span choices of a relation argument picker, each member saying which entity it stands for
+    (``T4 Activin = C2``) on a schema whose relations join entities; unchanged elsewhere."""
+    if not schema.rules.relations_join_entities:
+        return choices
+    out: list[C] = []
+    for c in choices:
+        ch: Any = c
+        ref = relation_ref(ann, schema, str(ch.value))
+        out.append(
+            c
+            if ref == ch.value
+            else replace(ch, label=Text.assemble(ch.label, f" = {ref}"), search=f"{ch.search} {ref}")
+        )
+    return out
 
 
 def entity_row(spans: Mapping[str, Span], entity: Entity, colors: Mapping[str, str], *, n: int = 30) -> Text:

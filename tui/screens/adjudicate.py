@@ -24,6 +24,7 @@ from corpusdb.errors import CorpusError
 from corpusdb.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
 from tui import adjudication as adj
+from tui import clusters as cl
 from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
@@ -630,8 +631,8 @@ class AdjudicateScreen(BaseScreen):
         near = (self._text_view() or self.query_one("#text", DocumentView)).cursor
         colors = schema.colors()
         args: list[Argument] = []
+        chosen: set[str] = set()
         for role in rtype.roles:
-            chosen = {x.ref for x in args}
             choices = [
                 Choice(sp.id, span_label(sp, colors, width=40), f"{sp.id} {sp.type} {sp.text}")
                 for sp in spans_near(gold, near)
@@ -641,10 +642,14 @@ class AdjudicateScreen(BaseScreen):
             if not choices:
                 self.notify(f"no gold span fits {role.name}", severity="warning")
                 return
-            target = await self.app.push_screen_wait(PickScreen(f"{rtype.name}: {role.name}?", choices))
+            target = await self.app.push_screen_wait(
+                PickScreen(f"{rtype.name}: {role.name}?", cl.mark_entities(gold, schema, choices))
+            )
             if target is None:
                 return
-            args.append(Argument(role.name, str(target)))
+            chosen.add(str(target))
+            # on a schema whose relations join entities (BioRelEx), a member gives its gold entity
+            args.append(Argument(role.name, cl.relation_ref(gold, schema, str(target))))
         label = None
         ls = schema.label_set(rtype.labels) if rtype.labels else None
         if ls is not None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
 from textual import work
 
 from corpusdb.edits import Change, Put, Remove, next_id
@@ -330,14 +329,10 @@ class AnnotationDialogs:
         # on a schema whose relations join entities (BioRelEx), a member stands for its entity
         src_ref = cl.relation_ref(s.annotations, s.schema, src.id)
         shown = src_ref if src_ref != src.id else f"{src.id} «{it.short(src.text, 16)}»"
-        choices = self._span_choices(src.start, types=second.types, last=src.id)
-        if s.schema.rules.relations_join_entities:  # say which entity each member stands for
-            choices = [
-                replace(c, label=Text.assemble(c.label, f" = {ref}"), search=f"{c.search} {ref}")
-                if (ref := cl.relation_ref(s.annotations, s.schema, str(c.value))) != c.value
-                else c
-                for c in choices
-            ]
+        # on a schema whose relations join entities, each member says which entity it stands for
+        choices = cl.mark_entities(
+            s.annotations, s.schema, self._span_choices(src.start, types=second.types, last=src.id)
+        )
         target = await self._pick(f"{rtype.name}: {first.name}={shown}; pick {second.name}", choices)
         if target is None:
             return

@@ -23,6 +23,7 @@ from textual.widgets import Label, Static
 from corpusdb.records import Annotations, Argument, Relation, Span
 from guidelines.schema import Schema
 from tui import adjudication as adj
+from tui import clusters as cl
 from tui import items as it
 from tui.screens.base import HelpRows
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
@@ -241,10 +242,11 @@ class GoldEditScreen(ModalScreen[Any]):
             index = 0
         else:
             spans = {s.id: s for s in self.gold.spans}
+            ents = {e.id: e for e in self.gold.entities}  # an entity argument shows its names
             picked = await self._pick(
                 "Which argument?",
                 [
-                    Choice(i, f"{a.role} = {it._ref_text(spans, a.ref)}", key=str(i + 1))
+                    Choice(i, f"{a.role} = {it._ref_text(spans, a.ref, ents)}", key=str(i + 1))
                     for i, a in enumerate(d.args)
                 ],
                 filterable=False,
@@ -256,7 +258,8 @@ class GoldEditScreen(ModalScreen[Any]):
         rtype = self.schema.relation(d.type)
         role = next((r for r in rtype.roles if r.name == arg.role), None) if rtype else None
         types = role.types if role else ()
-        near = next((s.start for s in self.gold.spans if s.id == arg.ref), 0)
+        here = it.item_fragments(self.gold, [arg.ref])  # a span's, or an entity's members'
+        near = here[0][0] if here else 0
         colors = self.schema.colors()
         choices = [
             Choice(s.id, it.span_label(s, colors, width=40), f"{s.id} {s.type} {s.text}")
@@ -266,11 +269,13 @@ class GoldEditScreen(ModalScreen[Any]):
         if not choices:
             self.notify("no gold span fits this role yet", severity="warning")
             return
+        choices = cl.mark_entities(self.gold, self.schema, choices)
         target = await self._pick(f"{arg.role}: which gold span?", choices, initial=arg.ref)
         if target is None:
             return
         args = list(d.args)
-        args[index] = Argument(arg.role, str(target))
+        # on a schema whose relations join entities (BioRelEx), a member gives its gold entity
+        args[index] = Argument(arg.role, cl.relation_ref(self.gold, self.schema, str(target)))
         self.draft = replace(d, args=tuple(args))
         self._refresh()
 
