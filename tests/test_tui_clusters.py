@@ -71,3 +71,32 @@ def test_deleting_the_last_member_removes_the_entity_and_what_points_at_it() -> 
     new, undo = apply_changes(ANN, changes)
     assert [e.id for e in new.entities] == ["C2"] and new.relations == ()
     assert apply_changes(new, undo)[0] == ANN
+
+
+def test_dissolving_keeps_the_members_and_takes_what_points_at_the_entity() -> None:
+    gone, changes = cl.dissolve(ANN, "C1")
+    assert gone == ["R1"]
+    new, undo = apply_changes(ANN, changes)
+    assert [e.id for e in new.entities] == ["C2"] and new.relations == () and new.spans[1:] == ANN.spans[1:]
+    assert new.span("T1").extra == {"name_mentioned": True}  # free of the cluster it was read in
+    assert apply_changes(new, undo)[0] == ANN
+    gone, changes = cl.dissolve(ANN, "C2")
+    assert gone == ["#1"] and apply_changes(ANN, changes)[0].notes == ()  # its note goes too
+    with pytest.raises(InvalidInput):
+        cl.dissolve(ANN, "C9")
+
+
+def test_moving_to_a_new_entity_of_its_own() -> None:
+    two = Annotations(spans=ANN.spans, entities=(Entity("C1", "protein", ("T1", "T2")),))
+    entity, changes = cl.move_to_new(two, two.span("T1"))
+    new, undo = apply_changes(two, changes)
+    assert entity == Entity("C2", "protein", ("T1",)) and new.entities == (
+        Entity("C1", "protein", ("T2",)),
+        entity,
+    )
+    assert new.span("T1").extra == {"name_mentioned": True}
+    assert apply_changes(new, undo)[0] == two
+    with pytest.raises(InvalidInput, match="alone"):
+        cl.move_to_new(ANN, ANN.span("T2"))  # alone already: nothing to move
+    with pytest.raises(InvalidInput):
+        cl.move_to_new(ANN, ANN.span("T3"))  # in no entity

@@ -14,13 +14,14 @@ from corpusdb.records import Entity
 from importers.biorelex import read_biorelex
 from tests.test_agreement_entities import RAW
 from tests.test_tui_annotate import add_span, annotate_screen
+from tui import clusters as cl
 from tui.app import build_app
 from tui.commands import AnnotationCommands
 from tui.facade import open_facade
 from tui.screens.adjudicate import AdjudicateScreen
 from tui.screens.base import binding_rows
 from tui.screens.gold_edit import GoldEditScreen
-from tui.screens.pickers import PickScreen
+from tui.screens.pickers import MessageScreen, PickScreen
 from tui.testing import press, run_async, screen_text, settle, type_text
 
 
@@ -203,9 +204,10 @@ async def test_the_entity_list_marks_the_members(sqlite_url: str, tmp_path: Path
         screen = annotate_screen(app)
         rows = dict(binding_rows(screen))
         assert rows["c"].startswith("Entity (cluster)")  # on the help screen and in the palette
-        assert "Entity (cluster): join, new, leave, move to another" in [
-            name for name, _help, _cb in AnnotationCommands(screen)._commands()
-        ]
+        palette = [name for name, _help, _cb in AnnotationCommands(screen)._commands()]
+        assert "Entity (cluster): join, new, leave, move to another or to a new one" in palette
+        assert "Delete (in Ents: dissolve the entity, its members stay)" in palette
+        assert "Delete (in Ents: dissolve the entity, its members stay)" in rows.values()
         await press(pilot, "l", "l", "l", "tab")  # spans → links → relations → entities, focused
         ents = screen.query_one("#entities", OptionList)
         assert str(ents.get_option_at_index(0).prompt).split("\n") == [
@@ -307,3 +309,66 @@ async def test_a_new_gold_relation_from_members_joins_gold_entities(sqlite_url: 
 
 def _carol_gold(url: str):  # type: ignore[no-untyped-def]
     return Corpus.open("bx", url=url, user="carol").gold("entities.0").annotations
+
+
+@run_async
+async def test_x_in_the_entity_list_dissolves_the_entity_after_asking(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """x with the Ents list focused dissolves the highlighted entity, not the span under the cursor:
+    asked first, naming the relations that go with it; the members stay as spans, free of their
+    read-in cluster; one undo brings the whole set back."""
+    _project(sqlite_url, tmp_path)
+    before = _alice(sqlite_url)
+    text = RAW[0]["text"]
+    app = build_app(open_facade(sqlite_url, "bx", "alice"), start="entities.0")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = annotate_screen(app)
+        screen.view.move_to(text.index("IIB"))  # T2 under the cursor: it must stay
+        await settle(pilot)
+        await press(pilot, "l", "l", "l", "tab", "down", "x")  # C2 {Activin|activin}, R1 and R2 on it
+        assert isinstance(app.screen, MessageScreen)
+        assert "Dissolve C2 {Activin|activin} and R1, R2 pointing at it?" in screen_text(app)
+        await press(pilot, "escape")
+        assert _alice(sqlite_url) == before  # cancelled: nothing written
+        await press(pilot, "x", "enter")
+        ann = _alice(sqlite_url)
+        assert "C2" not in _members(ann) and [r.id for r in ann.relations] == ["R3", "R4"]
+        assert [sp.id for sp in ann.spans] == [sp.id for sp in before.spans]  # T2 and C2's members stay
+        assert all(k not in ann.span(m).extra for m in ("T4", "T5") for k in cl.PLACEMENT)
+        assert screen._list_keys["entities"] == ["C1", "C3", "C4"]
+        await press(pilot, "u")
+        assert _alice(sqlite_url) == before  # one undo: entity, relations and placements exactly
+    out = tmp_path / "out.json"
+    Corpus.open("bx", url=sqlite_url, user="alice").export_biorelex(out)
+    assert json.loads(out.read_text())[0]["interactions"] == RAW[0]["interactions"]
+
+
+@run_async
+async def test_c_moves_a_member_to_a_new_entity_of_its_own(sqlite_url: str, tmp_path: Path) -> None:
+    """c on a member of a larger entity offers a new entity of its own: leave and new in one action
+    (undone exactly); a lone member is not offered it (nothing would change)."""
+    _project(sqlite_url, tmp_path)
+    before = _alice(sqlite_url)
+    text = RAW[0]["text"]
+    app = build_app(open_facade(sqlite_url, "bx", "alice"), start="entities.0")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = annotate_screen(app)
+        screen.view.move_to(text.index("ALK4", 60))  # T8, the second ALK4 (C4: T7, T8, T9)
+        await settle(pilot)
+        await press(pilot, "c")
+        await type_text(pilot, "new entity")
+        await press(pilot, "enter")
+        ann = _alice(sqlite_url)
+        assert _members(ann) == {**_members(before), "C4": ("T7", "T9"), "C5": ("T8",)}
+        assert ann.entities[-1].type == "protein" and "cluster" not in ann.span("T8").extra
+        assert len(ann.relations) == len(before.relations)
+        await press(pilot, "u")
+        assert _alice(sqlite_url) == before  # one undo step
+        screen.view.move_to(text.index("complex") + 1)  # T6, alone in C3
+        await settle(pilot)
+        await press(pilot, "c")
+        assert "leave C3" in screen_text(app) and "new entity" not in screen_text(app)
+        await press(pilot, "escape")

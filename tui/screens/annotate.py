@@ -55,13 +55,15 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         Binding("u,ctrl+z", "undo", "Undo"),
         Binding("S", "submit", "Submit"),
         Binding("t", "retype", "Change type", show=False),
-        Binding("x,delete", "delete", "Delete", show=False),
+        Binding("x,delete", "delete", "Delete (in Ents: dissolve the entity, its members stay)", show=False),
         Binding("f", "fragment", "Add fragment", show=False),
         Binding("F", "unfragment", "Remove fragment", show=False),
         Binding("i", "attributes", "Attributes", show=False),
         Binding("g", "grounding", "Grounding", show=False),
         Binding("e", "edit_relation", "Relation label/tags", show=False),
-        Binding("c", "cluster", "Entity (cluster): join, new, leave, move to another", show=False),
+        Binding(
+            "c", "cluster", "Entity (cluster): join, new, leave, move to another or to a new one", show=False
+        ),
         Binding("o", "cycle", "Other span here", show=False),
         Binding("number_sign", "note", "Note on the item", show=False),
         Binding("D", "skip_document", "Skip the document as irrelevant (again: undo the skip)", show=False),

@@ -50,6 +50,7 @@ class AnnotationDialogs:
         def _show_list(self, list_id: str) -> None: ...
         def _update_marks(self) -> None: ...
         def _update_status(self) -> None: ...
+        def dissolve_entity(self, entity_id: str) -> None: ...
 
     def _target_range(self) -> tuple[int, int] | None:
         """The selection, else the word under the cursor, trimmed of spaces."""
@@ -136,7 +137,8 @@ class AnnotationDialogs:
         self._act([Put(replace(span, type=str(type_)))], f"{span.id} → {type_}")
 
     def action_delete(self) -> None:
-        """Delete the highlighted list item, else the span under the cursor (with what points at it)."""
+        """Delete the highlighted list item (an entity: dissolved, its members stay), else the span
+        under the cursor (with what points at it)."""
         if not self._writable():
             return
         s = self.session
@@ -148,6 +150,10 @@ class AnnotationDialogs:
         link = self._focused_item("links")
         if link is not None:
             self._act([Remove("link", link)], f"delete {link}")
+            return
+        entity = self._focused_item("entities")
+        if entity is not None:  # the entity list: dissolve the highlighted entity, not a span
+            self.dissolve_entity(entity)
             return
         span = self._active_span("delete")
         if span is None:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 NEW_WITH = "+new"
 ALONE = "+alone"
 LEAVE = "+leave"
+OWN = "+own"
 
 
 class ClusterActions:
@@ -106,6 +107,10 @@ class ClusterActions:
             title = f"Entity for {head}"
         else:
             choices = [Choice(LEAVE, f"leave {current.id} {cl.names(ann, current, 40)}", "leave")]
+            if len(current.members) > 1:  # alone already: a new entity would change nothing
+                choices.append(
+                    Choice(OWN, f"move to a new entity of {span.id} alone", "move to a new entity alone")
+                )
             choices += [
                 self._entity_choice(ann, e, "move to")
                 for e in cl.nearest_entities(ann, span.start, exclude=current.id)
@@ -120,6 +125,10 @@ class ClusterActions:
                 changes = cl.leave(ann, span)
                 gone = " (now empty: removed)" if len(current.members) == 1 else ""
                 self._apply(changes, f"{span.id} leaves {current.id}{gone}", span.id, current.id)
+            elif picked == OWN:
+                assert current is not None
+                entity, changes = cl.move_to_new(ann, span)
+                self._apply(changes, f"{span.id} moves {current.id} → new {entity.id}", span.id, entity.id)
             elif picked in (NEW_WITH, ALONE):
                 members = [span]
                 if picked == NEW_WITH:
@@ -145,6 +154,38 @@ class ClusterActions:
                 self._apply(changes, f"{span.id} {verb} {target.id}", span.id, target.id)
         except CorpusError as exc:
             self.fail(exc, "not done")
+
+    @work(exclusive=True, group="dialog")
+    async def dissolve_entity(self, entity_id: str) -> None:
+        """Dissolve an entity (x in the entity list): its members stay as spans; relations, links
+        and notes that point at it go too, asked first and named (as removing a gold span with
+        relations resting on it is). One action: u brings all of it back."""
+        if not self._writable():
+            return
+        s = self.session
+        assert s is not None
+        ann = s.annotations
+        try:
+            gone, changes = cl.dissolve(ann, entity_id)
+        except CorpusError as exc:
+            self.fail(exc, "not done")
+            return
+        entity = next(e for e in ann.entities if e.id == entity_id)
+        also = f" and {', '.join(gone)} pointing at it" if gone else ""
+        if gone:
+            answer = await self.app.push_screen_wait(
+                MessageScreen(
+                    f"Dissolve {entity_id} {cl.names(ann, entity, 40)}{also}?",
+                    f"Its members {', '.join(entity.members)} stay as spans; {', '.join(gone)} "
+                    "would point at nothing and go with it. u undoes it all.",
+                    {"enter": ("dissolve", "dissolve")},
+                )
+            )
+            if answer is None:
+                return
+        description = f"dissolve {entity_id}{also}"
+        if self._act(changes, description):
+            self.notify(f"{description}; its members stay (u to undo)")
 
     def _apply(self, changes: list[Change], description: str, span_id: str, entity_id: str) -> None:
         if not self._act(changes, description, active=span_id):
