@@ -23,6 +23,7 @@ from tui.screens.base import binding_rows
 from tui.screens.gold_edit import GoldEditScreen
 from tui.screens.pickers import MessageScreen, PickScreen
 from tui.testing import press, run_async, screen_text, settle, type_text
+from tui.widgets.docview import DocumentView
 
 
 def _project(url: str, tmp_path: Path, bob: list | None = None) -> Corpus:  # type: ignore[type-arg]
@@ -372,3 +373,40 @@ async def test_c_moves_a_member_to_a_new_entity_of_its_own(sqlite_url: str, tmp_
         await press(pilot, "c")
         assert "leave C3" in screen_text(app) and "new entity" not in screen_text(app)
         await press(pilot, "escape")
+
+
+@run_async
+async def test_adjudication_views_highlight_the_partners_of_the_item_in_focus(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """As the annotate screen does for the active span: the conflict under the cursor (ALK4's
+    disputed cluster) shows its relations' other ends (the complex, R3) in each source's column;
+    the gold has no relation on it yet (blocked), so nothing there. In the gold text with the
+    focus, the span under the cursor shows its partners (Activin: every other mention of R1's ends)."""
+    bob = copy.deepcopy(RAW)
+    del bob[0]["entities"][3]["names"]["ACVR1B"]
+    _project(sqlite_url, tmp_path, bob).add_annotator("carol", role="adjudicator")
+    text = RAW[0]["text"]
+    complex_ = (text.index("activin/IIB"), text.index("complex") + len("complex"))
+    app = build_app(open_facade(sqlite_url, "bx", "carol"), start=None)
+    async with app.run_test(size=(150, 40)) as pilot:  # wide: the sources as columns beside the gold
+        await settle(pilot)
+        app.open_adjudication("entities.0")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AdjudicateScreen)
+        gold, *sources = (screen.query_one("#text", DocumentView), *screen._source_views())
+        assert gold.partners == [] and all(v.partners == [] for v in sources)  # ACVR1B: no mention
+        await press(pilot, "down")  # entity:span:57-61, the ALK4 cluster
+        assert [v.marks for v in sources] == [[(57, 61), (64, 68)]] * 2
+        assert [v.partners for v in sources] == [[complex_]] * 2
+        assert all("T6" in v.hot for v in sources)  # the partner's markers stand out too
+        assert gold.partners == []  # R3 and R4 wait for the cluster: not in gold
+        gold.focus()
+        await press(pilot, "ctrl+home")  # Activin (C2): R1 and R2 join C2 to C1 {ActRIIB|IIB}
+        assert set(gold.partners) == {(14, 17), (36, 39), (28, 35)}  # both ends: all their mentions
+        await press(pilot, "n")  # IIB (T2 of C1)
+        assert set(gold.partners) == {(0, 7), (28, 35), (36, 39)}
+        screen.query_one("#conflicts", OptionList).focus()  # back to the list: ALK4's cluster again
+        await settle(pilot)
+        assert gold.partners == [] and [v.partners for v in sources] == [[complex_]] * 2

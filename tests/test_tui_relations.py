@@ -134,6 +134,13 @@ def test_partners_roles_and_descriptions() -> None:
     )
     row = idx.list_row(idx.relations["R3"]).plain
     assert row.splitlines() == ["R3 bind ?", " ● Arg1: E1 {IL-2}", " ↔ Arg2: T6 «STAT5»"]
+    # an item shown by its marks (an adjudication conflict): its spans' partners, the marked left out
+    t2 = list(idx.spans["T2"].fragments)
+    ranges, hot = idx.item_partners(t2)
+    assert ranges == idx.partners("T2") == [(0, 4)] and hot == ["T2", "T1"]
+    both = idx.item_partners([*t2, (0, 4)])[0]  # both ends of R1 marked: only T1's other relation
+    assert set(both) == set(idx.partners("T1")) - {(0, 4), *t2} and (0, 4) not in both
+    assert idx.item_partners([(0, 2)]) == ([], [])  # no span lies inside: nothing highlighted
 
 
 def test_marker_rows_stack_then_shorten_then_cut() -> None:

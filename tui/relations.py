@@ -144,6 +144,27 @@ class RelationIndex:
                         out.extend(f for f in s.fragments if f not in out)
         return out
 
+    def hot_ends(self, span_id: str) -> list[str]:
+        """``span_id`` and every span at an end of its relations (their markers stand out)."""
+        return [
+            span_id,
+            *(s.id for r in self.relations_of(span_id) for _ro, _re, ss in self.ends(r) for s in ss),
+        ]
+
+    def item_partners(self, marks: Collection[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[str]]:
+        """(ranges, hot spans) for an item shown by its ``marks`` (a conflict's span, an entity's
+        members, a relation's ends): the partners of every span lying inside the marks, those not
+        marked themselves. How an adjudication view highlights partners, as the annotate screen
+        does for the active span."""
+        marked = set(marks)
+        inside = [s for s in self.spans.values() if s.fragments and set(s.fragments) <= marked]
+        ranges: list[tuple[int, int]] = []
+        hot: list[str] = []
+        for s in inside:
+            ranges.extend(r for r in self.partners(s.id) if r not in marked and r not in ranges)
+            hot.extend(h for h in self.hot_ends(s.id) if h not in hot)
+        return ranges, hot
+
     def relation_ranges(self, rel_id: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         """(source ranges, other ends' ranges) of a relation: the source is marked like the active
         span, the others like partners."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -195,7 +196,9 @@ class AdjudicateScreen(BaseScreen):
             main.undirected = undirected_types(self.facade.schema)
             main.load(a.text, (), colors)
             views = [DocumentView(id=f"src-{i}", classes="source") for i in range(len(a.sources))]
+            main.cursor_listener = partial(self._cursor_moved, main)
             for view in views:
+                view.cursor_listener = partial(self._cursor_moved, view)
                 view.undirected = main.undirected
                 view.load(a.text, (), colors)
                 view.display = False
@@ -277,15 +280,40 @@ class AdjudicateScreen(BaseScreen):
             detail.update("No conflict left on this document." if a else "")
             for view in (main, *sources):
                 view.set_marks([])
+                view.set_partners([])
             return
         detail.update(adj.describe(c, a.sources))
         ranges = adj.conflict_ranges(c, a.source_sets)
         main.set_marks(ranges)
         for i, view in enumerate(sources):  # each source's own boundaries: alternatives side by side
             view.set_marks(adj.source_ranges(c, i, a.sources, a.source_sets) if i < len(a.sources) else [])
+        self._item_partners()
         if ranges:  # every view at the same place: the columns scroll together to the conflict
             for view in (main, *sources):
                 view.move_to(ranges[0][0])
+
+    def _item_partners(self) -> None:
+        """Each view highlights the relation partners of the conflict's item it marks, as the
+        annotate screen does for the active span."""
+        for view in (self.query_one("#text", DocumentView), *self._source_views()):
+            view.set_partners(*(view.relations.item_partners(view.marks) if view.relations else ([], [])))
+
+    @on(events.DescendantFocus, "#conflicts")
+    def _back_to_conflicts(self) -> None:
+        """Back in the conflict list: the partners are the conflict's again, not a text cursor's."""
+        self._item_partners()
+
+    def _cursor_moved(self, view: DocumentView, offset: int) -> None:
+        """In a text view with the focus (tab), the span under the cursor shows its relation
+        partners, as the active span does in the annotate screen (the conflict stays marked)."""
+        if self.focused is not view:
+            return
+        idx = view.relations
+        here = view.paint.covering(offset)
+        if idx is None or not here:
+            view.set_partners([])
+            return
+        view.set_partners(idx.partners(here[0].id), idx.hot_ends(here[0].id))
 
     @on(OptionList.OptionHighlighted, "#conflicts")
     def _highlighted(self) -> None:

@@ -122,12 +122,7 @@ class RelationPanel:
         if idx is None or self.active is None:
             self.view.set_partners([])
             return
-        ranges = idx.partners(self.active)
-        hot = [
-            self.active,
-            *(s.id for r in idx.relations_of(self.active) for _ro, _re, ss in idx.ends(r) for s in ss),
-        ]
-        self.view.set_partners(ranges, hot)
+        self.view.set_partners(idx.partners(self.active), idx.hot_ends(self.active))
 
     def relation_line(self, line1: str) -> str:
         """The detail line: the relation shown in the list, else the active span's roles added."""
