@@ -121,7 +121,8 @@ class AdjudicateScreen(BaseScreen):
         "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
         "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
         "140 columns). A decided line can be decided again, or undone with u, until F finishes the "
-        "document's gold (checked first: no open conflict)."
+        "document's gold (checked first: no open conflict). The item's relation partners are pink in "
+        "each text (in a text with the focus: those of the span under the cursor)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
