@@ -366,6 +366,10 @@ async def test_c_moves_a_member_to_a_new_entity_of_its_own(sqlite_url: str, tmp_
         assert _members(ann) == {**_members(before), "C4": ("T7", "T9"), "C5": ("T8",)}
         assert ann.entities[-1].type == "protein" and "cluster" not in ann.span("T8").extra
         assert len(ann.relations) == len(before.relations)
+        await press(pilot, "tab", "x")  # the Ents list, on C5: nothing points at it, so no question
+        assert not isinstance(app.screen, MessageScreen) and "C5" not in _members(_alice(sqlite_url))
+        await press(pilot, "u", "escape")
+        assert _alice(sqlite_url) == ann
         await press(pilot, "u")
         assert _alice(sqlite_url) == before  # one undo step
         screen.view.move_to(text.index("complex") + 1)  # T6, alone in C3
