@@ -15,13 +15,11 @@ bounded number of chunks whatever the size of the corpus (the corpus is never in
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import sys
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult
 from typing import Any
@@ -29,6 +27,7 @@ from typing import Any
 from corpusdb.content import ContentRows, build_rows
 from corpusdb.documents import sha256_text
 from corpusdb.errors import Problem
+from corpusdb.gcpause import gc_paused
 from corpusdb.interchange.schema_check import Found, SchemaUsage
 from corpusdb.interchange.store import fingerprint
 from corpusdb.records import Document, ParsedDocument
@@ -67,19 +66,6 @@ def chunk_size(n_documents: int) -> int:
 
 PARALLEL_FROM = 1_000
 """Fewer documents than this are read in-process (starting workers would cost more than it saves)."""
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic collector during bulk work: rows are acyclic tuples, and generational passes
-    over a heap of 10^6 of them would cost more than the inserts."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
