@@ -477,3 +477,26 @@ def test_an_api_import_loads_no_terminal_library(tmp_path: Path, sqlite_url: str
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["2", "False", "False"]
+
+
+def test_the_collector_is_paused_from_the_listing_on(
+    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files are listed (and the readers loaded) with the cyclic collector paused, as the rest of
+    the import: a full collection there walked the whole program's heap; it runs again afterwards."""
+    import gc
+
+    from corpusdb.interchange import sources
+
+    seen: list[bool] = []
+    real = sources.brat_source
+
+    def listing(*args: object, **kwargs: object) -> sources.Source:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sources, "brat_source", listing)
+    assert gc.isenabled()
+    corpus.import_brat(good_corpus(tmp_path / "src"), "alice", allow_unknown=True, force=True)
+    assert seen == [False]
+    assert gc.isenabled()
