@@ -449,7 +449,8 @@ def test_upsert_documents_with_the_callers_lookup(corpus: Corpus) -> None:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reader processes are forked on Linux only")
 def test_reader_processes_by_import_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """None below ``PARALLEL_FROM`` documents; then one per ``DOCUMENTS_PER_READER`` documents, at
-    least one, at most one per core and four (a mid-sized import such as GENIA reads with one)."""
+    least one, at most one per core and four (a mid-sized import such as GENIA reads with one); at a
+    lower priority only when the readers and the writer outnumber the cores."""
     from corpusdb.interchange import pipeline
 
     monkeypatch.setattr(pipeline.os, "sched_getaffinity", lambda _pid: set(range(8)))
@@ -457,8 +458,14 @@ def test_reader_processes_by_import_size(monkeypatch: pytest.MonkeyPatch) -> Non
     assert pipeline.workers_for(1_167) == 1
     assert pipeline.workers_for(2 * pipeline.DOCUMENTS_PER_READER) == 2
     assert pipeline.workers_for(100_000) == 4
+    assert not pipeline.lowered(4)  # four readers and the writer on eight cores: each has a core
     monkeypatch.setattr(pipeline.os, "sched_getaffinity", lambda _pid: {0, 1})
     assert pipeline.workers_for(10_000) == 2
+    assert pipeline.workers_for(1_167) == 1
+    # two cores: a lone reader keeps its normal priority (nothing else starves it), two would take
+    # the writer's core and run lower
+    assert not pipeline.lowered(1)
+    assert pipeline.lowered(2)
 
 
 def test_an_api_import_loads_no_terminal_library(tmp_path: Path, sqlite_url: str) -> None:
