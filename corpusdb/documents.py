@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, exists, select
@@ -66,13 +66,21 @@ def _metadata_json(d: Document) -> str:
 
 
 def upsert_documents(
-    conn: Connection, project_id: int, docs: Sequence[Document], hashes: Sequence[str | None] = ()
+    conn: Connection,
+    project_id: int,
+    docs: Sequence[Document],
+    hashes: Sequence[str | None] = (),
+    *,
+    stored: Mapping[str, tuple[int, str]] | None = None,
 ) -> DocumentsAdded:
     """Add documents not yet present; the same id with the same text is a no-op; the same id with a
     different text is a Conflict listing every such document (nothing is written then).
 
     ``hashes``: the texts' sha256 where the caller has them (an import's readers hash in their own
-    processes, so the writer does not hash every text again); None or missing ones are computed."""
+    processes, so the writer does not hash every text again); None or missing ones are computed.
+    ``stored``: external id → (document id, sha256) of the stored documents among ``docs``, looked up
+    by the caller in this same write transaction (an import looks its ids up once, not per chunk);
+    None: looked up here."""
     seen: dict[str, str] = {}
     for i, d in enumerate(docs):
         check_name(d.external_id, "document id")
@@ -83,7 +91,9 @@ def upsert_documents(
             raise Conflict(f"document {d.external_id!r} is given twice with different texts")
         seen[d.external_id] = h
     existing: dict[str, tuple[int, str]] = {}
-    ids_wanted = list(seen)
+    ids_wanted = [] if stored is not None else list(seen)
+    if stored is not None:
+        existing = {ext: stored[ext] for ext in seen if ext in stored}
     for i in range(0, len(ids_wanted), 500):
         chunk = ids_wanted[i : i + 500]
         for pk, ext, sha in conn.execute(

@@ -24,7 +24,7 @@ annotator may take them (case-insensitively): an annotator named gold was mixed 
 
 def check_annotator_name(name: str) -> None:
     """Refuse a name that is empty, padded, holds control characters or is reserved, at entry."""
-    from corpusdb.terminal import has_control
+    from corpusdb.controls import has_control
 
     if not name or not name.strip() or name != name.strip():
         raise InvalidInput(f"annotator name {name!r} must be non-empty without surrounding spaces")
@@ -40,7 +40,7 @@ def resolve_schema(schema: str | Path | Schema) -> Schema:
 
 def insert_project(conn: Connection, name: str, schema: Schema, text: str | None, note: str) -> int:
     """Create a project and its guideline version 1 inside the caller's transaction."""
-    from corpusdb.terminal import has_control
+    from corpusdb.controls import has_control
 
     if not name or not name.strip():
         raise InvalidInput("a project needs a non-empty name")

@@ -10,24 +10,14 @@ cells and titles included.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""C0 controls but tab and newline, DEL and C1 controls (ESC, CSI... start terminal commands)."""
+from corpusdb.controls import clean, has_control
 
-
-def clean(s: str) -> str:
-    """``s`` with every control character (tab and newline apart) replaced by ``?``."""
-    return _CONTROL.sub("?", s)
-
-
-def has_control(s: str) -> bool:
-    """True when ``s`` holds a character that ``clean`` would replace, or a tab or newline."""
-    return bool(_CONTROL.search(s)) or "\t" in s or "\n" in s
+__all__ = ["SafeConsole", "clean", "has_control"]
 
 
 class SafeConsole(Console):

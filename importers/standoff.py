@@ -1063,10 +1063,11 @@ def find_documents(path: str | os.PathLike[str], *, recursive: bool = True) -> l
     for folder, names in _walk(root, recursive):
         rel = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
         by_stem: dict[str, dict[str, str]] = {}
+        prefix = os.path.join(folder, "")  # folder + separator: as os.path.join(folder, name), once
         for name in names:
             stem, dot, ext = name.rpartition(".")
             if dot and (ext == "txt" or ext in ANN_EXTENSIONS):
-                by_stem.setdefault(stem, {})[ext] = os.path.join(folder, name)
+                by_stem.setdefault(stem, {})[ext] = prefix + name
         for stem in sorted(by_stem):
             group = by_stem[stem]
             anns = tuple(group[e] for e in ANN_EXTENSIONS if e in group)

@@ -422,3 +422,88 @@ def test_upsert_documents_uses_given_hashes_and_computes_missing_ones(corpus: Co
     }
     with pytest.raises(Conflict), db.write(corpus.engine) as conn:
         upsert_documents(conn, corpus.project_id, [Document("d1", TEXT_B)], [sha256_text(TEXT_B)])
+
+
+def test_upsert_documents_with_the_callers_lookup(corpus: Corpus) -> None:
+    """``upsert_documents(..., stored=...)``: documents the caller found stored keep their ids and are
+    not inserted again, the rest are added, and a stored id with another text is still a Conflict."""
+    from corpusdb import db
+    from corpusdb.documents import sha256_text, upsert_documents
+    from corpusdb.interchange import store
+
+    with db.write(corpus.engine) as conn:
+        first = upsert_documents(conn, corpus.project_id, [Document("d1", TEXT_A)])
+    with db.write(corpus.engine) as conn:
+        stored = store.stored_documents(conn, corpus.project_id, ["d1", "d2"])
+        assert stored == {"d1": (first.ids["d1"], sha256_text(TEXT_A))}
+        docs = [Document("d1", TEXT_A), Document("d2", TEXT_B)]
+        added = upsert_documents(conn, corpus.project_id, docs, stored=stored)
+    assert (added.added, added.unchanged, added.ids["d1"]) == (1, 1, first.ids["d1"])
+    with corpus.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(DocumentRow)).scalar_one() == 2
+    with pytest.raises(Conflict), db.write(corpus.engine) as conn:
+        stored = store.stored_documents(conn, corpus.project_id, ["d1"])
+        upsert_documents(conn, corpus.project_id, [Document("d1", TEXT_B)], stored=stored)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reader processes are forked on Linux only")
+def test_reader_processes_by_import_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """None below ``PARALLEL_FROM`` documents; then one per ``DOCUMENTS_PER_READER`` documents, at
+    least one, at most one per core and four (a mid-sized import such as GENIA reads with one); at a
+    lower priority only when the readers and the writer outnumber the cores."""
+    from corpusdb.interchange import pipeline
+
+    monkeypatch.setattr(pipeline.os, "sched_getaffinity", lambda _pid: set(range(8)))
+    assert pipeline.workers_for(pipeline.PARALLEL_FROM - 1) == 0
+    assert pipeline.workers_for(1_167) == 1
+    assert pipeline.workers_for(2 * pipeline.DOCUMENTS_PER_READER) == 2
+    assert pipeline.workers_for(100_000) == 4
+    assert not pipeline.lowered(4)  # four readers and the writer on eight cores: each has a core
+    monkeypatch.setattr(pipeline.os, "sched_getaffinity", lambda _pid: {0, 1})
+    assert pipeline.workers_for(10_000) == 2
+    assert pipeline.workers_for(1_167) == 1
+    # two cores: a lone reader keeps its normal priority (nothing else starves it), two would take
+    # the writer's core and run lower
+    assert not pipeline.lowered(1)
+    assert pipeline.lowered(2)
+
+
+def test_an_api_import_loads_no_terminal_library(tmp_path: Path, sqlite_url: str) -> None:
+    """``import_brat`` checks the annotator's name without ``corpusdb.terminal``: loading Rich cost an
+    import ~30 ms (issue #14); only printing needs it."""
+    import subprocess
+
+    Corpus.create("p", "ge-2011", url=sqlite_url)
+    src = good_corpus(tmp_path / "src")
+    probe = (
+        "import sys\nfrom corpusdb.api import Corpus\n"
+        f"c = Corpus.open('p', url={sqlite_url!r})\n"
+        f"r = c.import_brat({str(src)!r}, 'alice', allow_unknown=True, force=True)\n"
+        "print(r.sets_created, 'rich' in sys.modules, 'corpusdb.terminal' in sys.modules)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["2", "False", "False"]
+
+
+def test_the_collector_is_paused_from_the_listing_on(
+    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files are listed (and the readers loaded) with the cyclic collector paused, as the rest of
+    the import: a full collection there walked the whole program's heap; it runs again afterwards."""
+    import gc
+
+    from corpusdb.interchange import sources
+
+    seen: list[bool] = []
+    real = sources.brat_source
+
+    def listing(*args: object, **kwargs: object) -> sources.Source:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sources, "brat_source", listing)
+    assert gc.isenabled()
+    corpus.import_brat(good_corpus(tmp_path / "src"), "alice", allow_unknown=True, force=True)
+    assert seen == [False]
+    assert gc.isenabled()

@@ -15,7 +15,7 @@ transaction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection
@@ -112,7 +112,7 @@ def load(
         usage.merge(chunk.usage)
         to_replace += _sort_held(conn, chunk.held, held_sets, target, out)
         if not _refused(out, target):  # once refused, the rest is only read: every problem gets listed
-            _write_chunk(conn, project_id, guideline_version, annotator_id, target, chunk, out)
+            _write_chunk(conn, project_id, guideline_version, annotator_id, target, chunk, out, stored)
             for k, n in chunk.items.items():
                 items[k] = items.get(k, 0) + n
         done += chunk.size
@@ -188,8 +188,11 @@ def _write_chunk(
     target: Target,
     chunk: Chunk,
     out: Outcome,
+    stored: Mapping[str, tuple[int, str]],
 ) -> None:
-    added = upsert_documents(conn, project_id, chunk.documents, chunk.hashes)
+    """``stored``: the run's documents stored before it began (looked up once, not per chunk: a
+    document this run adds is in no other chunk)."""
+    added = upsert_documents(conn, project_id, chunk.documents, chunk.hashes, stored=stored)
     store.insert_set_headers(
         conn,
         [(set_id, added.ids[ext], extra) for set_id, ext, extra in chunk.headers],

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from corpusdb import db
 from corpusdb.errors import Conflict, InvalidInput, UsageError
+from corpusdb.gcpause import gc_paused
 from corpusdb.interchange.report import ExportReport, ImportReport
 from corpusdb.projects import check_annotator_name
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
@@ -78,16 +79,17 @@ class InterchangeMixin(ServiceBase):
         annotation sets stored as submitted pass the submit check (``pipeline.Checks``) unless
         ``force`` (as ``submit(force=True)``; the audit trail records it).
         """
-        from corpusdb.interchange.sources import brat_source
-
-        target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
-        spath = os.fspath(path)
-        schema = self.schema()
-        source = brat_source(
-            spath, keep_unknown=keep_unknown, schema=schema, checks=_checks(target, allow_unknown, force)
-        )
-        return self._import(source, schema, "brat", spath, target, t0, progress, forced=force)
+        with gc_paused():  # from the start: loading the readers and listing the files allocate too
+            from corpusdb.interchange.sources import brat_source
+
+            target = self._target(annotator, kind, status, lenient, replace)
+            spath = os.fspath(path)
+            schema = self.schema()
+            source = brat_source(
+                spath, keep_unknown=keep_unknown, schema=schema, checks=_checks(target, allow_unknown, force)
+            )
+            return self._import(source, schema, "brat", spath, target, t0, progress, forced=force)
 
     def import_biorelex(
         self,
@@ -104,14 +106,15 @@ class InterchangeMixin(ServiceBase):
     ) -> ImportReport:
         """Import a BioRelEx JSON file (one document per sentence) as ``annotator``'s sets; the same
         rules as :meth:`import_brat`."""
-        from corpusdb.interchange.sources import biorelex_source
-
-        target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
-        spath = os.fspath(path)
-        schema = self.schema()
-        source = biorelex_source(spath, schema=schema, checks=_checks(target, allow_unknown, force))
-        return self._import(source, schema, "biorelex", spath, target, t0, progress, forced=force)
+        with gc_paused():  # as import_brat
+            from corpusdb.interchange.sources import biorelex_source
+
+            target = self._target(annotator, kind, status, lenient, replace)
+            spath = os.fspath(path)
+            schema = self.schema()
+            source = biorelex_source(spath, schema=schema, checks=_checks(target, allow_unknown, force))
+            return self._import(source, schema, "biorelex", spath, target, t0, progress, forced=force)
 
     def import_texts(self, path: PathLike, *, lenient: bool = False) -> ImportReport:
         """Import plain ``.txt`` files (a folder, searched recursively, or one file) as documents only,
@@ -174,7 +177,6 @@ class InterchangeMixin(ServiceBase):
     ) -> ImportReport:
 
         from corpusdb.interchange.importing import load
-        from corpusdb.interchange.pipeline import gc_paused
 
         if not source.external_ids and not source.problems:
             raise InvalidInput(f"{path}: no documents found")
