@@ -265,6 +265,37 @@ def test_fast_path_in_small_scans(scene: Corpus, monkeypatch: pytest.MonkeyPatch
         assert fast.pair("alice", "bob").spans.alignment() == slow.pair("alice", "bob").spans.alignment()
 
 
+def test_fast_path_narrow_and_wide_packings(scene: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks are read with one narrow integer a row unless an offset does not fit it, then with the
+    wide packing: both give the record path's report, alone and mixed in one report."""
+    if scene.engine.dialect.name != "sqlite":
+        pytest.skip("the run reader is SQLite's")
+    from corpusdb.reports import columns
+
+    calls = {"chunk": 0, "wide": 0}
+    chunk, wide = columns._run_chunk, columns._run_chunk_wide
+
+    def count(name: str, f: Any) -> Any:
+        def counted(*args: Any) -> Any:
+            calls[name] += 1
+            return f(*args)
+
+        return counted
+
+    monkeypatch.setattr(columns, "_run_chunk", count("chunk", chunk))
+    monkeypatch.setattr(columns, "_run_chunk_wide", count("wide", wide))
+    a, b, _, _ = _both(scene, gold=True)
+    assert a == b and calls["chunk"] > 0 and calls["wide"] == 0  # offsets below 2^25: narrow alone
+    monkeypatch.setattr(columns, "SCAN", 3)
+    monkeypatch.setattr(columns, "NARROW", 6)  # offsets from 63 on do not fit: those chunks go wide
+    for criterion in ("exact", "partial"):
+        calls.update(chunk=0, wide=0)
+        a, b, fast, slow = _both(scene, criterion=criterion, gold=True)
+        assert a == b, criterion
+        assert fast.pair("alice", "bob").spans.alignment() == slow.pair("alice", "bob").spans.alignment()
+        assert 0 < calls["wide"] < calls["chunk"]  # some chunks narrow, some wide
+
+
 def test_lazy_ids_refuse_rows_changed_since(sqlite_url: str) -> None:
     """Span ids read after the report (alignment) come from the same sets' rows or are refused."""
     corpus = Corpus.create("lazy", "bb-2011", url=sqlite_url)
