@@ -206,11 +206,33 @@ class ReadResult:
 # --------------------------------------------------------------------------------------------
 
 
+_READ = 1 << 16
+"""Bytes asked of the first reads: annotation files and texts are mostly smaller."""
+
+
+def _read_bytes(path: str) -> bytes:
+    """The file's bytes. Why not ``open(path, "rb").read()``: a reader opens two or three small files
+    per document, and the buffered file object's set-up is half the cost (about 2 µs of 4 a file)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        data = os.read(fd, _READ)
+        if not data:
+            return data
+        more = os.read(fd, _READ)  # (a short read is not the end for every kind of file)
+        if not more:
+            return data
+        parts = [data, more]
+        while more := os.read(fd, 1 << 20):
+            parts.append(more)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def _decode(path: str, problems: list[Problem]) -> tuple[str, bool] | None:
     """The file's text without a BOM, and whether it had one; None (and an error) if not UTF-8."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = _read_bytes(path)
     except OSError as err:
         problems.append(Problem(path, None, f"cannot read: {err.strerror or err}"))
         return None
