@@ -154,6 +154,8 @@ for _cls, _names in ((Span, _SPAN_FIELDS), (Relation, _RELATION_FIELDS), (Argume
 _FAST_T = re.compile(r"(T[0-9A-Za-z]+)\t([!-~]+) (0|[1-9][0-9]*) (0|[1-9][0-9]*)\t(.*)", re.DOTALL)
 """The common ``T`` line, as one C call: ASCII id and type, one fragment, offsets without leading zeros,
 a text field. Anything else takes the general path, which checks and reports every detail."""
+_SET_GROUNDINGS = Span.groundings.__set__  # type: ignore[attr-defined]
+"""Sets a span's groundings before the record is handed out (records are made as their line is read)."""
 _KEEP_HINT = "; pass keep_unknown=True to keep such lines verbatim"
 
 
@@ -204,11 +206,33 @@ class ReadResult:
 # --------------------------------------------------------------------------------------------
 
 
+_READ = 1 << 16
+"""Bytes asked of the first reads: annotation files and texts are mostly smaller."""
+
+
+def _read_bytes(path: str) -> bytes:
+    """The file's bytes. Why not ``open(path, "rb").read()``: a reader opens two or three small files
+    per document, and the buffered file object's set-up is half the cost (about 2 µs of 4 a file)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        data = os.read(fd, _READ)
+        if not data:
+            return data
+        more = os.read(fd, _READ)  # (a short read is not the end for every kind of file)
+        if not more:
+            return data
+        parts = [data, more]
+        while more := os.read(fd, 1 << 20):
+            parts.append(more)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def _decode(path: str, problems: list[Problem]) -> tuple[str, bool] | None:
     """The file's text without a BOM, and whether it had one; None (and an error) if not UTF-8."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = _read_bytes(path)
     except OSError as err:
         problems.append(Problem(path, None, f"cannot read: {err.strerror or err}"))
         return None
@@ -310,9 +334,14 @@ class _Parser:
         self.problems: list[Problem] = []
         self.ids: dict[str, tuple[str, int]] = {}
         # parsed lines, in file order
-        self.spans: dict[str, tuple[str, tuple[tuple[int, int], ...], str, dict[str, Any] | int]] = {}
-        """id -> (type, fragments, text field, extra); a span of the fast path has only its line number
-        in place of ``{"file": ext, "line": n}``, made in :meth:`resolve` if the positions are kept"""
+        self.spans: dict[str, Span] = {}
+        """id -> its record, made as the line is read (one pass over the spans, not two). Why a record
+        before the references are checked: it is not handed out before :meth:`resolve` has set what
+        later lines add (attributes, groundings) and its position: a span of the fast path starts with
+        an empty ``extra``, given ``file``/``line`` there only if the positions are kept (its line is in
+        ``ids``); a span of the general path starts with its ``loc``, positions dropped there if not."""
+        self.general: list[Span] = []
+        """the spans of the general path (:meth:`parse_t`), whose ``extra`` holds their position"""
         self.files: list[tuple[str, str, tuple[int, ...], bool]] = []
         """per file read: extension, path, how many lines of each kind of :data:`_KINDS` were parsed
         up to its end, and whether its lines are in rank order (see :meth:`end_file`)"""
@@ -369,7 +398,7 @@ class _Parser:
                     ei = int(e)
                     if si <= ei <= tlen and f3 == text[si:ei]:
                         ids[ident] = (file, n)
-                        spans[ident] = (type_, ((si, ei),), f3, n)
+                        spans[ident] = make_span(ident, type_, ((si, ei),), f3, {}, (), {})
                         continue
             parts = raw.split("\t", 2)
             ident = parts[0]
@@ -426,8 +455,7 @@ class _Parser:
         s0, r0, a0, n0, st0, nt0 = self.files[-1][2] if self.files else _NO_LINES
         s1, r1, a1, n1, st1, nt1 = ends
         lines = s1 - s0
-        x = next(reversed(spans.values()))[3] if lines else 0
-        ordered = (x if x.__class__ is int else x["line"]) == lines
+        ordered = (self.ids[next(reversed(spans))][1] if lines else 0) == lines
         if r1 > r0:
             lines += r1 - r0
             ordered = ordered and next(reversed(rels.values()))["n"] == lines
@@ -513,7 +541,9 @@ class _Parser:
                 )
                 self.invalid.add(ident)
                 return
-        self.spans[ident] = (type_, tuple(frags), f3, loc)
+        span = make_span(ident, type_, tuple(frags), f3, {}, (), loc)
+        self.spans[ident] = span
+        self.general.append(span)
 
     def parse_rel(
         self,
@@ -666,7 +696,6 @@ class _Parser:
         relations: list[Relation] = []
         rel_extra: dict[str, dict[str, Any]] = {}
         rel_attrs: dict[str, dict[str, Any]] = {}
-        span_attrs: dict[str, dict[str, Any]] = {}
         triggers: set[str] = set()
         # only relations with a relation among their arguments can be on a cycle (the rest: no edge)
         graph = {
@@ -725,13 +754,26 @@ class _Parser:
         # In the writer's canonical order every line goes back where it was without its position:
         # then no item keeps one (module docstring, "Extras layout").
         canonical = self._positions_redundant(triggers)
-        if canonical:  # (the spans': as their records are made)
+        if canonical:
+            for s in self.general:
+                _without_position(s.extra)
             for loc in rel_extra.values():
                 del loc["file"], loc["line"]
             for items in (self.attrs, self.norms, self.stars, self.notes):
                 for item in items:
                     loc = item["loc"]
                     del loc["file"], loc["line"]
+        else:  # the fast path's spans get their position (the general path's have it)
+            ids = self.ids
+            values = iter(spans.values())
+            done = 0
+            for ext, _, counts, _ in self.files:  # counts[0]: spans up to the file's end
+                for s in islice(values, counts[0] - done):
+                    extra = s.extra
+                    if not extra:
+                        extra["file"] = ext
+                        extra["line"] = ids[s.id][1]
+                done = counts[0]
         for a in self.attrs:
             tgt = a["target"]
             loc = a["loc"]
@@ -740,7 +782,8 @@ class _Parser:
                 self._demote(a["id"], loc, self._line_attr(a))
                 continue
             if tgt in spans:
-                values, owner = span_attrs.setdefault(tgt, {}), self._span_extra(tgt, canonical)
+                span = spans[tgt]
+                values, owner = span.attributes, span.extra
             elif tgt in rel_extra:
                 values, owner = rel_attrs[tgt], rel_extra[tgt]
             else:
@@ -804,27 +847,9 @@ class _Parser:
                 self.err(*self.ids[nt["id"]], f"{nt['id']}: target {self._ref_problem(tgt)}")
                 continue
             notes.append(Note(id=nt["id"], type=nt["type"], target=tgt, text=nt["text"], extra=loc))
-        # Positional, without dataclass __init__: about half the cost (records.make_span). The spans of
-        # each file in turn, as the fast path's know only their line number, not their file.
-        span_records: list[Span] = []
-        items = iter(spans.items())
-        done = 0
-        for ext, _, counts, _ in self.files:  # counts[0]: spans up to the file's end
-            span_records += [
-                make_span(
-                    sid,
-                    type_,
-                    frags,
-                    text,
-                    span_attrs.get(sid) or {},
-                    tuple(groundings[sid]) if sid in groundings else (),
-                    ({} if canonical else {"file": ext, "line": extra})
-                    if extra.__class__ is int
-                    else (_without_position(extra) if canonical else extra),
-                )
-                for sid, (type_, frags, text, extra) in islice(items, counts[0] - done)
-            ]
-            done = counts[0]
+        set_groundings = _SET_GROUNDINGS
+        for sid, found in groundings.items():  # (records made as read: the groundings come after)
+            set_groundings(spans[sid], tuple(found))
         for file, kept in self.kept.items():
             line, raw = min(kept)
             self.warn(
@@ -834,21 +859,12 @@ class _Parser:
                 "unchanged but not imported as annotations",
             )
         return Annotations(
-            spans=tuple(span_records),
+            spans=tuple(spans.values()),
             relations=tuple(relations),
             links=tuple(links),
             notes=tuple(notes),
             extra=set_extra,
         )
-
-    def _span_extra(self, ident: str, canonical: bool) -> dict[str, Any]:
-        """The extra of a span (to add its ``attrs``), made now for a span of the fast path (which has
-        only its line number): ``{}`` when positions are dropped."""
-        type_, frags, text, extra = self.spans[ident]
-        if extra.__class__ is int:
-            extra = {} if canonical else {"file": self.ext_of[self.ids[ident][0]], "line": extra}
-            self.spans[ident] = (type_, frags, text, extra)
-        return extra
 
     def _positions_redundant(self, triggers: set[str]) -> bool:
         """Whether the writer puts every line where it is without its position, so positions can be

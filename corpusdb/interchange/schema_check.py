@@ -32,6 +32,7 @@ _WHAT = {
 
 
 _TYPE = attrgetter("type")
+_ATTRIBUTES = attrgetter("attributes")
 
 
 class SchemaUsage:
@@ -43,11 +44,13 @@ class SchemaUsage:
         self._entities = {e.name for e in schema.entities}
         self._relations = {r.name: r for r in schema.relations}
         self._known: dict[tuple[str, str], bool] = {}
+        self._roles: dict[tuple[str, str], bool] = {}
+        """(relation type, role) -> whether the schema's relation has the role (looked up once)"""
 
     def _unknown(self, what: str, name: str) -> bool:
         key = (what, name)
         known = self._known.get(key)
-        if known is None:
+        if known is None:  # (the schema's look-ups are linear: once per name)
             s = self.schema
             look = {"attribute": s.attribute, "link": s.link, "document label": s.document_label}[what]
             known = self._known[key] = look(name) is not None
@@ -73,24 +76,29 @@ class SchemaUsage:
                 for t, k in counts.items():
                     if t not in entities:
                         self._note("span", t, f"{ext} {spans[types.index(t)].id}", k)
-            for item in [*(s for s in spans if s.attributes), *(r for r in ann.relations if r.attributes)]:
+            rels = ann.relations
+            # (the items with attributes picked in C: most have none)
+            for item in [*filter(_ATTRIBUTES, spans), *filter(_ATTRIBUTES, rels)]:
                 for name in item.attributes:
                     if self._unknown("attribute", name):
                         self._note("attribute", name, f"{ext} {item.id}")
-            rels = ann.relations
-            for t in {r.type for r in rels} - relations.keys():
+            for t in set(map(_TYPE, rels)) - relations.keys():
                 hits = [r for r in rels if r.type == t]
                 self._note("relation", t, f"{ext} {hits[0].id}", len(hits))
+            roles = self._roles
             for r in rels:
                 rt = relations.get(r.type)
                 if rt is not None:
                     for a in r.args:
-                        role = f"{r.type}.{a.role}"
-                        known = self._known.get(("role", role))
+                        known = roles.get((r.type, a.role))
                         if known is None:
-                            known = self._known[("role", role)] = rt.role(a.role) is not None
+                            role = f"{r.type}.{a.role}"
+                            known = self._known.get(("role", role))
+                            if known is None:
+                                known = self._known[("role", role)] = rt.role(a.role) is not None
+                            roles[(r.type, a.role)] = known
                         if not known:
-                            self._note("role", role, f"{ext} {r.id}")
+                            self._note("role", f"{r.type}.{a.role}", f"{ext} {r.id}")
             for lk in ann.links:
                 if self._unknown("link", lk.type):
                     self._note("link", lk.type, f"{ext} {lk.id}")
