@@ -96,12 +96,10 @@ Decisions
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from itertools import islice, pairwise
@@ -109,6 +107,7 @@ from pathlib import Path
 from typing import Any
 
 from corpusdb.errors import FormatError, InvalidInput, Problem
+from corpusdb.gcpause import gc_paused
 from corpusdb.records import (
     Annotations,
     Argument,
@@ -1015,23 +1014,6 @@ def _parse_document(
     return ParsedDocument(document=document, annotations=annotations, warnings=warnings), problems
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector during a bulk read.
-
-    Why: reading builds hundreds of thousands of small acyclic objects; with the collector on, its
-    generational passes over the growing heap double the time of a large import. Nothing we build
-    has cycles, so pausing it frees nothing late; its previous state is restored.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def read_document(
     txt_path: str | os.PathLike[str],
     ann_paths: Iterable[str | os.PathLike[str]] | None = None,
@@ -1096,7 +1078,7 @@ def read_documents(found: Iterable[DocumentFiles], *, keep_unknown: bool = False
     docs: list[ParsedDocument] = []
     problems: list[Problem] = []
     rejected: list[str] = []
-    with _gc_paused():
+    with gc_paused():
         for f in found:
             if f.txt is None:
                 stem = f.source.rpartition("/")[2][:-4]
