@@ -17,7 +17,7 @@ from corpusdb.records import Note, Relation, Span
 from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
+from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen, grounding_prompt
 from tui.textmodel import trim
 
 if TYPE_CHECKING:
@@ -237,18 +237,7 @@ class AnnotationDialogs:
         if not s.schema.rules.groundings and not span.groundings:  # the store would refuse it too
             self.notify(f"schema {s.schema.name} does not use groundings", severity="warning")
             return
-        have = ", ".join(g.ref for g in span.groundings) or "none"
-        dbs = ", ".join(s.schema.rules.grounding_databases) or "any"
-        ref = await self.app.push_screen_wait(
-            PromptScreen(
-                f"Grounding for {span.id} «{it.short(span.text, 30)}»",
-                placeholder="db:id, e.g. uniprot:P60568",
-                check=lambda v: (
-                    None if any(g.ref == v for g in span.groundings) else it.check_grounding(s.schema, v)
-                ),
-                note=f"Has: {have}. Enter one of these again to remove it. Databases: {dbs}.",
-            )
-        )
+        ref = await self.app.push_screen_wait(grounding_prompt(s.schema, span))
         if not ref:
             return
         self._act([Put(it.toggle_grounding(span, ref))], f"{span.id} grounding {ref}")

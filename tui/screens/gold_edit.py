@@ -26,7 +26,7 @@ from tui import adjudication as adj
 from tui import clusters as cl
 from tui import items as it
 from tui.screens.base import HelpRows
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen
+from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, grounding_prompt
 from tui.textmodel import Boundaries
 from tui.widgets.docview import DocumentView
 
@@ -187,16 +187,7 @@ class GoldEditScreen(ModalScreen[Any]):
         if not self.schema.rules.groundings:
             self.notify("this schema does not allow groundings", severity="warning")
             return
-        have = ", ".join(g.ref for g in d.groundings) or "none"
-        dbs = ", ".join(self.schema.rules.grounding_databases) or "any"
-        ref = await self.app.push_screen_wait(
-            PromptScreen(
-                f"Grounding for «{it.short(d.text, 30)}»",
-                placeholder="db:id, e.g. uniprot:P60568",
-                check=lambda v: it.check_grounding(self.schema, v),
-                note=f"Has: {have}. Enter one of these again to remove it. Databases: {dbs}.",
-            )
-        )
+        ref = await self.app.push_screen_wait(grounding_prompt(self.schema, d))
         if not ref:
             return
         self.draft = it.toggle_grounding(d, ref)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -20,6 +20,10 @@ from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from corpusdb.records import Span
+    from guidelines.schema import Schema
 
 
 @dataclass(frozen=True)
@@ -298,3 +302,18 @@ class MessageScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def grounding_prompt(schema: Schema, span: Span) -> PromptScreen:
+    """The prompt for a span's grounding, shared by the annotate screen and the gold editor: a ref
+    the span already has passes (entering it again removes it), a new one must fit the schema."""
+    from tui import items as it
+
+    have = ", ".join(g.ref for g in span.groundings) or "none"
+    dbs = ", ".join(schema.rules.grounding_databases) or "any"
+    return PromptScreen(
+        f"Grounding for {span.id} «{it.short(span.text, 30)}»",
+        placeholder="db:id, e.g. uniprot:P60568",
+        check=lambda v: None if any(g.ref == v for g in span.groundings) else it.check_grounding(schema, v),
+        note=f"Has: {have}. Enter one of these again to remove it. Databases: {dbs}.",
+    )
