@@ -16,9 +16,9 @@ from operator import itemgetter
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, select
 
-from corpusdb import db, tables
+from corpusdb import db, rls, tables
 from corpusdb.errors import DatabaseError, InvalidInput
 from corpusdb.records import (
     Annotations,
@@ -393,13 +393,13 @@ def delete_annotations(conn: Connection, set_ids: Iterable[int]) -> None:
         return
     for chunk in _chunks(ids, 500):
         rel_sub = select(tables.relation.c.id).where(tables.relation.c.set_id.in_(chunk))
-        conn.execute(delete(tables.relation_arg).where(tables.relation_arg.c.relation_id.in_(rel_sub)))
-        conn.execute(delete(tables.link).where(tables.link.c.set_id.in_(chunk)))
-        conn.execute(delete(tables.note).where(tables.note.c.set_id.in_(chunk)))
-        conn.execute(delete(tables.document_label).where(tables.document_label.c.set_id.in_(chunk)))
-        conn.execute(delete(tables.relation).where(tables.relation.c.set_id.in_(chunk)))
-        conn.execute(delete(tables.entity).where(tables.entity.c.set_id.in_(chunk)))
-        conn.execute(delete(tables.span).where(tables.span.c.set_id.in_(chunk)))
+        rls.delete_rows(conn, tables.relation_arg, tables.relation_arg.c.relation_id.in_(rel_sub))
+        rls.delete_rows(conn, tables.link, tables.link.c.set_id.in_(chunk))
+        rls.delete_rows(conn, tables.note, tables.note.c.set_id.in_(chunk))
+        rls.delete_rows(conn, tables.document_label, tables.document_label.c.set_id.in_(chunk))
+        rls.delete_rows(conn, tables.relation, tables.relation.c.set_id.in_(chunk))
+        rls.delete_rows(conn, tables.entity, tables.entity.c.set_id.in_(chunk))
+        rls.delete_rows(conn, tables.span, tables.span.c.set_id.in_(chunk))
 
 
 def _chunks(seq: Sequence[int], n: int) -> Iterable[Sequence[int]]:

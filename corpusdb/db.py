@@ -246,15 +246,16 @@ def allocate_ids(conn: Connection, table: str, n: int) -> list[int]:
 
     Why: bulk inserts go through ``executemany`` (no RETURNING), yet relations must point at the
     spans just inserted. On SQLite the write lock taken by ``BEGIN IMMEDIATE`` makes
-    ``max(id)+1..`` safe; on PostgreSQL the table's sequence hands out ids atomically.
+    ``max(id)+1..`` safe; on PostgreSQL the table's sequence hands out ids atomically, through
+    ``corpusdb_next_ids`` (``corpusdb.rls``): a team login has no right on sequences, and may insert
+    only the ids the server leased to its transaction.
     """
     if n <= 0:
         return []
     if is_sqlite(conn):
         start = conn.execute(text(f'SELECT coalesce(max(id), 0) FROM "{table}"')).scalar_one() + 1
         return list(range(start, start + n))
-    seq = conn.execute(text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table}).scalar_one()
-    rows = conn.execute(text("SELECT nextval(:s) FROM generate_series(1, :n)"), {"s": seq, "n": n})
+    rows = conn.execute(text("SELECT corpusdb_next_ids(:t, :n)"), {"t": table, "n": n})
     return [r[0] for r in rows]
 
 

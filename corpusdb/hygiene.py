@@ -23,9 +23,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, select
+from sqlalchemy import Connection, func, select
 
-from corpusdb import tables
+from corpusdb import rls, tables
 from corpusdb.errors import Conflict, NotFound, PermissionDenied, UsageError
 from corpusdb.service import ServiceBase
 
@@ -79,7 +79,7 @@ class HygieneMixin(ServiceBase):
             if pk is None:
                 raise NotFound(f"no document {external_id!r} in this project")
             n = _count_sets(conn, S.c.document_id == pk)
-            conn.execute(delete(D).where(D.c.id == pk))
+            rls.delete_rows(conn, D, D.c.id == pk)
             self._audit(conn, "delete_document", external_id, sets=n, reason=why)
         return Deleted("document", external_id, n, why)
 
@@ -96,7 +96,7 @@ class HygieneMixin(ServiceBase):
             ).first()  # fmt: skip
             if row is None:
                 raise NotFound(f"no annotation set {set_id} in this project")
-            conn.execute(delete(S).where(S.c.id == set_id))
+            rls.delete_rows(conn, S, S.c.id == set_id)
             self._audit(
                 conn, "delete_set", str(set_id), document=row[1], annotator=row[2], kind=row[3], reason=why
             )
@@ -130,8 +130,8 @@ class HygieneMixin(ServiceBase):
                 raise Conflict(
                     f"{name} has {n} annotation sets: delete them too with --with-sets, or keep {name}"
                 )
-            conn.execute(delete(S).where(S.c.annotator_id == pk))
-            conn.execute(delete(A).where(A.c.id == pk))
+            rls.delete_rows(conn, S, S.c.annotator_id == pk)
+            rls.delete_rows(conn, A, A.c.id == pk)
             self._audit(conn, "delete_annotator", name, sets=n, reason=why)
         return Deleted("annotator", name, n, why)
 
@@ -171,8 +171,8 @@ class HygieneMixin(ServiceBase):
             with open(target, "x", encoding="utf-8") as fh:
                 json.dump({"project": name, "audit": trail}, fh, indent=1, ensure_ascii=False)
             # children first: sets name annotators without ON DELETE, so documents (and their sets) go first
-            conn.execute(delete(D).where(D.c.project_id == self.project_id))
+            rls.delete_rows(conn, D, D.c.project_id == self.project_id)
             for table in (COR, E, tables.release, A, tables.guideline):
-                conn.execute(delete(table).where(table.c.project_id == self.project_id))
-            conn.execute(delete(tables.project).where(tables.project.c.id == self.project_id))
+                rls.delete_rows(conn, table, table.c.project_id == self.project_id)
+            rls.delete_rows(conn, tables.project, tables.project.c.id == self.project_id)
         return Deleted("project", name, n, why)

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import access, tables
+from corpusdb import access, rls, tables
 from corpusdb.errors import Conflict, InvalidInput, PermissionDenied
 from corpusdb.records import SetInfo
 from corpusdb.service import Actor, ServiceBase, aware, utcnow_aware
@@ -127,7 +127,7 @@ class SkipsMixin(ServiceBase):
         """Lift my skip (until the set is submitted)."""
         with self._write() as conn:
             info = self._own_open_set(conn, set_id, "lift its skip")
-            if conn.execute(delete(K).where(K.c.set_id == set_id)).rowcount == 0:
+            if rls.delete_rows(conn, K, K.c.set_id == set_id) == 0:
                 raise Conflict(f"{info.document_external_id} is not skipped")
             self._audit(conn, "unskip", str(set_id), document=info.document_external_id)
 

@@ -110,7 +110,7 @@ class TeamMixin(ServiceBase):
                 )
             )
             schema = rls.current_schema(conn)
-            for stmt in rls.grant_statements(schema, role, rls.existing_tables(conn)):
+            for stmt in rls.grant_statements(conn, schema, role, rls.existing_tables(conn)):
                 conn.exec_driver_sql(stmt)
             self._audit(conn, "team_login", annotator, login=role, created=not exists)
         return next(x for x in self.team_logins() if x.annotator == annotator)
@@ -128,7 +128,7 @@ class TeamMixin(ServiceBase):
             still = conn.execute(select(T.c.id).where(T.c.role_name == role)).first() is not None
             dropped = False
             if not still:
-                for stmt in rls.revoke_statements(rls.current_schema(conn), role):
+                for stmt in rls.revoke_statements(conn, rls.current_schema(conn), role):
                     conn.exec_driver_sql(stmt)
                 if drop_role:
                     try:

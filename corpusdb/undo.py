@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from sqlalchemy import Connection, delete, func, insert, select
+from sqlalchemy import Connection, func, insert, select
 
-from corpusdb import tables
+from corpusdb import rls, tables
 from corpusdb.edits import Change, Put, Remove
 from corpusdb.errors import InvalidInput
 from corpusdb.service import utcnow_aware
@@ -107,7 +107,7 @@ def record(
     redo; ``undo`` moves the top undo entry to redo (with ``inverse``, which repeats it); ``redo``
     the other way round."""
     if mode == "do":
-        conn.execute(delete(H).where(H.c.set_id == set_id, H.c.stack == "redo"))
+        rls.delete_rows(conn, H, H.c.set_id == set_id, H.c.stack == "redo")
         _push(conn, set_id, "undo", description, inverse, version)
         n = conn.execute(
             select(func.count()).select_from(H).where(H.c.set_id == set_id, H.c.stack == "undo")
@@ -120,20 +120,20 @@ def record(
                 .limit(n - LIMIT)
                 .scalar_subquery()
             )
-            conn.execute(delete(H).where(H.c.id.in_(oldest)))
+            rls.delete_rows(conn, H, H.c.id.in_(oldest))
         return
     source, target = ("undo", "redo") if mode == "undo" else ("redo", "undo")
     top = _top(conn, set_id, source)
     if top is not None:
         description = top.description
-        conn.execute(delete(H).where(H.c.id == top.id))
+        rls.delete_rows(conn, H, H.c.id == top.id)
     _push(conn, set_id, target, description, inverse, version)
 
 
 def clear(conn: Connection, set_ids: Sequence[int]) -> None:
     """Forget the stacks (the content changed outside them)."""
     if set_ids:
-        conn.execute(delete(H).where(H.c.set_id.in_(list(set_ids))))
+        rls.delete_rows(conn, H, H.c.set_id.in_(list(set_ids)))
 
 
 def read(conn: Connection, set_id: int) -> EditHistory:

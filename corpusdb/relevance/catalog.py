@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
-from corpusdb import db, tables
+from corpusdb import db, rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound
 from corpusdb.relevance.records import RunInfo, RunLine, Topic
 from corpusdb.service import ServiceBase, utcnow_aware
@@ -114,8 +114,8 @@ class CatalogMixin(ServiceBase):
         if old is not None:
             if not replace:
                 raise Conflict(f"run {name!r} exists already (replace it with --replace)")
-            conn.execute(delete(RE).where(RE.c.run_id == old[0]))
-            conn.execute(delete(R).where(R.c.id == old[0]))
+            rls.delete_rows(conn, RE, RE.c.run_id == old[0])
+            rls.delete_rows(conn, R, R.c.id == old[0])
         rid = conn.execute(insert(R).values(project_id=self.project_id, annotator_id=aid, tag=name,
                                             source=source, created=utcnow_aware()).returning(R.c.id)).scalar_one()  # fmt: skip
         ids = db.allocate_ids(conn, "run_entry", len(lines))
