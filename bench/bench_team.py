@@ -22,6 +22,7 @@ from sqlalchemy.engine import make_url
 
 from corpusdb.api import Corpus
 from corpusdb.db import make_engine
+from corpusdb.edits import Put, Remove
 from corpusdb.records import Annotations, Document, Span
 
 
@@ -32,6 +33,15 @@ def timed(fn: Callable[[Any], Any], corpus: Any, repeat: int = 3) -> float:
         fn(corpus)
         best = min(best, time.perf_counter() - t)
     return best
+
+
+def two_edits(c: Any) -> None:
+    """Add a span and remove it: each edit rewrites the set (new ids, leased to a login's transaction,
+    every row checked by the insert policies; old rows deleted through ``corpusdb_delete``)."""
+    s = c.my_set("w").info
+    extra = Span("X1", "protein", ((0, 4),), "IL-2")
+    c.edit_set(s.id, [Put(extra)], expected_version=s.version)
+    c.edit_set(s.id, [Remove("span", "X1")], expected_version=s.version + 1)
 
 
 def main() -> None:
@@ -64,6 +74,10 @@ def main() -> None:
             for s in me.sets():
                 me.replace_set(s.id, Annotations(spans=spans), expected_version=s.version)
                 me.submit(s.id, force=True)
+        owner.add_documents([Document("w", text)])  # alice's open set, for the write case
+        owner.assign(["w"], ["alice"])
+        w = owner.as_user("alice").my_set("w").info
+        owner.as_user("alice").replace_set(w.id, Annotations(spans=spans), expected_version=w.version)
         for n, r in roles.items():
             owner.team_login(n, login=r)
         print(
@@ -74,6 +88,7 @@ def main() -> None:
             ("alice", "alice: read_sets (her own)", lambda c: c.read_sets([s.id for s in c.sets()])),
             ("judy", "judy: read_sets (every set)", lambda c: c.read_sets([s.id for s in c.sets()])),
             ("judy", "judy: agreement on spans", lambda c: c.agreement("spans")),
+            ("alice", f"alice: 2 edits ({args.spans} spans each)", two_edits),
         ):
             via_owner = owner.as_user(person)
             engine = make_engine(

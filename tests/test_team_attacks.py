@@ -200,6 +200,25 @@ def test_every_table_of_set_items_is_attacked_here() -> None:
     assert set(ROWS) == set(UPDATABLE) == set(rls.SET_OWNED)
 
 
+def test_every_reference_between_set_items_stays_in_its_set() -> None:
+    """A foreign key from one table of set items to another (a link's span...) needs its line in
+    ``rls.REFERENCES``, or a login could point at anyone's row (and learn that it exists)."""
+    from corpusdb.models import metadata
+
+    owned = set(rls.SET_OWNED)
+    found = {
+        (t.name, fk.parent.name, fk.column.table.name)
+        for t in metadata.sorted_tables
+        if t.name in owned
+        for fk in t.foreign_keys
+        if fk.column.table.name in owned
+        and not (
+            isinstance(rls.SET_OWNED[t.name], rls.Via) and rls.SET_OWNED[t.name].column == fk.parent.name
+        )  # type: ignore[union-attr]
+    }
+    assert found == {(t, col, to) for t, cols in rls.REFERENCES.items() for col, to in cols.items()}
+
+
 # -- reads ------------------------------------------------------------------------------------------
 
 
@@ -251,6 +270,13 @@ def test_alice_cannot_forge_gold_nor_move_or_reassign_her_set(scene: Scene) -> N
             (insert_set, (spare, scene.ids["alice"], "prediction")),
         ):
             refused(a, stmt, params)
+        refused(a, "DELETE FROM annotation_set WHERE id = %s", (mine,))
+        assert (
+            a.execute(
+                "SELECT corpusdb_delete('annotation_set', %s::bigint[], current_user)", ([mine],)
+            ).fetchone()[0]
+            == 0
+        )
     assert scene.snapshot() == before
 
 
@@ -586,7 +612,21 @@ def test_planted_gold_is_refused_and_adjudication_stays_blind(scene: Scene) -> N
 def test_alices_own_work_still_works_through_her_login(scene: Scene) -> None:
     """Everything the API does for an annotator goes through the hardened server: leased ids,
     column-wise updates, deletes through ``corpusdb_delete`` (edits rewrite the set, undo stacks,
-    skips)."""
+    skips) — even with no TEMP right on the database (the README's advice: the lease table is the
+    owner's)."""
+    with scene.owner_sql() as o:
+        database = o.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+        o.execute(f'REVOKE TEMP ON DATABASE "{database}" FROM PUBLIC')
+    try:
+        _alices_work(scene)
+        with scene.sql("alice") as a:
+            refused(a, "CREATE TEMP TABLE mine (x int)")
+    finally:
+        with scene.owner_sql() as o:
+            o.execute(f'GRANT TEMP ON DATABASE "{database}" TO PUBLIC')
+
+
+def _alices_work(scene: Scene) -> None:
     alice = scene.login("alice")
     s = alice.my_set("open").info
     added = Span("T8", "protein", ((54, 61),), "T cells")
@@ -604,6 +644,46 @@ def test_alices_own_work_still_works_through_her_login(scene: Scene) -> None:
             o.execute("SELECT version FROM annotation_set WHERE id = %s", (s.id,)).fetchone()[0]
             == info.version
         )
+
+
+def test_an_upgrade_takes_back_what_0007_granted(scene: Scene) -> None:
+    """A database at 0009 gave its logins table-level UPDATE and DELETE (so LOCK TABLE) and every
+    sequence, and kept statistics of content: ``install`` (migration 0010) takes them back."""
+    alice = scene.roles.name("alice")
+    with scene.owner_sql() as o:
+        o.execute(f'GRANT SELECT, INSERT, UPDATE, DELETE ON span, note TO "{alice}"')
+        o.execute(f'GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO "{alice}"')
+        o.execute("ALTER TABLE note ALTER COLUMN text SET STATISTICS -1")
+        o.execute("ANALYZE note")
+        assert (
+            o.execute(
+                "SELECT count(*) FROM pg_stats WHERE tablename = 'note' AND attname = 'text'"
+            ).fetchone()[0]
+            == 1
+        )
+    with scene.sql("alice") as a, a.transaction():
+        a.execute("LOCK TABLE span IN ACCESS EXCLUSIVE MODE")  # what 0007's grants allowed
+    engine = scene.owner.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        rls.install(conn)
+    with scene.owner_sql() as o:
+        assert (
+            o.execute(
+                "SELECT count(*) FROM pg_stats WHERE tablename = 'note' AND attname = 'text'"
+            ).fetchone()[0]
+            == 0
+        )
+        o.execute("ANALYZE note")
+        assert (
+            o.execute(
+                "SELECT count(*) FROM pg_stats WHERE tablename = 'note' AND attname = 'text'"
+            ).fetchone()[0]
+            == 0
+        )
+    with scene.sql("alice") as a:
+        refused(a, "LOCK TABLE span IN ACCESS EXCLUSIVE MODE")
+        refused(a, "DELETE FROM note")
+        refused(a, "SELECT last_value FROM note_id_seq")
 
 
 def test_readme_lists_what_the_server_cannot_close() -> None:
