@@ -196,9 +196,12 @@ def test_alice_cannot_write_bobs_rows(team: Team) -> None:
         assert alice.execute("UPDATE span SET text = 'x' WHERE set_id = %s", (bob_open,)).rowcount == 0
         # no DELETE right (it would allow LOCK TABLE): deletes go through corpusdb_delete, which
         # deletes none of bob's rows even when given their ids
-        assert alice.execute(
-            "SELECT corpusdb_delete('span', %s::bigint[], current_user)", (bob_spans,)
-        ).fetchone()[0] == 0
+        assert (
+            alice.execute(
+                "SELECT corpusdb_delete('span', %s::bigint[], current_user)", (bob_spans,)
+            ).fetchone()[0]
+            == 0
+        )
         assert (
             alice.execute(
                 "UPDATE annotation_set SET status = 'submitted' WHERE id = %s", (bob_open,)
