@@ -708,7 +708,23 @@ def install(conn: Connection) -> None:
         conn.exec_driver_sql(stmt)
     for role in logins(conn):
         for stmt in grant_statements(conn, schema, role, tables):
+            if stmt.startswith("ALTER ROLE"):
+                _session_defaults(conn, stmt)
+            else:
+                conn.exec_driver_sql(stmt)
+
+
+def _session_defaults(conn: Connection, stmt: str) -> None:
+    """A login's session defaults, when this owner may set them: a login made by someone else (a
+    superuser) may be beyond its rights, and an upgrade must not fail for a guard against accidents."""
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        with conn.begin_nested():
             conn.exec_driver_sql(stmt)
+    except DBAPIError as exc:
+        if getattr(exc.orig, "sqlstate", None) != "42501":  # insufficient privilege
+            raise
 
 
 def uninstall(conn: Connection) -> None:
