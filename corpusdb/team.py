@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, insert, select, text
+from sqlalchemy import Connection, insert, select, text
 
 from corpusdb import rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied
@@ -124,7 +124,7 @@ class TeamMixin(ServiceBase):
             raise NotFound(f"{annotator} has no team login in this project")
         role = before[0].login
         with self._write() as conn:
-            conn.execute(delete(T).where(T.c.project_id == self.project_id, T.c.role_name == role))
+            rls.delete_rows(conn, T, T.c.project_id == self.project_id, T.c.role_name == role)
             still = conn.execute(select(T.c.id).where(T.c.role_name == role)).first() is not None
             dropped = False
             if not still:

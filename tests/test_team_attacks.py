@@ -200,6 +200,27 @@ def test_every_table_of_set_items_is_attacked_here() -> None:
     assert set(ROWS) == set(UPDATABLE) == set(rls.SET_OWNED)
 
 
+def test_every_delete_goes_through_rls_delete_rows() -> None:
+    """Team logins have no DELETE right (it would allow ``LOCK TABLE``): a ``delete()`` of
+    SQLAlchemy's, or raw ``DELETE FROM``, anywhere in corpusdb would fail for them in team mode."""
+    import ast
+
+    root = Path(rls.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if "migrations" in path.parts or path.name == "rls.py":
+            continue
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
+                found += [f"{path.name}: imports delete" for a in node.names if a.name == "delete"]
+            if isinstance(node, ast.Attribute) and node.attr == "delete" and isinstance(node.value, ast.Name):
+                found.append(f"{path.name}:{node.lineno}: {node.value.id}.delete")
+        found += [f"{path.name}: raw DELETE" for line in source.splitlines() if "DELETE FROM" in line.upper()]
+    assert found == []
+
+
 def test_every_reference_between_set_items_stays_in_its_set() -> None:
     """A foreign key from one table of set items to another (a link's span...) needs its line in
     ``rls.REFERENCES``, or a login could point at anyone's row (and learn that it exists)."""
