@@ -612,6 +612,11 @@ def test_planted_gold_is_refused_and_adjudication_stays_blind(scene: Scene) -> N
         me.submit(s.id)
     judy = scene.login("judy")
     judy.merge("plant")
+    [dc] = judy.conflicts("plant")  # bob's zebrafish: taken, then the decision revised (superseded)
+    [key] = [x.key for x in dc.conflicts]
+    first = judy.resolve("plant", key, take="bob")
+    judy.resolve("plant", key, reject=True, reason="not a protein")
+    assert [d.superseded_by for d in judy.decisions("plant") if d.id == first.decision.id] != [None]
     gold = judy.gold("plant").info
     judy.correct("plant", action="add", item=Span("T5", "protein", ((54, 61),), "T cells"), reason="missed")
     assert scene.one("SELECT count(*) FROM decision WHERE gold_set_id = %s", gold.id) > 0
