@@ -76,9 +76,11 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
     assert code == 3
     # a decision is revised (an edit from alice's version), undone, decided again, until gold is finished
     env = json.dumps({"type": "Environment", "fragments": [[27, 31]]})  # the text is the document's
-    code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--item", env,
-                         "--take", "alice", "-r", "soil as such")  # fmt: skip
-    assert code == 0 and "gold T2 (edited" in out, err
+    revise = ["--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--item", env, "--take", "alice"]
+    code, out, err = run(capsys, *base, *revise)  # decided already: a revision must be asked for
+    assert code == 6 and "span:27-31 on d2 was already decided by you" in err and "--revise" in err, err
+    code, out, err = run(capsys, *base, *revise, "--revise", "-r", "soil as such")
+    assert code == 0 and "gold T2 (edited" in out and "revised decision" in out, err
     code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--undo")
     assert code == 0 and "resting on it: R1" in out and "2 open conflict(s)" in out, (
         err

@@ -117,6 +117,14 @@ def adjudicate(
     undo: Annotated[
         bool, typer.Option("--undo", help="With --key: undo its decision (the conflict is open again).")
     ] = False,
+    revise: Annotated[
+        bool,
+        typer.Option(
+            "--revise",
+            help="With --key: decide a decided conflict again (without it, a decided conflict is refused, exit 6, "
+            "naming who decided it).",
+        ),
+    ] = False,
     finish: Annotated[
         bool,
         typer.Option(
@@ -135,13 +143,18 @@ def adjudicate(
     """Build gold: auto-merge agreed items (default), resolve one conflict with --key, or many with
     --take NAME --all / --type TYPE (one transaction per document; blocked items are listed with why).
 
-    A decided conflict may be decided again, or undone with --undo, until the document's gold is
+    A decided conflict may be decided again (--revise; without it the decision someone made is
+    kept and the command exits 6), or undone with --undo, until the document's gold is
     finished with --finish (checked like submit: no open conflict, no schema error). Decisions already
     made are kept on every run; each gold item records how it was decided (`corpusdb decisions`).
     --item with --take NAME records the item as edited from NAME's version.
     """
     st = state(ctx)
     c = st.corpus()
+    if revise and (key is None or undo or finish or check or every or item_type is not None):
+        raise UsageError(
+            "--revise decides one decided conflict again: give its --key with --take, --none or --item"
+        )
     if finish or check:
         if document is None:
             raise UsageError("--finish/--check need the DOCUMENT")
@@ -192,10 +205,11 @@ def adjudicate(
         raise UsageError("resolving a conflict needs exactly one of --take, --none and --item")
     parsed = parse_item(item, kind_of_key(key)) if item is not None else None
     r = c.resolve(document, key, take=take, item=parsed, reject=none, reason=reason, criterion=criterion,
-                  types=types, sources=sources)  # fmt: skip
+                  types=types, sources=sources, revise=revise)  # fmt: skip
     emit(st, r.to_dict(), lambda: out.print(
         f"{r.document} {r.key}: " + (f"gold {r.gold_item_id}" if r.gold_item_id else "refused")
-        + f" ({r.decision.method}, decision {r.decision.id}); "
+        + f" ({r.decision.method}, decision {r.decision.id}"
+        + (f", revised decision {r.revised}" if r.revised else "") + "); "
         + (f"out of gold, resting on the old item: {', '.join(r.undone)}; " if r.undone else "")
         + f"{r.open} open conflict(s) left" + ("; finish with --finish" if r.open == 0 else ""),
         markup=False))  # fmt: skip
@@ -285,6 +299,7 @@ def decisions(
 def register(app: typer.Typer) -> None:
     app.command("conflicts", epilog=codes("5 not an adjudicator, or the document is not ready"))(conflicts)
     app.command("adjudicate", epilog=codes("4 invalid item", "5 not an adjudicator, or the document is not ready",
-                                           "6 blocked by an undecided argument, gold finished, --finish refused (open "
-                                           "conflicts, schema errors), or a stale revision"))(adjudicate)  # fmt: skip
+                                           "6 decided meanwhile by someone (--revise to decide again), blocked by an "
+                                           "undecided argument, gold finished, --finish refused (open conflicts, schema "
+                                           "errors), or a stale revision"))(adjudicate)  # fmt: skip
     app.command("decisions", epilog=codes("5 not an adjudicator"))(decisions)

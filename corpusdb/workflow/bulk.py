@@ -27,10 +27,12 @@ from corpusdb.workflow.adjudication import (
     _write,
     is_finished,
     refuse_finished,
+    settled,
 )
 from corpusdb.workflow.conflicts import Analysis, analyse_many
 from corpusdb.workflow.types import _ToDict
 from corpusdb.workflow.units import Unit
+from guidelines.schema import Schema
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,33 +126,35 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         else:
             docs = [document]
         out: list[BulkResolution] = []
-        seen_type = False
         for doc in docs:
-            with self._write() as conn:
-                [a] = analyse_many(conn, self.project_id, self.actor, [doc], schema, criterion=criterion,
-                                   types=types, sources=sources)  # fmt: skip
-                if not a.n:
-                    continue
-                if is_finished(a):  # frozen gold: bulk decisions never touch it
-                    if document is None:
-                        continue
-                    refuse_finished(a, "decide its conflicts")
-                if not any(s.ref.annotator == spec or str(s.ref.set_id) == spec for s in a.sources):
-                    if document is None:
-                        continue  # every ready document: only those this source annotated
-                    names = ", ".join(f"{s.ref.annotator} (set {s.ref.set_id})" for s in a.sources)
-                    raise NotFound(f"{spec!r} is not a source of {a.document} (sources: {names})")
-                if (
-                    document is None
-                    and item_type is not None
-                    and not any(item_type in _types_of(u) for u in a.units)
-                ):
-                    continue  # every ready document: only those with items of that type
-                seen_type = True
-                out.append(self._bulk_one(conn, a, spec, item_type, why))
-        if document is None and item_type is not None and not seen_type and docs:
+            res = settled(lambda doc=doc: self._bulk_doc(doc, document is None, spec, item_type, why, schema,
+                                                         criterion, types, sources))  # fmt: skip
+            if res is not None:
+                out.append(res)
+        if document is None and item_type is not None and not out and docs:
             raise NotFound(f"no item of type {item_type!r} on any ready document {spec} annotated")
         return out
+
+    def _bulk_doc(self, doc: str | int, every: bool, spec: str, item_type: str | None, why: str, schema: Schema,
+                  criterion: str, types: str, sources: Sequence[str | int] | None) -> BulkResolution | None:  # fmt: skip
+        """One document's bulk take in its own transaction (None: a document ``every`` passes over)."""
+        with self._write() as conn:
+            [a] = analyse_many(conn, self.project_id, self.actor, [doc], schema, criterion=criterion,
+                               types=types, sources=sources)  # fmt: skip
+            if not a.n:
+                return None
+            if is_finished(a):  # frozen gold: bulk decisions never touch it
+                if every:
+                    return None
+                refuse_finished(a, "decide its conflicts")
+            if not any(s.ref.annotator == spec or str(s.ref.set_id) == spec for s in a.sources):
+                if every:
+                    return None  # every ready document: only those this source annotated
+                names = ", ".join(f"{s.ref.annotator} (set {s.ref.set_id})" for s in a.sources)
+                raise NotFound(f"{spec!r} is not a source of {a.document} (sources: {names})")
+            if every and item_type is not None and not any(item_type in _types_of(u) for u in a.units):
+                return None  # every ready document: only those with items of that type
+            return self._bulk_one(conn, a, spec, item_type, why)
 
     def _bulk_one(self, conn: Any, a: Analysis, spec: str, item_type: str | None, why: str) -> BulkResolution:
         gold = _Gold(a.gold_ann, _used_ids(a))

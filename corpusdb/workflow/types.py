@@ -198,6 +198,8 @@ class Resolution(_ToDict):
     """Conflicts still open on the document."""
     undone: tuple[str, ...] = ()
     """Gold items removed because they rested on an item this took out (their decisions undone)."""
+    revised: int | None = None
+    """The decision this one revised (``resolve(..., revise=True)`` on a decided conflict)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from corpusdb.errors import CorpusError
+from corpusdb.errors import CorpusError, DecidedMeanwhile
 from corpusdb.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
 from tui import adjudication as adj
@@ -785,11 +785,18 @@ class AdjudicateScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, group="resolve")
     def _resolve(self, key: str, how: dict[str, Any], reason: str | None, what: str) -> None:
+        # deciding a conflict the screen shows decided is a revision; one shown open that someone
+        # decided since is refused, their decision kept, and the screen shows it
+        revise = any(c.key == key and c.decision is not None for c in self.shown)
         try:
-            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(), **how)
+            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(),
+                                      revise=revise, **how)  # fmt: skip
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
+            if isinstance(exc, DecidedMeanwhile):
+                self._want_key = key
+                self.app.call_from_thread(self._show, self.facade.reload_adjudication(self.document))
             return
         self.app.call_from_thread(self._resolved, res, fresh, what)
 
