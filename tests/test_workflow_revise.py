@@ -190,11 +190,15 @@ def test_finish_is_checked_then_freezes_gold_until_a_lead_reopens_it(corpus: Cor
     judy = corpus.as_user("judy")
     judy.merge()
     check = judy.check_gold("d1")
-    assert set(check.open) == {GUT, SOIL, REL} and not check.ok
+    # one count, as `conflicts` gives it: two conflicts to decide, and the agreed relation waits on one
+    [dc] = judy.conflicts("d1")
+    assert (dc.open, dict(dc.waiting)) == (2, {REL: GUT})
+    assert set(check.open) == {GUT, SOIL} and check.waiting == ((REL, GUT),) and not check.ok
     assert dict(check.blocked) == {REL: f"{GUT} has no gold item yet: resolve it (or run the merge) first"}
     with pytest.raises(GoldNotFinished) as exc:
         judy.finish_gold("d1")
-    assert set(exc.value.check.open) == {GUT, SOIL, REL} and "3 open conflict(s)" in str(exc.value)
+    assert set(exc.value.check.open) == {GUT, SOIL}
+    assert str(exc.value) == f"cannot finish the gold of d1: 2 open + 1 waiting on a span: decide {GUT} first"
     assert judy.gold("d1").info.status == "in_progress"
     judy.resolve("d1", GUT, take="alice")
     last = judy.resolve("d1", SOIL, take="bob")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
-from corpusdb.records import DecisionInfo, DocLabel, Relation
+from corpusdb.records import DecisionInfo, DocLabel, Entity, Link, Relation
 from corpusdb.service import utcnow_aware
 from corpusdb.workflow import store
 from corpusdb.workflow.adjudication import (
@@ -34,7 +34,7 @@ from corpusdb.workflow.adjudication import (
 )
 from corpusdb.workflow.conflicts import Analysis, analyse
 from corpusdb.workflow.items import item_to_json
-from corpusdb.workflow.types import Item, Resolution, _ToDict
+from corpusdb.workflow.types import Item, Resolution, _ToDict, open_summary
 from guidelines.validate import Violation, errors, validate
 
 
@@ -47,45 +47,81 @@ class GoldCheck(_ToDict):
     finished: bool
     """The gold is finished (after ``finish_gold``: it has just been)."""
     open: tuple[str, ...]
-    """Keys of the conflicts still undecided (agreed items are merged by finishing)."""
+    """Keys of the conflicts a person must still decide (``conflicts`` counts the same ones)."""
     blocked: tuple[tuple[str, str], ...]
     """(key, why) of undecided items waiting for an argument."""
     violations: tuple[Violation, ...]
     """Schema violations of the gold content (errors refuse finishing unless forced)."""
+    waiting: tuple[tuple[str, str], ...] = ()
+    """(key, the open conflict it waits on) of agreed items that follow that conflict into gold."""
+    decide: tuple[tuple[str, ...], ...] = ()
+    """Per violation, the keys of the conflicts whose decisions put its items into gold: revise them."""
 
     @property
     def ok(self) -> bool:
-        return not self.open and not errors(list(self.violations))
+        return not self.open and not self.waiting and not errors(list(self.violations))
 
     def summary(self) -> str:
         """One line for a person: ready, or what stands in the way."""
-        errs = errors(list(self.violations))
         if self.ok:
-            warn = len(self.violations) - len(errs)
+            warn = len(self.violations) - len(errors(list(self.violations)))
             return f"{self.document}: gold can be finished" + (f" ({warn} schema warning(s))" if warn else "")
+        return f"{self.document}: {self.reason()}"
+
+    def reason(self) -> str:
+        """Why the gold cannot be finished, in one line, naming the conflict key to decide first."""
         parts = []
-        if self.open:
-            parts.append(f"{len(self.open)} open conflict(s): {', '.join(self.open[:5])}"
-                         + (" ..." if len(self.open) > 5 else ""))  # fmt: skip
+        if self.open or self.waiting:
+            first = self.open[0] if self.open else self.waiting[0][1]
+            parts.append(f"{open_summary(len(self.open), dict(self.waiting))}: decide {first} first")
+        errs = [i for i, v in enumerate(self.violations) if v.severity == "error"]
         if errs:
-            parts.append(f"{len(errs)} schema error(s): {errs[0]}" + (" ..." if len(errs) > 1 else ""))
-        return f"{self.document}: " + "; ".join(parts)
+            v = self.violations[errs[0]]
+            keys = self.decide[errs[0]] if len(self.decide) > errs[0] else ()
+            where = f"{v.item_kind} {v.item_id}" if v.item_id else v.item_kind
+            parts.append(f"{len(errs)} schema error(s), the first: {where}: {v.message}"
+                         + (f"; revise {keys[0]} (--revise) or finish with --force" if keys else ""))  # fmt: skip
+        return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "document": self.document, "gold_set_id": self.gold_set_id, "finished": self.finished,
-            "ok": self.ok, "open": list(self.open), "blocked": [list(b) for b in self.blocked],
+            "ok": self.ok, "open": list(self.open), "waiting": dict(self.waiting),
+            "blocked": [list(b) for b in self.blocked],
             "violations": [{"severity": v.severity, "code": v.code, "item_kind": v.item_kind,
-                            "item_id": v.item_id, "message": v.message} for v in self.violations],
+                            "item_id": v.item_id, "message": v.message,
+                            "decide": list(self.decide[i]) if i < len(self.decide) else []}
+                           for i, v in enumerate(self.violations)],
         }  # fmt: skip
 
 
 class GoldNotFinished(Conflict):
-    """``finish_gold`` found open conflicts or schema errors; ``check`` says which."""
+    """``finish_gold`` (or ``check_gold``'s caller) found open conflicts or schema errors; ``check``
+    says which. The message is the one line a person reads: what stands in the way, the key to decide."""
 
     def __init__(self, check: GoldCheck) -> None:
-        super().__init__(f"cannot finish the gold of {check.summary()}")
+        super().__init__(f"cannot finish the gold of {check.document}: {check.reason()}")
         self.check = check
+
+
+def decided_keys(a: Analysis, gold: _Gold, v: Violation) -> tuple[str, ...]:
+    """The conflict keys behind a schema violation: the unit of the offending gold item and of the
+    items it points at, those a person decided first (``PartOf`` breaks because a span was taken as
+    ``Environment``: revise that span's conflict)."""
+    if not v.item_id:
+        return ()
+    ids = [v.item_id]
+    item = gold.find(v.item_kind, v.item_id) if v.item_kind != "set" else None
+    if isinstance(item, Relation):
+        ids += [x.ref for x in item.args] + ([item.trigger] if item.trigger else [])
+    elif isinstance(item, Link):
+        ids += [item.source, item.target]
+    elif isinstance(item, Entity):
+        ids += list(item.members)
+    by_id = {gid: k for k, gid in a.unit_gold.items()}
+    keys = [by_id[i] for i in ids if i in by_id]
+    by_person = [k for k in keys if a.unit_decision[k].method not in ("unanimous", "majority")]
+    return tuple(dict.fromkeys(by_person or keys))
 
 
 def _unit_of(a: Analysis, kind: str, local_id: str) -> tuple[str | None, DecisionInfo | None]:
@@ -286,13 +322,20 @@ class RevisionMixin(AdjudicationMixin):
 
     # -- finishing ----------------------------------------------------------------------------------
     def _check(self, a: Analysis, gold: _Gold) -> GoldCheck:
-        self._auto_pass(a, gold, None)  # agreed items not merged yet go in as finishing would put them
+        n = -1
+        while n != len(gold.decisions):  # agreed items not merged yet go in as finishing puts them
+            n = len(gold.decisions)  # (again: an item may point at one merged after it)
+            self._auto_pass(a, gold, None)
         still = [u for u in a.units if u.key not in a.unit_decision]
+        waiting = a.waiting()  # what the others wait on; anything else undecided needs a person
         schema = self.schema()  # type: ignore[attr-defined]
+        found = validate(schema, gold.annotations(), a.text)
         return GoldCheck(
-            a.document, a.gold.id if a.gold else None, is_finished(a), tuple(u.key for u in still),
+            a.document, a.gold.id if a.gold else None, is_finished(a),
+            tuple(u.key for u in still if u.key not in waiting),
             tuple((u.key, why) for u in still if (why := a.blocked(u))),
-            tuple(validate(schema, gold.annotations(), a.text)),
+            tuple(found), tuple((u.key, waiting[u.key]) for u in still if u.key in waiting),
+            tuple(decided_keys(a, gold, v) for v in found),
         )  # fmt: skip
 
     def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "ignored",
@@ -331,7 +374,7 @@ class RevisionMixin(AdjudicationMixin):
             check_expected(conn, a, expected_version)
             gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
             check = self._check(a, gold)
-            if check.open or (errors(list(check.violations)) and not force):
+            if check.open or check.waiting or (errors(list(check.violations)) and not force):
                 raise GoldNotFinished(check)
             [ids] = store.write_golds(conn, self.project_id, [_write(a, gold, "submitted")])
             gold_id = a.gold.id if a.gold else None
@@ -341,7 +384,7 @@ class RevisionMixin(AdjudicationMixin):
             self._audit(
                 conn, "finish_gold", a.document, decisions=len(ids), forced=bool(force and check.violations)
             )
-        return GoldCheck(a.document, gold_id, True, (), (), check.violations)
+        return GoldCheck(a.document, gold_id, True, (), (), check.violations, (), check.decide)
 
 
 def _frags(v: Any) -> str:

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from corpusdb.errors import CorpusError, DecidedMeanwhile
 from corpusdb.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
+from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl
 from tui.facade import Adjudication
@@ -224,9 +225,9 @@ class AdjudicateScreen(BaseScreen):
             ol.highlighted = idx if idx is not None else 0
         self._update_detail()
         dc = a.conflicts
-        open_ = dc.open if dc else 0
+        open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
-        self.sub_title = f"{self.facade.user} · {open_} open · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
+        self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
 
     # -- layout: side by side on wide terminals, stacked or merged on narrow ones --------------------
     @property
@@ -850,9 +851,11 @@ class AdjudicateScreen(BaseScreen):
             return
         errors = [v for v in check.violations if v.severity == "error"]
         lines = [f"open: {k}" + (f" (blocked: {dict(check.blocked)[k]})" if k in dict(check.blocked) else "")
-                 for k in check.open] + [str(v) for v in check.violations]  # fmt: skip
+                 for k in check.open] + [f"waiting: {k} (on {on})" for k, on in check.waiting] + [
+                 str(v) + (f" (decided on {', '.join(ks)})" if (ks := check.decide[i] if i < len(check.decide) else ()) else "")
+                 for i, v in enumerate(check.violations)]  # fmt: skip
         body = "\n".join(lines) or "No open conflict, no schema problem."
-        if check.open:
+        if check.open or check.waiting:
             answers = {"enter": ("close", "close")}
         elif errors:
             answers = {"f": ("force", "finish anyway")}
