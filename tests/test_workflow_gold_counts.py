@@ -36,7 +36,9 @@ def run(capsys: Cap, *args: str) -> tuple[int, str, str]:
 def project(tmp_path: Path) -> tuple[Corpus, list[str]]:
     parsed = read_document(shared_path("data", "bionlp-st-2011-bb-train") / f"{DOC}.txt")
     ref = parsed.annotations
-    bob = replace(ref, spans=tuple(replace(s, type="Environment") if s.id in RETYPED else s for s in ref.spans))
+    bob = replace(
+        ref, spans=tuple(replace(s, type="Environment") if s.id in RETYPED else s for s in ref.spans)
+    )
     db = tmp_path / "c.sqlite"
     c = Corpus.create("bb", "bb-2011", url=f"sqlite:///{db}")
     for n in ("alice", "bob"):
@@ -68,7 +70,10 @@ def test_one_count_in_conflicts_queue_and_check(project: tuple[Corpus, list[str]
     assert out.splitlines()[1] == f"{DOC}\t2\t5\t5\t11\tin_progress"
     code, out, err = run(capsys, *base, "adjudicate", DOC, "--check")
     assert code == 6  # the README's 6: the state does not allow it (as --finish would refuse)
-    assert err == f"corpusdb: error: cannot finish the gold of {DOC}: 5 open + 11 waiting on a span: decide {OPEN[0]} first\n"
+    assert (
+        err
+        == f"corpusdb: error: cannot finish the gold of {DOC}: 5 open + 11 waiting on a span: decide {OPEN[0]} first\n"
+    )
     lines = out.splitlines()
     assert [ln.split()[1] for ln in lines if ln.startswith("  open ")] == OPEN
     assert len([ln for ln in lines if ln.startswith("  waiting ")]) == 11 and len(lines) == 16
@@ -104,3 +109,74 @@ def test_bulk_take_lists_the_breaches_it_left_and_finish_says_it_once(
     # a bulk take that breaks nothing exits 0 and lists no breach
     code, out, _ = run(capsys, *base, "-f", "json", "adjudicate", DOC, "--take", "bob", "--all")
     assert code == 0 and json.loads(out)[0]["breaches"] == []
+
+
+def test_finish_every_document_that_can_be_finished(tmp_path: Path, capsys: Cap) -> None:
+    """Issue 22.13: ``adjudicate --finish`` without a document finishes each ready document's gold that
+    can be finished, lists the rest with why, and ``status`` counts finished gold. Four real BB 2011
+    documents: two agreed on, BTID-10080 disputed (as above), BTID-10086 still being annotated."""
+    base_dir = shared_path("data", "bionlp-st-2011-bb-train")
+    docs = {n: read_document(base_dir / f"{n}.txt") for n in (DOC, "BTID-10084", "BTID-10085", "BTID-10086")}
+    db = tmp_path / "c.sqlite"
+    c = Corpus.create("bb", "bb-2011", url=f"sqlite:///{db}")
+    for n in ("alice", "bob"):
+        c.add_annotator(n)
+    c.add_annotator("judy", "adjudicator")
+    c.add_documents([p.document for p in docs.values()])
+    for name, p in docs.items():
+        ref = p.annotations
+        bob = ref if name != DOC else replace(ref, spans=tuple(
+            replace(s, type="Environment") if s.id in RETYPED else s for s in ref.spans))  # fmt: skip
+        c.create_set(name, "alice", status="submitted", annotations=ref)
+        c.create_set(
+            name, "bob", status="in_progress" if name == "BTID-10086" else "submitted", annotations=bob
+        )
+    base = ["--db", str(db), "--as", "judy"]
+    judy = c.as_user("judy")
+
+    def statuses() -> dict[str, str]:
+        return {n: judy.gold(n).info.status for n in docs if n != "BTID-10086" and _has_gold(judy, n)}
+
+    code, out, err = run(capsys, *base, "adjudicate", "--check")  # what --finish would do; writes nothing
+    assert code == 6 and statuses() == {}
+    assert out.splitlines() == [
+        "BTID-10084: can be finished",
+        "BTID-10085: can be finished",
+        f"{DOC}: not finished: 5 open + 11 waiting on a span: decide {OPEN[0]} first",
+        "BTID-10086: not ready: waiting for bob (in_progress)",
+        "total: 2 can be finished, 0 finished before, 1 not finished, 1 not ready",
+    ]
+    assert err == f"corpusdb: error: 1 ready document(s) cannot be finished yet: {DOC} (why: listed above)\n"
+    code, out, _ = run(capsys, *base, "adjudicate", "--finish")
+    assert (
+        code == 6
+        and out.splitlines()[-1] == "total: 2 finished now, 0 finished before, 1 not finished, 1 not ready"
+    )
+    assert statuses() == {"BTID-10084": "submitted", "BTID-10085": "submitted"}  # 10080 has no gold yet
+    gold = judy.gold("BTID-10084").annotations  # the agreed items went in as finishing puts them
+    assert len(gold.spans) == len(docs["BTID-10084"].annotations.spans)
+    code, out, _ = run(capsys, "--db", str(db), "-f", "json", "status")
+    rep = json.loads(out)
+    assert (rep["documents_with_gold"], rep["documents_gold_finished"]) == (2, 2)
+    code, out, _ = run(capsys, "--db", str(db), "status")
+    assert "documents ready for adjudication: 3; documents with gold: 2 (2 finished)" in out
+    for key in OPEN:  # the disputed one decided: now every ready document can be finished
+        assert run(capsys, *base, "adjudicate", DOC, "-k", key, "--take", "alice")[0] == 0
+    code, out, err = run(capsys, *base, "-f", "json", "adjudicate", "--finish")
+    got = json.loads(out)
+    assert code == 0 and [x["document"] for x in got["finished"]] == [DOC] and err == ""
+    assert got["already"] == ["BTID-10084", "BTID-10085"] and got["refused"] == []
+    assert [x["document"] for x in got["not_ready"]] == ["BTID-10086"]
+    assert statuses() == {n: "submitted" for n in (DOC, "BTID-10084", "BTID-10085")}
+    code, out, _ = run(capsys, "--db", str(db), "-f", "json", "status")
+    assert json.loads(out)["documents_gold_finished"] == 3
+
+
+def _has_gold(c: Corpus, doc: str) -> bool:
+    from corpusdb.errors import NotFound
+
+    try:
+        c.gold(doc)
+    except NotFound:
+        return False
+    return True

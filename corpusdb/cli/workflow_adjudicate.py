@@ -134,7 +134,8 @@ def adjudicate(
         bool,
         typer.Option(
             "--finish",
-            help="Finish the DOCUMENT's gold (refused while a conflict is open); decisions are frozen afterwards.",
+            help="Finish the DOCUMENT's gold (refused while a conflict is open); decisions are frozen afterwards. "
+            "Without DOCUMENT: every ready document's gold that can be finished; the rest are listed with why.",
         ),
     ] = False,
     check: Annotated[
@@ -163,12 +164,15 @@ def adjudicate(
             "--revise decides one decided conflict again: give its --key with --take, --none or --item"
         )
     if finish or check:
-        if document is None:
-            raise UsageError("--finish/--check need the DOCUMENT")
         if key is not None or take is not None or none or item is not None or undo or every:
             raise UsageError(
                 "--finish/--check act on a whole document: give no --key, --take, --none, --item"
             )
+        if document is None:
+            _finish_all(
+                st, c, dry_run=not finish, force=force, criterion=criterion, types=types, sources=sources
+            )
+            return
         _finish(
             st, c, document, finish=finish, force=force, criterion=criterion, types=types, sources=sources
         )
@@ -254,6 +258,35 @@ def _finish(st: Any, c: Any, document: str, *, finish: bool, force: bool, **kw: 
         _print_check(res)
 
     emit(st, res.to_dict(), render)
+
+
+def _finish_all(st: Any, c: Any, *, dry_run: bool, **kw: Any) -> None:
+    """Every ready document: finish (or check) each gold that can be; list the rest with why; exit 6
+    when a ready document's gold could not be finished (documents not ready are listed, not counted)."""
+    rep = c.finish_golds(dry_run=dry_run, **kw)
+    done = "can be finished" if dry_run else "gold finished"
+
+    def render() -> None:
+        for ch in rep.finished:
+            out.print(
+                f"{ch.document}: {done}" + ("" if dry_run else f" (set {ch.gold_set_id})"), markup=False
+            )
+        for ch in rep.refused:
+            out.print(f"{ch.document}: not finished: {ch.reason()}", markup=False)
+        for d, why in rep.not_ready:
+            out.print(f"{d}: not ready: {why}", markup=False)
+        out.print(f"total: {len(rep.finished)} {'can be finished' if dry_run else 'finished now'}, "
+                  f"{len(rep.already)} finished before, {len(rep.refused)} not finished, "
+                  f"{len(rep.not_ready)} not ready", markup=False)  # fmt: skip
+
+    emit(st, rep.to_dict(), render)
+    if rep.refused:
+        from corpusdb.errors import Conflict
+
+        names = ", ".join(ch.document for ch in rep.refused[:3]) + (" ..." if len(rep.refused) > 3 else "")
+        raise Conflict(
+            f"{len(rep.refused)} ready document(s) cannot be finished yet: {names} (why: listed above)"
+        )
 
 
 def _print_check(check: Any) -> None:

@@ -11,9 +11,10 @@ schema error (unless forced).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from corpusdb import access
 from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
 from corpusdb.records import DecisionInfo, DocLabel, Entity, Link, Relation
 from corpusdb.service import utcnow_aware
@@ -30,9 +31,10 @@ from corpusdb.workflow.adjudication import (
     check_expected,
     is_finished,
     refuse_finished,
+    settled,
     with_text,
 )
-from corpusdb.workflow.conflicts import Analysis, analyse
+from corpusdb.workflow.conflicts import Analysis, analyse, analyse_many
 from corpusdb.workflow.items import item_to_json
 from corpusdb.workflow.types import Item, Resolution, _ToDict, open_summary
 from guidelines.validate import Violation, errors, validate
@@ -92,6 +94,28 @@ class GoldCheck(_ToDict):
                             "item_id": v.item_id, "message": v.message,
                             "decide": list(self.decide[i]) if i < len(self.decide) else []}
                            for i, v in enumerate(self.violations)],
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class FinishReport(_ToDict):
+    """What finishing every ready document's gold did (``dry_run``: would do), and why the rest not."""
+
+    finished: tuple[GoldCheck, ...]
+    """Finished by this call (``dry_run``: that can be finished)."""
+    already: tuple[str, ...]
+    """Documents whose gold was finished before."""
+    refused: tuple[GoldCheck, ...]
+    """Ready documents whose gold cannot be finished: each check says why (``reason()``)."""
+    not_ready: tuple[tuple[str, str], ...]
+    """(document, why) of documents some of whose annotation sets are not submitted yet."""
+    dry_run: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "finished": [c.to_dict() for c in self.finished], "already": list(self.already),
+            "refused": [{**c.to_dict(), "reason": c.reason()} for c in self.refused],
+            "not_ready": [{"document": d, "reason": r} for d, r in self.not_ready], "dry_run": self.dry_run,
         }  # fmt: skip
 
 
@@ -337,6 +361,47 @@ class RevisionMixin(AdjudicationMixin):
             tuple(found), tuple((u.key, waiting[u.key]) for u in still if u.key in waiting),
             tuple(decided_keys(a, gold, v) for v in found),
         )  # fmt: skip
+
+    def finish_golds(self, *, force: bool = False, dry_run: bool = False, criterion: str = "exact",
+                     types: str = "ignored", sources: Sequence[str | int] | None = None) -> FinishReport:  # fmt: skip
+        """Finish the gold of every ready document that can be finished (as ``finish_gold`` checks it),
+        in one transaction; the others are listed with why (open or waiting conflicts, schema errors
+        unless ``force``; documents not ready: who has not submitted). ``dry_run`` writes nothing."""
+        self._require("lead", "adjudicator", doing="check gold" if dry_run else "finish gold")
+        schema = self.schema()  # type: ignore[attr-defined]
+
+        def attempt() -> FinishReport:
+            with self._read() if dry_run else self._write() as conn:
+                found = analyse_many(conn, self.project_id, self.actor, None, schema, criterion=criterion,
+                                     types=types, sources=sources)  # fmt: skip
+                waiting: dict[str, list[str]] = {}
+                for h in access.set_headers(conn, self.project_id, self.actor, kind="annotation"):
+                    if h.status != "submitted":
+                        waiting.setdefault(h.document_external_id, []).append(f"{h.annotator} ({h.status})")
+                ok: list[tuple[GoldCheck, store.GoldWrite]] = []
+                already: list[str] = []
+                refused: list[GoldCheck] = []
+                for a in found:
+                    if not a.n:
+                        continue
+                    if is_finished(a):
+                        already.append(a.document)
+                        continue
+                    gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
+                    check = self._check(a, gold)
+                    if check.open or check.waiting or (errors(list(check.violations)) and not force):
+                        refused.append(check)
+                    else:
+                        ok.append((check, _write(a, gold, "submitted")))
+                if ok and not dry_run:
+                    store.write_golds(conn, self.project_id, [w for _, w in ok])
+                    forced = sum(1 for c, _ in ok if errors(list(c.violations)))
+                    self._audit(conn, "finish_gold", "*", documents=len(ok), forced=forced)
+            done = tuple(replace(c, finished=not dry_run, gold_set_id=w.set_id) for c, w in ok)
+            not_ready = tuple((d, "waiting for " + ", ".join(who)) for d, who in sorted(waiting.items()))
+            return FinishReport(done, tuple(already), tuple(refused), not_ready, dry_run)
+
+        return settled(attempt)
 
     def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "ignored",
                    sources: Sequence[str | int] | None = None) -> GoldCheck:  # fmt: skip
