@@ -66,7 +66,7 @@ async def test_finish_gold_with_confirmation(ready_url: str) -> None:
         await press(pilot, "F")  # conflicts are open: the check lists them, Enter only closes
         assert isinstance(app.screen, MessageScreen)
         text = screen_text(app)
-        assert "open conflict(s)" in text and "open: span:0-4" in text
+        assert "decide span:0-4 first" in text and "open: span:0-4" in text
         await press(pilot, "enter")
         carol = Corpus.open("demo", url=ready_url, user="carol")
         assert carol.gold("d1").info.status == "in_progress"

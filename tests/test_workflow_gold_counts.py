@@ -19,6 +19,11 @@ from corpusdb.api import Corpus
 from corpusdb.cli.main import main
 from importers.standoff import read_document
 from tests.conftest import shared_path
+from tui.app import build_app
+from tui.facade import open_facade
+from tui.screens.adjudicate import AdjudicateScreen
+from tui.screens.pickers import MessageScreen
+from tui.testing import press, run_async, screen_text, settle
 
 Cap = pytest.CaptureFixture[str]
 DOC = "BTID-10080"
@@ -80,6 +85,27 @@ def test_one_count_in_conflicts_queue_and_check(project: tuple[Corpus, list[str]
     code, out, _ = run(capsys, *base, "-f", "json", "adjudicate", DOC, "--check")
     got = json.loads(out)
     assert code == 6 and got["open"] == OPEN and len(got["waiting"]) == 11 and got["ok"] is False
+
+
+@run_async
+async def test_the_tui_says_the_same_count(project: tuple[Corpus, list[str]]) -> None:
+    """The adjudicate screen's title and its finish check (F) count as `conflicts` does."""
+    c, base = project
+    app = build_app(open_facade(base[1], "bb", "judy"), start=None)
+    async with app.run_test(size=(160, 50), notifications=True) as pilot:
+        await settle(pilot)
+        app.open_adjudication(DOC)
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AdjudicateScreen)
+        assert "judy · 5 open + 11 waiting on a span · " in str(screen.sub_title)
+        await press(pilot, "F")  # the check: nothing to finish, Enter only closes
+        assert isinstance(app.screen, MessageScreen)
+        text = screen_text(app)
+        assert "5 open + 11 waiting on a span: decide span:119-141 first" in text
+        assert "waiting: relation:PartOf(Host=span:1175-1181,Part=span:1182-1187) (on span:1182-1187)" in text
+        await press(pilot, "enter")
+    assert c.as_user("judy").gold(DOC).info.status == "in_progress"
 
 
 def test_bulk_take_lists_the_breaches_it_left_and_finish_says_it_once(
