@@ -19,7 +19,7 @@ from corpusdb.api import Corpus
 from corpusdb.db import make_engine
 from corpusdb.errors import Conflict
 from corpusdb.records import Annotations, Document, Span
-from corpusdb.workflow import adjudication
+from corpusdb.workflow import adjudication, bulk
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain (IL-2Ra) in T cells but not IL-4."
 KEY = "span:15-28"  # alice 15-40 against bob 15-28: one boundary dispute
@@ -102,6 +102,43 @@ def test_the_later_adjudicator_is_told_and_the_first_decision_kept(
     want = (15, 40) if winner == "judy" else (15, 28)
     gold = judy.gold("s1").annotations
     assert [s.fragments[0] for s in gold.spans if s.fragments[0][0] == 15] == [want]
+
+
+def test_two_bulk_takes_at_once_decide_each_conflict_once(
+    any_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """judy takes alice's version of every open conflict while jim takes bob's: the later one reads
+    again, finds nothing open, and decides nothing (on PostgreSQL both first read it open)."""
+    c = _project(any_url)
+    c.as_user("judy").merge("s1")
+    barrier = threading.Barrier(2)
+    real = bulk.analyse_many
+
+    def analyse_then_wait(*a: Any, **kw: Any) -> Any:
+        out = real(*a, **kw)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait(timeout=2)
+        return out
+
+    monkeypatch.setattr(bulk, "analyse_many", analyse_then_wait)
+    results: dict[str, Any] = {}
+
+    def take(name: str, source: str) -> None:
+        results[name] = Corpus.open("p", engine=make_engine(any_url), user=name).resolve_bulk(
+            "s1", take=source
+        )
+
+    threads = [threading.Thread(target=take, args=a) for a in (("judy", "alice"), ("jim", "bob"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(r[0].taken for r in results.values()) == [0, 1], results
+    [winner] = [k for k, r in results.items() if r[0].taken == 1]
+    decided = [
+        (d.decided_by, d.in_force) for d in c.as_user("judy").decisions("s1") if d.method != "unanimous"
+    ]
+    assert decided == [(winner, True)]
 
 
 def test_revise_decides_again_and_keeps_the_history(any_url: str) -> None:
