@@ -168,8 +168,10 @@ def _connect(engine: Engine) -> Connection:
         raise DatabaseError(explain(exc, engine)) from exc
 
 
-def _unique_violation(exc: IntegrityError) -> bool:
-    orig = exc.orig
+def unique_violation(exc: Exception) -> bool:
+    """The error is a unique index refusing a row (SQLite and PostgreSQL; SQLAlchemy's wrapper or the
+    driver's own error, as ``executemany`` raises it)."""
+    orig = getattr(exc, "orig", None) or exc
     return getattr(orig, "sqlstate", None) == "23505" or "UNIQUE constraint failed" in str(orig)
 
 
@@ -185,7 +187,7 @@ def _translated(engine: Engine) -> Iterator[None]:
     try:
         yield
     except IntegrityError as exc:
-        if _unique_violation(exc):
+        if unique_violation(exc):
             raise Conflict(
                 "another writer stored the same thing at the same moment; nothing of this change was "
                 "saved: reload and try again"

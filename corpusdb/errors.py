@@ -69,6 +69,17 @@ class StaleVersion(Conflict):
         self.actual = actual
 
 
+class DecidedMeanwhile(Conflict):
+    """A conflict the caller meant to decide was decided by someone (often another adjudicator at
+    the same moment): their decision is kept; deciding again is a revision, asked for explicitly."""
+
+    def __init__(self, message: str, decided_by: str | None, decision_id: int, method: str) -> None:
+        super().__init__(message)
+        self.decided_by = decided_by
+        self.decision_id = decision_id
+        self.method = method
+
+
 class DatabaseError(CorpusError):
     exit_code = 7
 

@@ -43,6 +43,8 @@ class StatusReport:
     documents_ready: int = 0
     """Documents whose annotation sets are all submitted (ready for adjudication)."""
     documents_with_gold: int = 0
+    documents_gold_finished: int = 0
+    """Documents whose gold is finished (frozen; what a release takes)."""
     splits: dict[str, int] = field(default_factory=dict)
     skipped: tuple[SkippedDocument, ...] = ()
     """Documents skipped as irrelevant, with who and why (an annotator sees only their own)."""
@@ -66,12 +68,15 @@ class StatusMixin(ServiceBase):
         per_ann: dict[str, Counter[str]] = defaultdict(Counter)
         doc_sets: dict[int, list[str]] = defaultdict(list)
         gold_docs: set[int] = set()
+        finished: set[int] = set()
         for h in headers:
             by_kind[h.kind][h.status] += 1
             if h.kind == "annotation":
                 doc_sets[h.document_id].append(h.status)
             if h.kind == "gold":
                 gold_docs.add(h.document_id)
+                if h.status == "submitted":  # finished gold (``finish_gold``)
+                    finished.add(h.document_id)
             if h.annotator is not None:
                 per_ann[h.annotator][h.status] += 1
         names = sorted(annotators) if self.actor.role not in ("annotator", "system") else [self.actor.label]
@@ -94,6 +99,7 @@ class StatusMixin(ServiceBase):
             sets_by_kind_status={k: dict(v) for k, v in sorted(by_kind.items())},
             documents_ready=ready,
             documents_with_gold=len(gold_docs),
+            documents_gold_finished=len(finished),
             splits=dict(sorted(splits.items())),
             skipped=tuple(
                 SkippedDocument(k.document, k.annotator, k.status, k.reason)

@@ -427,11 +427,15 @@ def test_migration_0005_down_and_up(backend: str, tmp_path: Path, request: pytes
 
 
 def test_pooling_in_the_database_takes_what_the_pure_pool_takes(any_url: str) -> None:
-    """Odd ranks (ties, gaps, not in file order): the stored pool equals ``pool_pairs`` on the lines."""
+    """Odd ranks (ties, gaps, not in file order, against the scores): the stored pool equals
+    ``pool_pairs`` on the lines, and both take the top by score, as trec_eval ranks them."""
     c = project(any_url)
     odd = [RunLine("1", "p4", 9, 0.1, "odd"), RunLine("1", "p8", 1, 0.5, "odd"), RunLine("1", "p6", 1, 0.7, "odd"),
            RunLine("1", "p7", 5, 0.9, "odd"), RunLine("2", "p1", 3, 1.0, "odd")]  # fmt: skip
     c.add_run(odd)
     res = c.pool(depth=2, runs=["odd"], seed=4)
     assert [(u.topic, u.doc) for u in res.units] == pool_pairs({"odd": odd}, ["1", "2"], depth=2, seed=4)
-    assert {(u.topic, u.doc) for u in res.units} == {("1", "p6"), ("1", "p8"), ("2", "p1")}
+    assert {(u.topic, u.doc) for u in res.units} == {("1", "p7"), ("1", "p6"), ("2", "p1")}
+    assert res.warnings == ("run odd: its rank column and its scores order the documents differently in 1 of 2 "
+                            "topic(s) (topic 1, position 1: rank says p6, score says p7); pooled and scored by "
+                            "score, as trec_eval does",)  # fmt: skip

@@ -66,7 +66,7 @@ async def test_finish_gold_with_confirmation(ready_url: str) -> None:
         await press(pilot, "F")  # conflicts are open: the check lists them, Enter only closes
         assert isinstance(app.screen, MessageScreen)
         text = screen_text(app)
-        assert "open conflict(s)" in text and "open: span:0-4" in text
+        assert "decide span:0-4 first" in text and "open: span:0-4" in text
         await press(pilot, "enter")
         carol = Corpus.open("demo", url=ready_url, user="carol")
         assert carol.gold("d1").info.status == "in_progress"
@@ -93,19 +93,40 @@ async def test_finish_gold_with_confirmation(ready_url: str) -> None:
 
 @run_async
 async def test_a_decision_on_a_stale_screen_loses(ready_url: str) -> None:
-    """Another adjudicator revised gold after this screen was loaded: the key is refused (stale),
-    nothing is written, and the screen says to reload."""
+    """Another adjudicator decided a conflict after this screen was loaded: the key is refused,
+    saying who decided it (issue 22.11), nothing is written, and the screen shows their decision; a
+    key on the line now shown decided is a revision. A key on a conflict still open on a screen gold
+    moved on from is refused as stale."""
     app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
     async with app.run_test(notifications=True) as pilot:
         await settle(pilot)
         app.open_adjudication("d1")
         await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AdjudicateScreen)
         lena = Corpus.open("demo", url=ready_url, user="lena")
         lena.resolve("d1", "span:0-4", take="alice", reason="meanwhile")
         n = len(lena.decisions("d1"))
         await press(pilot, "b")  # on the screen span:0-4 is still open
         assert len(lena.decisions("d1")) == n
-        assert [
-            d.decided_by for d in lena.decisions("d1") if d.item_kind == "span" and d.method == "adjudicated"
-        ] == ["lena"]
+
+        def spans() -> list[tuple[str | None, bool]]:
+            return [(d.decided_by, d.in_force) for d in lena.decisions("d1")
+                    if d.item_kind == "span" and d.method == "adjudicated"]  # fmt: skip
+
+        assert spans() == [("lena", True)]
+        assert any("span:0-4 on d1 was decided meanwhile by lena" in n.message for n in app._notifications)
+        line = next(c for c in screen.shown if c.key == "span:0-4")  # the screen shows lena's decision
+        assert line.decision is not None and line.decision.decided_by == "lena"
+        if screen._current().key != "span:0-4":  # type: ignore[union-attr]
+            await press(pilot, "up")
+        await press(pilot, "b")  # shown decided: deciding it again is a revision
+        assert spans() == [("lena", False), ("carol", True)]
+        first, other = [x.key for x in lena.conflicts("d1")[0].conflicts if not x.blocked][:2]
+        lena.resolve("d1", first, take="alice")  # another conflict, decided behind carol's screen
+        n = len(lena.decisions("d1"))
+        while screen._current().key != other:  # type: ignore[union-attr]  # open on both sides
+            await press(pilot, "down")
+        await press(pilot, "b")
+        assert len(lena.decisions("d1")) == n
         assert any("changed since you read it" in n.message for n in app._notifications)

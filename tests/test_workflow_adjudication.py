@@ -126,11 +126,13 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     assert last.open == 0
     # deciding the last conflict does not finish gold: the adjudicator does, explicitly
     assert judy.gold("s1").info.status == "in_progress"
-    revised = judy.resolve("s1", "label:topic", take="bob")  # a revision, not a refusal
+    revised = judy.resolve("s1", "label:topic", take="bob", revise=True)  # a revision, not a refusal
     assert revised.decision.method == "adjudicated" and judy.gold("s1").annotations.labels == (
         DocLabel("topic", "other"),
     )
-    judy.resolve("s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding")
+    judy.resolve(
+        "s1", "label:topic", item=DocLabel("topic", "binding"), reason="it is about binding", revise=True
+    )
     with pytest.raises(NotFound):
         judy.resolve("s1", "span:1-2", take="bob")
     check = judy.check_gold("s1")  # the test's label is not in the schema: like submit, it refuses

@@ -198,9 +198,10 @@ def test_sets_listing_and_table_headers_and_totals(project: tuple[Corpus, list[s
     # conflicts --counts, decisions and conflicts have headers and totals; blocked says why
     code, out, _ = run(capsys, *base, "conflicts", "--counts")
     lines = out.strip().splitlines()
-    assert lines[0].split("\t") == ["document", "sets", "conflicts", "open", "gold"]
-    assert lines[1:-1] == ["d2\t2\t4\t4\tin_progress"]  # d1 was reopened: not ready any more
-    assert lines[-1] == "total: 1 documents, 4 conflicts, 4 open"
+    assert lines[0].split("\t") == ["document", "sets", "conflicts", "open", "waiting", "gold"]
+    # d1 was reopened: not ready any more; on d2 the agreed Localization to soil waits on its span
+    assert lines[1:-1] == ["d2\t2\t4\t4\t1\tin_progress"]
+    assert lines[-1] == "total: 1 documents, 4 conflicts, 4 open + 1 waiting on them"
     code, out, _ = run(capsys, *base, "conflicts", "d2")
     assert f"{REL_CHICKENS}  [presence] blocked: span:50-58 has no gold item yet" in out
     code, out, _ = run(capsys, *base, "decisions", "d2")

@@ -76,21 +76,23 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
     assert code == 3
     # a decision is revised (an edit from alice's version), undone, decided again, until gold is finished
     env = json.dumps({"type": "Environment", "fragments": [[27, 31]]})  # the text is the document's
-    code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--item", env,
-                         "--take", "alice", "-r", "soil as such")  # fmt: skip
-    assert code == 0 and "gold T2 (edited" in out, err
+    revise = ["--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--item", env, "--take", "alice"]
+    code, out, err = run(capsys, *base, *revise)  # decided already: a revision must be asked for
+    assert code == 6 and "span:27-31 on d2 was already decided by you" in err and "--revise" in err, err
+    code, out, err = run(capsys, *base, *revise, "--revise", "-r", "soil as such")
+    assert code == 0 and "gold T2 (edited" in out and "revised decision" in out, err
     code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--undo")
     assert code == 0 and "resting on it: R1" in out and "2 open conflict(s)" in out, (
         err
     )  # R1 is blocked again
-    code, out, _ = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--check")
+    code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--check")
     assert (
-        code == 0
-        and "2 open conflict(s): span:27-31" in out
-        and f"open  {rel_key}  (blocked: span:27-31" in out
+        code == 6 and "  open     span:27-31\n" in out and f"open     {rel_key}  (blocked: span:27-31" in out
     )
+    assert err == "corpusdb: error: cannot finish the gold of d2: 2 open: decide span:27-31 first\n"
     code, out, err = run(capsys, *base, "--as", "judy", "adjudicate", "d2", "--finish")
-    assert code == 6 and "open  span:27-31" in out and "cannot finish" in err
+    assert code == 6 and "open     span:27-31" in out and "cannot finish" not in out
+    assert err == "corpusdb: error: cannot finish the gold of d2: 2 open: decide span:27-31 first\n"
     code, out, err = run(
         capsys, *base, "--as", "judy", "adjudicate", "d2", "--key", "span:27-31", "--take", "alice"
     )
@@ -104,7 +106,7 @@ def test_life_from_the_shell(tmp_path: Path, capsys: Cap) -> None:
     code, _, err = run(capsys, *base, "--as", "judy", "adjudicate", "d1", "--key", "span:27-31", "--none")
     assert code == 6 and "finished" in err and "corpusdb correct" in err
     code, out, _ = run(capsys, *base, "--as", "judy", "conflicts", "--counts")
-    assert out.splitlines()[1:3] == ["d1\t2\t2\t0\tfinished", "d2\t2\t2\t0\tfinished"]
+    assert out.splitlines()[1:3] == ["d1\t2\t2\t0\t0\tfinished", "d2\t2\t2\t0\t0\tfinished"]
     code, out, _ = run(capsys, *base, "-f", "json", "decisions", "d1")
     methods = sorted(d["method"] for d in json.loads(out))
     assert methods == ["adjudicated", "adjudicated", "unanimous"]

@@ -72,7 +72,7 @@ def test_a_decision_is_revised_keeping_the_gold_id_and_the_history(corpus: Corpu
     judy = corpus.as_user("judy")
     judy.merge()
     first = judy.resolve("d1", SOIL, take="alice")
-    second = judy.resolve("d1", SOIL, take="bob", reason="it is water-logged soil")
+    second = judy.resolve("d1", SOIL, take="bob", reason="it is water-logged soil", revise=True)
     assert second.gold_item_id == first.gold_item_id  # what points at the item keeps pointing at it
     assert gold_span(judy, "soil").type == "Water"
     history = [d for d in judy.decisions("d1") if d.item_id == first.gold_item_id]
@@ -86,9 +86,9 @@ def test_a_decision_is_revised_keeping_the_gold_id_and_the_history(corpus: Corpu
     soil = next(x for x in dc.conflicts if x.key == SOIL)
     assert soil.decision is not None and soil.decision.id == second.decision.id
     # refusing it now takes the item out; taking a version again puts a fresh one
-    judy.resolve("d1", SOIL, reject=True)
+    judy.resolve("d1", SOIL, reject=True, revise=True)
     assert not any(s.text == "soil" for s in judy.gold("d1").annotations.spans)
-    judy.resolve("d1", SOIL, take="alice")
+    judy.resolve("d1", SOIL, take="alice", revise=True)
     assert gold_span(judy, "soil").type == "Soil"
 
 
@@ -107,7 +107,7 @@ def test_an_edit_is_recorded_as_edited_with_before_and_after(corpus: Corpus) -> 
     d2 = next(d for d in judy.decisions("d1") if d.id == r2.decision.id)
     assert d2.method == "edited" and d2.before is not None and d2.before["type"] in ("HostPart", "Host")
     # an item equal to a source's version is a take, not an edit
-    r3 = judy.resolve("d1", GUT, item=sp("x", "Host", "gut"))
+    r3 = judy.resolve("d1", GUT, item=sp("x", "Host", "gut"), revise=True)
     d3 = next(d for d in judy.decisions("d1") if d.id == r3.decision.id)
     assert (
         d3.method == "adjudicated" and [s["annotator"] for s in d3.sources] == ["bob"] and d3.before is None
@@ -190,11 +190,15 @@ def test_finish_is_checked_then_freezes_gold_until_a_lead_reopens_it(corpus: Cor
     judy = corpus.as_user("judy")
     judy.merge()
     check = judy.check_gold("d1")
-    assert set(check.open) == {GUT, SOIL, REL} and not check.ok
+    # one count, as `conflicts` gives it: two conflicts to decide, and the agreed relation waits on one
+    [dc] = judy.conflicts("d1")
+    assert (dc.open, dict(dc.waiting)) == (2, {REL: GUT})
+    assert set(check.open) == {GUT, SOIL} and check.waiting == ((REL, GUT),) and not check.ok
     assert dict(check.blocked) == {REL: f"{GUT} has no gold item yet: resolve it (or run the merge) first"}
     with pytest.raises(GoldNotFinished) as exc:
         judy.finish_gold("d1")
-    assert set(exc.value.check.open) == {GUT, SOIL, REL} and "3 open conflict(s)" in str(exc.value)
+    assert set(exc.value.check.open) == {GUT, SOIL}
+    assert str(exc.value) == f"cannot finish the gold of d1: 2 open + 1 waiting on a span: decide {GUT} first"
     assert judy.gold("d1").info.status == "in_progress"
     judy.resolve("d1", GUT, take="alice")
     last = judy.resolve("d1", SOIL, take="bob")
@@ -231,9 +235,9 @@ def test_a_revision_that_lost_a_race_is_stale(corpus: Corpus) -> None:
     seen = judy.gold("d1").info.version
     other = Corpus.open("p", engine=db.make_engine(str(corpus.engine.url.render_as_string(hide_password=False))),
                         user="lena")  # fmt: skip
-    other.resolve("d1", SOIL, take="bob", expected_version=seen)
+    other.resolve("d1", SOIL, take="bob", expected_version=seen, revise=True)
     with pytest.raises(StaleVersion):
-        judy.resolve("d1", SOIL, reject=True, expected_version=seen)
+        judy.resolve("d1", SOIL, reject=True, expected_version=seen, revise=True)
     with pytest.raises(StaleVersion):
         judy.undo_decision("d1", SOIL, expected_version=seen)
     with pytest.raises(StaleVersion):

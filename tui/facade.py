@@ -16,7 +16,7 @@ from typing import Any
 
 from corpusdb.api import Corpus
 from corpusdb.db import default_url
-from corpusdb.errors import CorpusError, NotFound, UsageError
+from corpusdb.errors import CorpusError, DecidedMeanwhile, NotFound, UsageError
 from corpusdb.records import Annotations, AnnotationSet, GuidelineInfo, ProjectInfo, SetInfo
 from corpusdb.status import StatusReport
 from guidelines.schema import Schema
@@ -403,16 +403,30 @@ class TuiFacade:
         reject: bool = False,
         reason: str | None = None,
         expected_version: int | None = None,
+        revise: bool = False,
     ) -> Any:
-        """Decide one conflict (again: a revision); gold and its Decision are written in one
-        transaction (after the agreed items are merged, when this app has not merged them yet: the
-        first act writes gold). ``expected_version``: the gold version shown (StaleVersion if it moved on)."""
+        """Decide one conflict (``revise``: one the screen showed decided, again); gold and its Decision
+        are written in one transaction (after the agreed items are merged, when this app has not merged
+        them yet: the first act writes gold). ``expected_version``: the gold version shown (StaleVersion
+        if it moved on); a conflict shown open that someone decided since is refused (DecidedMeanwhile)."""
         self._need("resolve")
+        merged_now = document not in self._merged
         expected_version = self._merge_once(document, expected_version)
-        return self.corpus.resolve(  # type: ignore[attr-defined]
-            document, key, take=take, item=item, reject=reject, reason=reason or None,
-            expected_version=expected_version,
-        )  # fmt: skip
+
+        def decide(revise: bool) -> Any:
+            return self.corpus.resolve(  # type: ignore[attr-defined]
+                document, key, take=take, item=item, reject=reject, reason=reason or None,
+                expected_version=expected_version, revise=revise,
+            )  # fmt: skip
+
+        try:
+            return decide(revise)
+        except DecidedMeanwhile as exc:
+            if not (merged_now and exc.method == "unanimous"):
+                raise
+            # the merge this very act ran decided the agreed item the screen showed undecided (a
+            # lead's first act): no one else's judgement is overwritten by deciding it
+            return decide(True)
 
     def undo_decision(
         self, document: str, key: str, *, reason: str | None = None, expected_version: int | None = None

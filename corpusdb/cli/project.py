@@ -74,7 +74,8 @@ def status(ctx: typer.Context) -> None:
         t2.add_row("total", *map(str, col), str(sum(col)))
         out.print(t2)
         out.print(
-            f"documents ready for adjudication: {rep.documents_ready}; documents with gold: {rep.documents_with_gold}"
+            f"documents ready for adjudication: {rep.documents_ready}; documents with gold: {rep.documents_with_gold} "
+            f"({rep.documents_gold_finished} finished)"
         )
         if rep.skipped:  # left out of agreement and releases
             t3 = Table("document", "annotator", "set", "reason", title="Skipped as irrelevant")

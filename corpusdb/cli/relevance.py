@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.common import emit, err, out, state
 from corpusdb.cli.workflow_common import codes, fmt_float
 
 topics_app = typer.Typer(
@@ -98,6 +98,7 @@ def runs_import(
         raise UsageError("--tag names one run: give one file with it")
     runs = [(p, read_run(p, tag=tag)) for p in paths]  # every file is read and checked before any is stored
     infos = st.corpus().add_runs([(lines, p.name) for p, lines in runs], replace=replace)  # one transaction
+    _warn_disorder([lines for _, lines in runs])
     emit(st, [i.to_dict() for i in infos], lambda: [
         out.print(f"run {i.tag}: {i.documents} line(s), {i.topics} topic(s)", markup=False) for i in infos
     ])  # fmt: skip
@@ -144,10 +145,20 @@ def runs_score(
 
     st = state(ctx)
     lines = read_run(run_file) if run_file is not None else None
+    _warn_disorder([lines] if lines else [])
     scores = st.corpus().score_runs(
         tags, measures=measures, mapping=mapping, disagree=disagree, run_lines=lines
     )  # type: ignore[arg-type]
     _print_scores(st, scores, per_topic)
+
+
+def _warn_disorder(runs: list[list[Any]]) -> None:
+    """A run whose rank column disagrees with its scores: said on stderr (scored and pooled by score)."""
+    from corpusdb.relevance.pooling import run_warning
+
+    for lines in runs:
+        if lines and (w := run_warning(lines)):
+            err.print(f"warning: {w}", markup=False, soft_wrap=True)
 
 
 # -- pool -----------------------------------------------------------------------------------------
@@ -168,6 +179,9 @@ def pool(
     st = state(ctx)
     res = st.corpus().pool(depth=depth, budget=budget, judges=judges, per_unit=per_unit, double=double, seed=seed,
                            topics=topics, runs=runs, skip_missing=skip_missing)  # fmt: skip
+
+    for w in res.warnings:
+        err.print(f"warning: {w}", markup=False, soft_wrap=True)
 
     def render() -> None:
         out.print(f"pooled {len(res.units)} new document(s) ({res.doubled} doubly judged), "
@@ -284,6 +298,7 @@ def evaluate_trec(
     st = state(ctx)
     q = read_qrels(qrels)
     lines = [read_run(p) for p in runs]
+    _warn_disorder(lines)
     ms = tuple(measures) if measures else DEFAULT_MEASURES
     _print_scores(st, [score_run(q, r, ms, tag=r[0].tag) for r in lines], per_topic)
 

@@ -12,6 +12,7 @@ from corpusdb.cli.common import emit, out, state
 from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
 from corpusdb.errors import UsageError
+from corpusdb.workflow.types import open_summary
 
 CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, partial, "
                               "fragment or jaccard (groups disputes; identical versions still needed).")  # fmt: skip
@@ -42,10 +43,13 @@ def conflicts(
         if document is not None:
             raise UsageError("--counts lists every ready document: give no DOCUMENT")
         q = c.adjudication_queue(criterion=criterion, types=types)
+        waiting = sum(e.waiting for e in q)
         emit(st, [e.to_dict() for e in q], lambda: print_table(
-            ("document", "sets", "conflicts", "open", "gold"),
-            [(e.document, e.sets, e.conflicts, e.open, _gold_state(e.gold_status) if e.has_gold else "none") for e in q],
-            f"total: {len(q)} documents, {sum(e.conflicts for e in q)} conflicts, {sum(e.open for e in q)} open",
+            ("document", "sets", "conflicts", "open", "waiting", "gold"),
+            [(e.document, e.sets, e.conflicts, e.open, e.waiting, _gold_state(e.gold_status) if e.has_gold else "none")
+             for e in q],
+            f"total: {len(q)} documents, {sum(e.conflicts for e in q)} conflicts, {sum(e.open for e in q)} open"
+            + (f" + {waiting} waiting on them" if waiting else ""),
         ))  # fmt: skip
         return
     res = c.conflicts(document, criterion=criterion, types=types, sources=sources, include_resolved=all_items)
@@ -54,8 +58,8 @@ def conflicts(
         for dc in res:
             who = ", ".join(f"{s.annotator} (set {s.set_id})" for s in dc.sources)
             counts_s = ", ".join(f"{k} {v}" for k, v in dc.counts.items() if v)
-            out.print(Text.assemble((dc.document, "bold"), f": {dc.open} open of {sum(dc.counts.values())} "
-                      f"conflicts ({counts_s or 'none'}); {dc.agreed} agreed; sources: {who}"))  # fmt: skip
+            out.print(Text.assemble((dc.document, "bold"), f": {open_summary(dc.open, dc.waiting)} ({sum(dc.counts.values())} "
+                      f"conflicts: {counts_s or 'none'}); {dc.agreed} agreed; sources: {who}"))  # fmt: skip
             for x in dc.conflicts:
                 state_s = (
                     f"decided {x.decision.method}"
@@ -68,7 +72,8 @@ def conflicts(
                     out.print(f"      {v.display}  <- {names}", markup=False)
         if len(res) != 1:
             blocked = sum(1 for dc in res for x in dc.conflicts if x.blocked and not x.decision)
-            out.print(f"total: {len(res)} documents, {sum(dc.open for dc in res)} open conflicts "
+            waiting = {f"{dc.document} {k}": on for dc in res for k, on in dc.waiting.items()}
+            out.print(f"total: {len(res)} documents, {open_summary(sum(dc.open for dc in res), waiting)} "
                       f"({blocked} blocked), {sum(dc.agreed for dc in res)} agreed items", markup=False)  # fmt: skip
 
     emit(st, [dc.to_dict() for dc in res], render)
@@ -117,16 +122,27 @@ def adjudicate(
     undo: Annotated[
         bool, typer.Option("--undo", help="With --key: undo its decision (the conflict is open again).")
     ] = False,
+    revise: Annotated[
+        bool,
+        typer.Option(
+            "--revise",
+            help="With --key: decide a decided conflict again (without it, a decided conflict is refused, exit 6, "
+            "naming who decided it).",
+        ),
+    ] = False,
     finish: Annotated[
         bool,
         typer.Option(
             "--finish",
-            help="Finish the DOCUMENT's gold (refused while a conflict is open); decisions are frozen afterwards.",
+            help="Finish the DOCUMENT's gold (refused while a conflict is open); decisions are frozen afterwards. "
+            "Without DOCUMENT: every ready document's gold that can be finished; the rest are listed with why.",
         ),
     ] = False,
     check: Annotated[
         bool,
-        typer.Option("--check", help="Say whether the DOCUMENT's gold can be finished (writes nothing)."),
+        typer.Option(
+            "--check", help="Say whether the DOCUMENT's gold can be finished (writes nothing; exit 6 if not)."
+        ),
     ] = False,
     force: Annotated[
         bool, typer.Option("--force", help="With --finish: finish even if gold breaks the schema.")
@@ -135,20 +151,28 @@ def adjudicate(
     """Build gold: auto-merge agreed items (default), resolve one conflict with --key, or many with
     --take NAME --all / --type TYPE (one transaction per document; blocked items are listed with why).
 
-    A decided conflict may be decided again, or undone with --undo, until the document's gold is
+    A decided conflict may be decided again (--revise; without it the decision someone made is
+    kept and the command exits 6), or undone with --undo, until the document's gold is
     finished with --finish (checked like submit: no open conflict, no schema error). Decisions already
     made are kept on every run; each gold item records how it was decided (`corpusdb decisions`).
     --item with --take NAME records the item as edited from NAME's version.
     """
     st = state(ctx)
     c = st.corpus()
+    if revise and (key is None or undo or finish or check or every or item_type is not None):
+        raise UsageError(
+            "--revise decides one decided conflict again: give its --key with --take, --none or --item"
+        )
     if finish or check:
-        if document is None:
-            raise UsageError("--finish/--check need the DOCUMENT")
         if key is not None or take is not None or none or item is not None or undo or every:
             raise UsageError(
                 "--finish/--check act on a whole document: give no --key, --take, --none, --item"
             )
+        if document is None:
+            _finish_all(
+                st, c, dry_run=not finish, force=force, criterion=criterion, types=types, sources=sources
+            )
+            return
         _finish(
             st, c, document, finish=finish, force=force, criterion=criterion, types=types, sources=sources
         )
@@ -173,6 +197,17 @@ def adjudicate(
         bulk = c.resolve_bulk(document, take=take, item_type=item_type, reason=reason, criterion=criterion,
                               types=types, sources=sources)  # fmt: skip
         emit(st, [b.to_dict() for b in bulk], lambda: _print_bulk(bulk))
+        breached = [b for b in bulk if b.breaches]
+        if breached:  # the decisions are stored; the exit code says gold breaks the schema (exit 4)
+            from corpusdb.errors import SchemaError
+
+            n = sum(len(b.breaches) for b in breached)
+            first = breached[0]
+            raise SchemaError(
+                f"the take left {n} schema error(s) in the gold of {len(breached)} document(s) (listed above; the "
+                f"decisions are stored): revise {first.breach_keys[0][0] if first.breach_keys[0] else 'them'} on "
+                f"{first.document} and the others (--revise) before --finish"
+            )
         return
     if key is None:
         if take is not None or none or item is not None:
@@ -192,10 +227,11 @@ def adjudicate(
         raise UsageError("resolving a conflict needs exactly one of --take, --none and --item")
     parsed = parse_item(item, kind_of_key(key)) if item is not None else None
     r = c.resolve(document, key, take=take, item=parsed, reject=none, reason=reason, criterion=criterion,
-                  types=types, sources=sources)  # fmt: skip
+                  types=types, sources=sources, revise=revise)  # fmt: skip
     emit(st, r.to_dict(), lambda: out.print(
         f"{r.document} {r.key}: " + (f"gold {r.gold_item_id}" if r.gold_item_id else "refused")
-        + f" ({r.decision.method}, decision {r.decision.id}); "
+        + f" ({r.decision.method}, decision {r.decision.id}"
+        + (f", revised decision {r.revised}" if r.revised else "") + "); "
         + (f"out of gold, resting on the old item: {', '.join(r.undone)}; " if r.undone else "")
         + f"{r.open} open conflict(s) left" + ("; finish with --finish" if r.open == 0 else ""),
         markup=False))  # fmt: skip
@@ -206,7 +242,9 @@ def _finish(st: Any, c: Any, document: str, *, finish: bool, force: bool, **kw: 
 
     try:
         res = c.finish_gold(document, force=force, **kw) if finish else c.check_gold(document, **kw)
-    except GoldNotFinished as exc:  # what stands in the way, then the refusal (exit 6)
+        if not finish and not res.ok:
+            raise GoldNotFinished(res)  # --check says it as --finish would: exit 6
+    except GoldNotFinished as exc:  # what stands in the way on stdout, the refusal once on stderr
         refused = exc.check
         emit(st, refused.to_dict(), lambda: _print_check(refused))
         raise
@@ -216,18 +254,53 @@ def _finish(st: Any, c: Any, document: str, *, finish: bool, force: bool, **kw: 
             out.print(f"{res.document}: gold finished (set {res.gold_set_id}); decisions are frozen "
                       "(change it with `corpusdb correct`, or a lead reopens the set)", markup=False)  # fmt: skip
         else:
-            _print_check(res)
+            out.print(res.summary(), markup=False)
+        _print_check(res)
 
     emit(st, res.to_dict(), render)
 
 
+def _finish_all(st: Any, c: Any, *, dry_run: bool, **kw: Any) -> None:
+    """Every ready document: finish (or check) each gold that can be; list the rest with why; exit 6
+    when a ready document's gold could not be finished (documents not ready are listed, not counted)."""
+    rep = c.finish_golds(dry_run=dry_run, **kw)
+    done = "can be finished" if dry_run else "gold finished"
+
+    def render() -> None:
+        for ch in rep.finished:
+            out.print(
+                f"{ch.document}: {done}" + ("" if dry_run else f" (set {ch.gold_set_id})"), markup=False
+            )
+        for ch in rep.refused:
+            out.print(f"{ch.document}: not finished: {ch.reason()}", markup=False)
+        for d, why in rep.not_ready:
+            out.print(f"{d}: not ready: {why}", markup=False)
+        out.print(f"total: {len(rep.finished)} {'can be finished' if dry_run else 'finished now'}, "
+                  f"{len(rep.already)} finished before, {len(rep.refused)} not finished, "
+                  f"{len(rep.not_ready)} not ready", markup=False)  # fmt: skip
+
+    emit(st, rep.to_dict(), render)
+    if rep.refused:
+        from corpusdb.errors import Conflict
+
+        names = ", ".join(ch.document for ch in rep.refused[:3]) + (" ..." if len(rep.refused) > 3 else "")
+        raise Conflict(
+            f"{len(rep.refused)} ready document(s) cannot be finished yet: {names} (why: listed above)"
+        )
+
+
 def _print_check(check: Any) -> None:
-    out.print(check.summary(), markup=False)
+    """One line per thing in the way (the one-line verdict is the caller's: summary or the error)."""
     why = dict(check.blocked)
     for k in check.open:
-        out.print(f"  open  {k}" + (f"  (blocked: {why[k]})" if k in why else ""), markup=False)
-    for v in check.violations:
-        out.print(f"  {v}", markup=False)
+        out.print(f"  open     {k}" + (f"  (blocked: {why[k]})" if k in why else ""), markup=False)
+    for k, on in check.waiting:
+        out.print(f"  waiting  {k}  (on {on})", markup=False)
+    for i, v in enumerate(check.violations):
+        keys = check.decide[i] if i < len(check.decide) else ()
+        where = f"{v.item_kind} {v.item_id}" if v.item_id else v.item_kind
+        out.print(f"  {v.severity:<8} {where}: {v.message}" + (f"  (decided on {', '.join(keys)})" if keys else ""),
+                  markup=False)  # fmt: skip
 
 
 def _print_bulk(bulk: list[Any]) -> None:
@@ -236,9 +309,15 @@ def _print_bulk(bulk: list[Any]) -> None:
                   f"{b.followed} followed, {len(b.skipped)} skipped, {b.open} open", markup=False)  # fmt: skip
         for s in b.skipped:
             out.print(f"  skipped {s.key}: {s.reason}", markup=False)
+        for v, keys in zip(b.breaches, b.breach_keys, strict=True):
+            where = f"{v.item_kind} {v.item_id}" if v.item_id else v.item_kind
+            out.print(f"  breach  {where}: {v.message}" + (f"  (decided on {', '.join(keys)})" if keys else ""),
+                      markup=False)  # fmt: skip
     out.print(f"total: {len(bulk)} documents, {sum(b.taken for b in bulk)} taken, "
               f"{sum(b.refused for b in bulk)} refused, {sum(len(b.skipped) for b in bulk)} skipped, "
-              f"{sum(b.open for b in bulk)} open", markup=False)  # fmt: skip
+              f"{sum(b.open for b in bulk)} open"
+              + (f", {sum(len(b.breaches) for b in bulk)} schema error(s) left" if any(b.breaches for b in bulk) else ""),
+              markup=False)  # fmt: skip
 
 
 def decisions(
@@ -285,6 +364,7 @@ def decisions(
 def register(app: typer.Typer) -> None:
     app.command("conflicts", epilog=codes("5 not an adjudicator, or the document is not ready"))(conflicts)
     app.command("adjudicate", epilog=codes("4 invalid item", "5 not an adjudicator, or the document is not ready",
-                                           "6 blocked by an undecided argument, gold finished, --finish refused (open "
-                                           "conflicts, schema errors), or a stale revision"))(adjudicate)  # fmt: skip
+                                           "6 decided meanwhile by someone (--revise to decide again), blocked by an "
+                                           "undecided argument, gold finished, --finish refused (open conflicts, schema "
+                                           "errors), or a stale revision"))(adjudicate)  # fmt: skip
     app.command("decisions", epilog=codes("5 not an adjudicator"))(decisions)

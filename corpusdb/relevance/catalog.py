@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, delete, func, insert, select, update
 
 from corpusdb import db, rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound
+from corpusdb.relevance.pooling import disorder_warning, rank_disorder
 from corpusdb.relevance.records import RunInfo, RunLine, Topic
 from corpusdb.service import ServiceBase, utcnow_aware
 
@@ -20,6 +21,12 @@ T = tables.topic
 R = tables.run
 RE = tables.run_entry
 A = tables.annotator
+
+
+def _bytes(conn: Connection) -> ColumnElement[str]:
+    """A run entry's document id compared byte by byte, as trec_eval's ``strcmp`` compares it
+    (PostgreSQL's default collation follows the locale; SQLite's is already binary)."""
+    return RE.c.doc if db.is_sqlite(conn) else RE.c.doc.collate("C")
 
 
 class CatalogMixin(ServiceBase):
@@ -153,15 +160,13 @@ class CatalogMixin(ServiceBase):
 
     def _top_lines(self, conn: Connection, tag: str, depth: int | None) -> list[RunLine]:
         """A run's lines that pooling to ``depth`` may take: the first ``depth`` per topic in the order
-        ``pool_pairs`` uses (rank, then the higher score, then the id), selected in SQL (a window
-        function, on SQLite and PostgreSQL alike) so that a deep run is not read whole."""
+        ``pool_pairs`` uses (trec_eval's: the higher score, then the larger id byte by byte), selected
+        in SQL (a window function, on SQLite and PostgreSQL alike) so that a deep run is not read whole."""
         if depth is None:
             return self._run_lines(conn, tag)
-        rid = conn.execute(select(R.c.id).where(R.c.project_id == self.project_id, R.c.tag == tag)).scalar()
-        if rid is None:
-            raise NotFound(f"no run {tag!r} in this project")
+        rid = self._run_id(conn, tag)
         order = func.row_number().over(
-            partition_by=RE.c.topic, order_by=(RE.c.rank, RE.c.score.desc(), RE.c.doc)
+            partition_by=RE.c.topic, order_by=(RE.c.score.desc(), _bytes(conn).desc())
         )
         sub = (
             select(RE.c.topic, RE.c.doc, RE.c.rank, RE.c.score, order.label("n"))
@@ -170,6 +175,38 @@ class CatalogMixin(ServiceBase):
         )
         rows = conn.execute(select(sub.c.topic, sub.c.doc, sub.c.rank, sub.c.score).where(sub.c.n <= depth))
         return [RunLine(t, d, int(k), float(s), tag) for t, d, k, s in rows]
+
+    def _run_id(self, conn: Connection, tag: str) -> int:
+        rid = conn.execute(select(R.c.id).where(R.c.project_id == self.project_id, R.c.tag == tag)).scalar()
+        if rid is None:
+            raise NotFound(f"no run {tag!r} in this project")
+        return int(rid)
+
+    def _rank_disorder(self, conn: Connection, tag: str) -> str | None:
+        """A warning when the run's rank column orders some topic's documents otherwise than its scores
+        (what ``pool_pairs`` and the scorer go by), else None. Found in SQL without reading the run:
+        in rank order (equal ranks in score order), a line after one with a lower score, or with an
+        equal score and a smaller id, is out of trec_eval's order."""
+        rid = self._run_id(conn, tag)
+        doc = _bytes(conn)
+        w = {"partition_by": RE.c.topic, "order_by": (RE.c.rank, RE.c.score.desc(), doc.desc())}
+        sub = (
+            select(RE.c.topic, RE.c.score, doc.label("doc"), func.lag(RE.c.score).over(**w).label("ps"),
+                   func.lag(doc).over(**w).label("pd"))
+            .where(RE.c.run_id == rid)
+            .subquery()
+        )  # fmt: skip
+        bad = (sub.c.score > sub.c.ps) | ((sub.c.score == sub.c.ps) & (sub.c.doc > sub.c.pd))
+        topics = sorted(
+            set(conn.execute(select(sub.c.topic).where(bad)).scalars()), key=lambda t: (len(t), t)
+        )
+        if not topics:
+            return None
+        example = conn.execute(select(RE.c.doc, RE.c.rank, RE.c.score).where(RE.c.run_id == rid,
+                                                                            RE.c.topic == topics[0])).all()  # fmt: skip
+        n = conn.execute(select(func.count(func.distinct(RE.c.topic))).where(RE.c.run_id == rid)).scalar_one()
+        found = rank_disorder(RunLine(topics[0], d, int(k), float(s), tag) for d, k, s in example)
+        return disorder_warning(tag, len(topics), int(n), topics[0], found[topics[0]])
 
     def _run_tags(self, conn: Connection) -> list[str]:
         return list(

@@ -73,8 +73,9 @@ class JudgingMixin(CatalogMixin):
     ) -> PoolResult:
         """Pool the runs' top documents per topic and assign them blind to judges, in one transaction.
 
-        ``depth``: the top k of every run per topic; ``budget``: at most that many documents per topic
-        (filled rank by rank across runs). Units are shuffled with ``seed``; each goes to ``per_unit``
+        ``depth``: the top k of every run per topic, by score as trec_eval ranks them (``trec_order``;
+        a run whose rank column disagrees is named in ``warnings``); ``budget``: at most that many
+        documents per topic (filled position by position across runs). Units are shuffled with ``seed``; each goes to ``per_unit``
         judges, and a ``double`` fraction of the new units to one judge more (the agreement subset).
         Pairs pooled before are kept as they are. A unit's text is the project's document of that id
         (imported beforehand); a pooled document without one is an error, or skipped with
@@ -98,6 +99,7 @@ class JudgingMixin(CatalogMixin):
                 raise UsageError("no runs to pool (import some with `corpusdb runs import`)")
             lines = {tag: self._top_lines(conn, tag, depth) for tag in tags}
             pairs = pool_pairs(lines, chosen, depth=depth, budget=budget, seed=seed)
+            warnings = tuple(w for tag in tags if (w := self._rank_disorder(conn, tag)))
             names = self._judges(conn, judges)
             if per_unit + (1 if double > 0 else 0) > len(names):
                 raise UsageError(
@@ -134,7 +136,7 @@ class JudgingMixin(CatalogMixin):
                         per_unit=per_unit, depth=depth, budget=budget, seed=seed, runs=tags)  # fmt: skip
         return PoolResult(
             tuple(PoolUnit(units[u][0], units[u][1], u, tuple(sorted(by_unit[u]))) for u in order),
-            len(existing), len(doubled), missing, dict(sorted(load.items())),
+            len(existing), len(doubled), missing, dict(sorted(load.items())), warnings,
         )  # fmt: skip
 
     def _judges(self, conn: Connection, judges: Sequence[str] | None) -> list[str]:

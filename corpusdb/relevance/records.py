@@ -71,6 +71,8 @@ class PoolResult(_ToDict):
     """``TOPIC+DOC`` pooled but with no text in the project (skipped with ``skip_missing``)."""
     load: dict[str, int] = field(default_factory=dict)
     """Units per judge after pooling."""
+    warnings: tuple[str, ...] = ()
+    """Runs whose rank column and scores disagree (pooled by score, as trec_eval scores them)."""
 
 
 @dataclass(frozen=True, slots=True)

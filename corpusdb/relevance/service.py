@@ -193,7 +193,8 @@ class RelevanceMixin(JudgingMixin):
                 labels = (*tuple(lb for lb in old.labels if lb.name != name), DocLabel(name, value))
                 new = Annotations(old.spans, old.relations, old.links, old.notes, labels, old.extra)
                 writes.append(GoldWrite(ids[u], g.id if g else None, "submitted", g.status if g else None, new, True,
-                                        [("label", name, "adjudicated", self.actor.id, [{"qrels": source}], why)]))  # fmt: skip
+                                        [("label", name, "adjudicated", self.actor.id, [{"qrels": source}], why)],
+                                        version=g.version if g else None))  # fmt: skip
             if clashes:
                 raise Conflict(f"{len(clashes)} gold grade(s) differ from the qrels (--replace to take the qrels'): "
                                + ", ".join(clashes[:5]))  # fmt: skip

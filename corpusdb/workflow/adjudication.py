@@ -21,11 +21,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from sqlalchemy import Connection
 
 from corpusdb.edits import PREFIX
-from corpusdb.errors import Conflict, InvalidInput, NotFound, StaleVersion, UsageError
+from corpusdb.errors import Conflict, DecidedMeanwhile, InvalidInput, NotFound, StaleVersion, UsageError
 from corpusdb.records import (
     Annotations,
     AnnotationSet,
@@ -46,6 +47,7 @@ from corpusdb.workflow.types import Item, MergeResult, Resolution, SourceRef
 from corpusdb.workflow.units import Member, Unit
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 class _Gold:
@@ -430,7 +432,41 @@ def _write(a: Analysis, gold: _Gold, status: str | None = None) -> store.GoldWri
     status = status or (a.gold.status if a.gold else "in_progress")
     return store.GoldWrite(
         a.doc_id, a.gold.id if a.gold else None, status, a.gold.status if a.gold else None,
-        gold.annotations(), gold.changed, gold.decisions, gold.superseded,
+        gold.annotations(), gold.changed, gold.decisions, gold.superseded, a.gold.version if a.gold else None,
+    )  # fmt: skip
+
+
+RETRIES = 5
+"""How often a write built on a reading another writer's commit overtook is read and built again:
+each retry follows someone else's progress, so a few are enough (then ``GoldRaced``, exit 6)."""
+
+
+def settled(attempt: Callable[[], T]) -> T:
+    """Run ``attempt`` (one whole write transaction: read, decide, write) again while another
+    writer's commit overtook its reading (``store.GoldRaced``): the new reading sees their decisions,
+    so the loser of a race is told what was decided (``DecidedMeanwhile``) instead of overwriting it."""
+    for _ in range(RETRIES - 1):
+        try:
+            return attempt()
+        except store.GoldRaced:
+            continue
+    return attempt()
+
+
+def refuse_decided(a: Analysis, key: str, done: DecisionInfo, actor: str | None) -> None:
+    """Deciding a decided conflict is a revision only when asked for (``revise``): without it, the
+    caller did not know of that decision (another adjudicator's, made since they looked), which is kept."""
+    what = f"gold {done.item_id}" if done.item_id else "refused"
+    when = f"{done.created:%Y-%m-%d %H:%M:%S} UTC" if done.created else ""
+    said = (
+        "already decided by you"
+        if done.decided_by == actor
+        else f"decided meanwhile by {done.decided_by or 'the owner'}"
+    )
+    raise DecidedMeanwhile(
+        f"{key} on {a.document} was {said} ({done.method}, {what}; decision {done.id}, {when}): that decision "
+        "is kept; to change it, decide again with --revise (revise=True)",
+        done.decided_by, done.id, done.method,
     )  # fmt: skip
 
 
@@ -522,6 +558,10 @@ class AdjudicationMixin(ServiceBase):
         self._require("lead", "adjudicator", doing="merge annotations into gold")
         if threshold is not None and threshold < 1:
             raise UsageError(f"the threshold must be at least 1, got {threshold}")
+        return settled(lambda: self._merge_all(document, threshold, criterion, types, sources, progress))
+
+    def _merge_all(self, document: str | int | None, threshold: int | None, criterion: str, types: str,
+                   sources: Sequence[str | int] | None, progress: Progress | None) -> list[MergeResult]:  # fmt: skip
         schema = self.schema()  # type: ignore[attr-defined]
         out: list[MergeResult] = []
         with self._write() as conn:
@@ -603,15 +643,19 @@ class AdjudicationMixin(ServiceBase):
         types: str = "ignored",
         sources: Sequence[str | int] | None = None,
         expected_version: int | None = None,
+        revise: bool = False,
     ) -> Resolution:
         """Decide one conflict: ``take`` a source's version (annotator name, ``name:localid`` or set
         id), put an edited ``item`` (relation arguments and link ends name *gold* span ids; with
         ``take`` too: the source it was edited from), or ``reject`` them all. Use the same
         criterion/types/sources as the ``conflicts`` call that gave the key.
 
-        A decided conflict is decided again (a revision: the old decision is kept, superseded; the
-        gold item keeps its id) until the gold is finished. An item that differs from every source's
-        version is recorded as ``edited`` with before/after; one equal to a version as ``adjudicated``.
+        A decided conflict is refused (``DecidedMeanwhile``, naming who decided it: that decision is
+        kept) unless ``revise``: then it is decided again (a revision: the old decision is kept,
+        superseded; the gold item keeps its id) until the gold is finished. Two adjudicators deciding
+        it at once: the gold set's version is compared and set in the write, so the later one reads
+        again and is refused. An item that differs from every source's version is recorded as
+        ``edited`` with before/after; one equal to a version as ``adjudicated``.
         ``expected_version``: the gold set's version the caller saw (StaleVersion when it moved on).
         """
         self._require("lead", "adjudicator", doing="resolve conflicts")
@@ -619,6 +663,14 @@ class AdjudicationMixin(ServiceBase):
             item is not None and reject
         ):
             raise UsageError("resolve needs exactly one of: take=SOURCE, item=ITEM, reject=True")
+        return settled(lambda: self._resolve_once(
+            document, key, take, item, reject, reason, criterion, types, sources, expected_version, revise
+        ))  # fmt: skip
+
+    def _resolve_once(self, document: str | int, key: str, take: str | int | None, item: Item | None,
+                      reject: bool, reason: str | None, criterion: str, types: str,
+                      sources: Sequence[str | int] | None, expected_version: int | None,
+                      revise: bool) -> Resolution:  # fmt: skip
         schema = self.schema()  # type: ignore[attr-defined]
         with self._write() as conn:
             a = analyse(conn, self.project_id, self.actor, document, schema, criterion=criterion, types=types,
@@ -631,6 +683,8 @@ class AdjudicationMixin(ServiceBase):
             done = a.unit_decision.get(u.key)
             if done is not None:
                 refuse_finished(a, f"revise the decision on {key}")
+                if not revise:
+                    refuse_decided(a, key, done, self.actor.name)
             check_expected(conn, a, expected_version)
             gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
             if reject:
@@ -673,7 +727,7 @@ class AdjudicationMixin(ServiceBase):
             dec = replace(dec, id=ids[first])
             self._audit(conn, "resolve", f"{a.document} {key}", decision=dec.id, reason=reason,
                         revised=done.id if done is not None else None)  # fmt: skip
-        return Resolution(a.document, key, dec.item_id or None, dec, open_, undone)
+        return Resolution(a.document, key, dec.item_id or None, dec, open_, undone, done.id if done else None)
 
     def _chosen(self, a: Analysis, u: Unit, take: str | int) -> Member | None:
         spec = str(take)

@@ -27,10 +27,14 @@ from corpusdb.workflow.adjudication import (
     _write,
     is_finished,
     refuse_finished,
+    settled,
 )
 from corpusdb.workflow.conflicts import Analysis, analyse_many
+from corpusdb.workflow.revise import decided_keys
 from corpusdb.workflow.types import _ToDict
 from corpusdb.workflow.units import Unit
+from guidelines.schema import Schema
+from guidelines.validate import Violation, errors, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,11 @@ class BulkResolution(_ToDict):
     open: int
     """Conflicts still open on the document afterwards."""
     decision_ids: tuple[int, ...]
+    breaches: tuple[Violation, ...] = ()
+    """Schema errors the gold has after this take and did not have before (a ``PartOf`` whose part
+    was taken as ``Environment``): the decisions are stored, but gold cannot be finished so."""
+    breach_keys: tuple[tuple[str, ...], ...] = ()
+    """Per breach, the conflict keys whose decisions caused it (revise them)."""
 
     def to_dict(self) -> dict[str, Any]:
         d = {
@@ -71,6 +80,10 @@ class BulkResolution(_ToDict):
             "skipped": [s.to_dict() for s in self.skipped],
             "open": self.open,
             "decision_ids": list(self.decision_ids),
+            "breaches": [
+                {**v.to_dict(), "decide": list(k)}
+                for v, k in zip(self.breaches, self.breach_keys, strict=True)
+            ],
         }
         return d
 
@@ -124,36 +137,40 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         else:
             docs = [document]
         out: list[BulkResolution] = []
-        seen_type = False
         for doc in docs:
-            with self._write() as conn:
-                [a] = analyse_many(conn, self.project_id, self.actor, [doc], schema, criterion=criterion,
-                                   types=types, sources=sources)  # fmt: skip
-                if not a.n:
-                    continue
-                if is_finished(a):  # frozen gold: bulk decisions never touch it
-                    if document is None:
-                        continue
-                    refuse_finished(a, "decide its conflicts")
-                if not any(s.ref.annotator == spec or str(s.ref.set_id) == spec for s in a.sources):
-                    if document is None:
-                        continue  # every ready document: only those this source annotated
-                    names = ", ".join(f"{s.ref.annotator} (set {s.ref.set_id})" for s in a.sources)
-                    raise NotFound(f"{spec!r} is not a source of {a.document} (sources: {names})")
-                if (
-                    document is None
-                    and item_type is not None
-                    and not any(item_type in _types_of(u) for u in a.units)
-                ):
-                    continue  # every ready document: only those with items of that type
-                seen_type = True
-                out.append(self._bulk_one(conn, a, spec, item_type, why))
-        if document is None and item_type is not None and not seen_type and docs:
+            res = settled(lambda doc=doc: self._bulk_doc(doc, document is None, spec, item_type, why, schema,
+                                                         criterion, types, sources))  # fmt: skip
+            if res is not None:
+                out.append(res)
+        if document is None and item_type is not None and not out and docs:
             raise NotFound(f"no item of type {item_type!r} on any ready document {spec} annotated")
         return out
 
-    def _bulk_one(self, conn: Any, a: Analysis, spec: str, item_type: str | None, why: str) -> BulkResolution:
+    def _bulk_doc(self, doc: str | int, every: bool, spec: str, item_type: str | None, why: str, schema: Schema,
+                  criterion: str, types: str, sources: Sequence[str | int] | None) -> BulkResolution | None:  # fmt: skip
+        """One document's bulk take in its own transaction (None: a document ``every`` passes over)."""
+        with self._write() as conn:
+            [a] = analyse_many(conn, self.project_id, self.actor, [doc], schema, criterion=criterion,
+                               types=types, sources=sources)  # fmt: skip
+            if not a.n:
+                return None
+            if is_finished(a):  # frozen gold: bulk decisions never touch it
+                if every:
+                    return None
+                refuse_finished(a, "decide its conflicts")
+            if not any(s.ref.annotator == spec or str(s.ref.set_id) == spec for s in a.sources):
+                if every:
+                    return None  # every ready document: only those this source annotated
+                names = ", ".join(f"{s.ref.annotator} (set {s.ref.set_id})" for s in a.sources)
+                raise NotFound(f"{spec!r} is not a source of {a.document} (sources: {names})")
+            if every and item_type is not None and not any(item_type in _types_of(u) for u in a.units):
+                return None  # every ready document: only those with items of that type
+            return self._bulk_one(conn, a, spec, item_type, why, schema)
+
+    def _bulk_one(self, conn: Any, a: Analysis, spec: str, item_type: str | None, why: str,
+                  schema: Schema) -> BulkResolution:  # fmt: skip
         gold = _Gold(a.gold_ann, _used_ids(a))
+        before = {_sig(v) for v in errors(validate(schema, a.gold_ann, a.text))}
         self._auto_pass(a, gold, None)  # what every source agrees on first (as a merge would): arguments
         agreed = len(gold.decisions)
         taken = refused = 0
@@ -195,7 +212,13 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         ids: list[int] = []
         if gold.decisions:
             [ids] = store.write_golds(conn, self.project_id, [_write(a, gold)])
+        breaches = [v for v in errors(validate(schema, gold.annotations(), a.text)) if _sig(v) not in before]
         self._audit(conn, "resolve_bulk", a.document, take=spec, type=item_type, taken=taken, refused=refused,
-                    skipped=len(skipped), reason=why)  # fmt: skip
+                    skipped=len(skipped), reason=why, breaches=len(breaches))  # fmt: skip
         return BulkResolution(a.document, spec, item_type, taken, refused, followed,
-                              tuple(Skipped(k, v) for k, v in skipped.items()), open_, tuple(ids))  # fmt: skip
+                              tuple(Skipped(k, v) for k, v in skipped.items()), open_, tuple(ids), tuple(breaches),
+                              tuple(decided_keys(a, gold, v) for v in breaches))  # fmt: skip
+
+
+def _sig(v: Violation) -> tuple[str, str, str, str]:
+    return (v.code, v.item_kind, v.item_id, v.message)

@@ -70,6 +70,35 @@ class Analysis:
             return False
         return not units.is_agreed(u, self.n) or bool(self.dependencies(u)[1])
 
+    def waiting(self) -> dict[str, str]:
+        """Undecided units no person needs to decide that wait for one who does: an agreed relation
+        on a disputed span, transitively (key -> the open conflict's key). The merge puts every other
+        undecided agreed unit into gold as it is; open and waiting units stop gold being finished."""
+        by_key = {u.key: u for u in self.units}
+        memo: dict[str, str | None] = {}
+
+        def blocker(key: str, seen: frozenset[str]) -> str | None:
+            """The open conflict an undecided unit ends up waiting for (itself when open), or None."""
+            if key not in memo:
+                u = by_key.get(key)
+                out = None
+                if u is not None and key not in self.unit_decision and key not in seen:
+                    if self.is_open(u):
+                        out = key
+                    else:  # an undecided dependency: what it waits for (a refused one makes u open)
+                        deps = (d for d in u.deps if d and d not in self.unit_gold)
+                        out = next((b for d in deps if (b := blocker(d, seen | {key}))), None)
+                memo[key] = out
+            return memo[key]
+
+        out: dict[str, str] = {}
+        for u in self.units:
+            if u.key not in self.unit_decision and not self.is_open(u):
+                b = blocker(u.key, frozenset())
+                if b is not None:
+                    out[u.key] = b
+        return out
+
     def note_decision(self, key: str, decision: DecisionInfo) -> None:
         self.unit_decision[key] = decision
         if decision.item_id:
@@ -149,6 +178,7 @@ def document_conflicts(a: Analysis, *, include_resolved: bool = False) -> Docume
     return DocumentConflicts(
         document=a.document, sources=tuple(s.ref for s in a.sources), conflicts=tuple(out),
         counts={k: counts.get(k, 0) for k in units.KIND_ORDER if k != "entity" or k in counts}, open=open_, agreed=agreed,
+        waiting=a.waiting(),
     )  # fmt: skip
 
 
@@ -190,7 +220,6 @@ class ConflictsMixin(ServiceBase):
         for a in found:
             dc = document_conflicts(a)
             gold = a.gold.status if a.gold else None
-            out.append(
-                QueueEntry(a.document, a.n, sum(dc.counts.values()), dc.open, a.gold is not None, gold)
-            )
+            out.append(QueueEntry(a.document, a.n, sum(dc.counts.values()), dc.open, a.gold is not None, gold,
+                                  len(dc.waiting)))  # fmt: skip
         return out

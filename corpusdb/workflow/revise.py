@@ -11,11 +11,12 @@ schema error (unless forced).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from corpusdb import access
 from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
-from corpusdb.records import DecisionInfo, DocLabel, Relation
+from corpusdb.records import DecisionInfo, DocLabel, Entity, Link, Relation
 from corpusdb.service import utcnow_aware
 from corpusdb.workflow import store
 from corpusdb.workflow.adjudication import (
@@ -30,11 +31,12 @@ from corpusdb.workflow.adjudication import (
     check_expected,
     is_finished,
     refuse_finished,
+    settled,
     with_text,
 )
-from corpusdb.workflow.conflicts import Analysis, analyse
+from corpusdb.workflow.conflicts import Analysis, analyse, analyse_many
 from corpusdb.workflow.items import item_to_json
-from corpusdb.workflow.types import Item, Resolution, _ToDict
+from corpusdb.workflow.types import Item, Resolution, _ToDict, open_summary
 from guidelines.validate import Violation, errors, validate
 
 
@@ -47,45 +49,103 @@ class GoldCheck(_ToDict):
     finished: bool
     """The gold is finished (after ``finish_gold``: it has just been)."""
     open: tuple[str, ...]
-    """Keys of the conflicts still undecided (agreed items are merged by finishing)."""
+    """Keys of the conflicts a person must still decide (``conflicts`` counts the same ones)."""
     blocked: tuple[tuple[str, str], ...]
     """(key, why) of undecided items waiting for an argument."""
     violations: tuple[Violation, ...]
     """Schema violations of the gold content (errors refuse finishing unless forced)."""
+    waiting: tuple[tuple[str, str], ...] = ()
+    """(key, the open conflict it waits on) of agreed items that follow that conflict into gold."""
+    decide: tuple[tuple[str, ...], ...] = ()
+    """Per violation, the keys of the conflicts whose decisions put its items into gold: revise them."""
 
     @property
     def ok(self) -> bool:
-        return not self.open and not errors(list(self.violations))
+        return not self.open and not self.waiting and not errors(list(self.violations))
 
     def summary(self) -> str:
         """One line for a person: ready, or what stands in the way."""
-        errs = errors(list(self.violations))
         if self.ok:
-            warn = len(self.violations) - len(errs)
+            warn = len(self.violations) - len(errors(list(self.violations)))
             return f"{self.document}: gold can be finished" + (f" ({warn} schema warning(s))" if warn else "")
+        return f"{self.document}: {self.reason()}"
+
+    def reason(self) -> str:
+        """Why the gold cannot be finished, in one line, naming the conflict key to decide first."""
         parts = []
-        if self.open:
-            parts.append(f"{len(self.open)} open conflict(s): {', '.join(self.open[:5])}"
-                         + (" ..." if len(self.open) > 5 else ""))  # fmt: skip
+        if self.open or self.waiting:
+            first = self.open[0] if self.open else self.waiting[0][1]
+            parts.append(f"{open_summary(len(self.open), dict(self.waiting))}: decide {first} first")
+        errs = [i for i, v in enumerate(self.violations) if v.severity == "error"]
         if errs:
-            parts.append(f"{len(errs)} schema error(s): {errs[0]}" + (" ..." if len(errs) > 1 else ""))
-        return f"{self.document}: " + "; ".join(parts)
+            v = self.violations[errs[0]]
+            keys = self.decide[errs[0]] if len(self.decide) > errs[0] else ()
+            where = f"{v.item_kind} {v.item_id}" if v.item_id else v.item_kind
+            parts.append(f"{len(errs)} schema error(s), the first: {where}: {v.message}"
+                         + (f"; revise {keys[0]} (--revise) or finish with --force" if keys else ""))  # fmt: skip
+        return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "document": self.document, "gold_set_id": self.gold_set_id, "finished": self.finished,
-            "ok": self.ok, "open": list(self.open), "blocked": [list(b) for b in self.blocked],
+            "ok": self.ok, "open": list(self.open), "waiting": dict(self.waiting),
+            "blocked": [list(b) for b in self.blocked],
             "violations": [{"severity": v.severity, "code": v.code, "item_kind": v.item_kind,
-                            "item_id": v.item_id, "message": v.message} for v in self.violations],
+                            "item_id": v.item_id, "message": v.message,
+                            "decide": list(self.decide[i]) if i < len(self.decide) else []}
+                           for i, v in enumerate(self.violations)],
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class FinishReport(_ToDict):
+    """What finishing every ready document's gold did (``dry_run``: would do), and why the rest not."""
+
+    finished: tuple[GoldCheck, ...]
+    """Finished by this call (``dry_run``: that can be finished)."""
+    already: tuple[str, ...]
+    """Documents whose gold was finished before."""
+    refused: tuple[GoldCheck, ...]
+    """Ready documents whose gold cannot be finished: each check says why (``reason()``)."""
+    not_ready: tuple[tuple[str, str], ...]
+    """(document, why) of documents some of whose annotation sets are not submitted yet."""
+    dry_run: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "finished": [c.to_dict() for c in self.finished], "already": list(self.already),
+            "refused": [{**c.to_dict(), "reason": c.reason()} for c in self.refused],
+            "not_ready": [{"document": d, "reason": r} for d, r in self.not_ready], "dry_run": self.dry_run,
         }  # fmt: skip
 
 
 class GoldNotFinished(Conflict):
-    """``finish_gold`` found open conflicts or schema errors; ``check`` says which."""
+    """``finish_gold`` (or ``check_gold``'s caller) found open conflicts or schema errors; ``check``
+    says which. The message is the one line a person reads: what stands in the way, the key to decide."""
 
     def __init__(self, check: GoldCheck) -> None:
-        super().__init__(f"cannot finish the gold of {check.summary()}")
+        super().__init__(f"cannot finish the gold of {check.document}: {check.reason()}")
         self.check = check
+
+
+def decided_keys(a: Analysis, gold: _Gold, v: Violation) -> tuple[str, ...]:
+    """The conflict keys behind a schema violation: the unit of the offending gold item and of the
+    items it points at, those a person decided first (``PartOf`` breaks because a span was taken as
+    ``Environment``: revise that span's conflict)."""
+    if not v.item_id:
+        return ()
+    ids = [v.item_id]
+    item = gold.find(v.item_kind, v.item_id) if v.item_kind != "set" else None
+    if isinstance(item, Relation):
+        ids += [x.ref for x in item.args] + ([item.trigger] if item.trigger else [])
+    elif isinstance(item, Link):
+        ids += [item.source, item.target]
+    elif isinstance(item, Entity):
+        ids += list(item.members)
+    by_id = {gid: k for k, gid in a.unit_gold.items()}
+    keys = [by_id[i] for i in ids if i in by_id]
+    by_person = [k for k in keys if a.unit_decision[k].method not in ("unanimous", "majority")]
+    return tuple(dict.fromkeys(by_person or keys))
 
 
 def _unit_of(a: Analysis, kind: str, local_id: str) -> tuple[str | None, DecisionInfo | None]:
@@ -286,14 +346,62 @@ class RevisionMixin(AdjudicationMixin):
 
     # -- finishing ----------------------------------------------------------------------------------
     def _check(self, a: Analysis, gold: _Gold) -> GoldCheck:
-        self._auto_pass(a, gold, None)  # agreed items not merged yet go in as finishing would put them
+        n = -1
+        while n != len(gold.decisions):  # agreed items not merged yet go in as finishing puts them
+            n = len(gold.decisions)  # (again: an item may point at one merged after it)
+            self._auto_pass(a, gold, None)
         still = [u for u in a.units if u.key not in a.unit_decision]
+        waiting = a.waiting()  # what the others wait on; anything else undecided needs a person
         schema = self.schema()  # type: ignore[attr-defined]
+        found = validate(schema, gold.annotations(), a.text)
         return GoldCheck(
-            a.document, a.gold.id if a.gold else None, is_finished(a), tuple(u.key for u in still),
+            a.document, a.gold.id if a.gold else None, is_finished(a),
+            tuple(u.key for u in still if u.key not in waiting),
             tuple((u.key, why) for u in still if (why := a.blocked(u))),
-            tuple(validate(schema, gold.annotations(), a.text)),
+            tuple(found), tuple((u.key, waiting[u.key]) for u in still if u.key in waiting),
+            tuple(decided_keys(a, gold, v) for v in found),
         )  # fmt: skip
+
+    def finish_golds(self, *, force: bool = False, dry_run: bool = False, criterion: str = "exact",
+                     types: str = "ignored", sources: Sequence[str | int] | None = None) -> FinishReport:  # fmt: skip
+        """Finish the gold of every ready document that can be finished (as ``finish_gold`` checks it),
+        in one transaction; the others are listed with why (open or waiting conflicts, schema errors
+        unless ``force``; documents not ready: who has not submitted). ``dry_run`` writes nothing."""
+        self._require("lead", "adjudicator", doing="check gold" if dry_run else "finish gold")
+        schema = self.schema()  # type: ignore[attr-defined]
+
+        def attempt() -> FinishReport:
+            with self._read() if dry_run else self._write() as conn:
+                found = analyse_many(conn, self.project_id, self.actor, None, schema, criterion=criterion,
+                                     types=types, sources=sources)  # fmt: skip
+                waiting: dict[str, list[str]] = {}
+                for h in access.set_headers(conn, self.project_id, self.actor, kind="annotation"):
+                    if h.status != "submitted":
+                        waiting.setdefault(h.document_external_id, []).append(f"{h.annotator} ({h.status})")
+                ok: list[tuple[GoldCheck, store.GoldWrite]] = []
+                already: list[str] = []
+                refused: list[GoldCheck] = []
+                for a in found:
+                    if not a.n:
+                        continue
+                    if is_finished(a):
+                        already.append(a.document)
+                        continue
+                    gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
+                    check = self._check(a, gold)
+                    if check.open or check.waiting or (errors(list(check.violations)) and not force):
+                        refused.append(check)
+                    else:
+                        ok.append((check, _write(a, gold, "submitted")))
+                if ok and not dry_run:
+                    store.write_golds(conn, self.project_id, [w for _, w in ok])
+                    forced = sum(1 for c, _ in ok if errors(list(c.violations)))
+                    self._audit(conn, "finish_gold", "*", documents=len(ok), forced=forced)
+            done = tuple(replace(c, finished=not dry_run, gold_set_id=w.set_id) for c, w in ok)
+            not_ready = tuple((d, "waiting for " + ", ".join(who)) for d, who in sorted(waiting.items()))
+            return FinishReport(done, tuple(already), tuple(refused), not_ready, dry_run)
+
+        return settled(attempt)
 
     def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "ignored",
                    sources: Sequence[str | int] | None = None) -> GoldCheck:  # fmt: skip
@@ -331,7 +439,7 @@ class RevisionMixin(AdjudicationMixin):
             check_expected(conn, a, expected_version)
             gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])
             check = self._check(a, gold)
-            if check.open or (errors(list(check.violations)) and not force):
+            if check.open or check.waiting or (errors(list(check.violations)) and not force):
                 raise GoldNotFinished(check)
             [ids] = store.write_golds(conn, self.project_id, [_write(a, gold, "submitted")])
             gold_id = a.gold.id if a.gold else None
@@ -341,7 +449,7 @@ class RevisionMixin(AdjudicationMixin):
             self._audit(
                 conn, "finish_gold", a.document, decisions=len(ids), forced=bool(force and check.violations)
             )
-        return GoldCheck(a.document, gold_id, True, (), (), check.violations)
+        return GoldCheck(a.document, gold_id, True, (), (), check.violations, (), check.decide)
 
 
 def _frags(v: Any) -> str:

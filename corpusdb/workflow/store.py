@@ -202,6 +202,38 @@ class GoldWrite:
     """(item kind, gold local id or '', method, decided by, sources, reason[, before, after]), in order."""
     superseded: list[tuple[int, int]] = field(default_factory=list)
     """(id of a decision no longer in force, index in ``decisions`` of the one that revised or undid it)."""
+    version: int | None = None
+    """The gold set's version this write was built on (None: unchecked); another writer's commit
+    since then makes ``write_golds`` raise ``GoldRaced`` instead of overwriting it."""
+
+
+class GoldRaced(Conflict):
+    """Another writer changed (or created) this gold set after the caller read it: nothing of this
+    write is kept. Callers that decide from a fresh reading (``resolve``, ``merge``...) read again
+    and retry, so the loser of a race sees the winner's decisions instead of overwriting them."""
+
+    def __init__(self, documents: Sequence[int], *, created: bool = False) -> None:
+        what = "created" if created else "changed"
+        super().__init__(
+            f"the gold set of {len(documents)} document(s) was {what} by another writer meanwhile; "
+            "nothing of this change was saved: read it again and decide again"
+        )
+        self.documents = tuple(documents)
+
+
+def _check_versions(conn: Connection, writes: Sequence[GoldWrite]) -> None:
+    """Compare-and-set, first half: lock the gold rows about to be written and check each is still
+    at the version its write was built on. On PostgreSQL (read committed) a concurrent writer waits
+    here for the first one's commit and then sees the new version; on SQLite writers already queue
+    at ``BEGIN IMMEDIATE``, so this only confirms what was read."""
+    want = {w.set_id: w for w in writes if w.set_id is not None and w.version is not None}
+    moved: list[int] = []
+    for chunk in _chunks(sorted(want)):  # type: ignore[arg-type]
+        q = select(S.c.id, S.c.version).where(S.c.id.in_(chunk)).order_by(S.c.id).with_for_update()
+        now = {int(r[0]): r[1] for r in conn.execute(q)}
+        moved += [want[i].doc_id for i in chunk if now.get(i) != want[i].version]
+    if moved:
+        raise GoldRaced(moved)
 
 
 GOLD_SET_COLS = ("id", "document_id", "annotator_id", "kind", "status", "guideline_version", "version",
@@ -216,15 +248,21 @@ def write_golds(conn: Connection, project_id: int, writes: Sequence[GoldWrite]) 
     new decision ids, per write."""
     now = utcnow_aware()
     ts = db.timestamp_param(conn, now)
+    _check_versions(conn, writes)
     new = [w for w in writes if w.set_id is None]
     gv = current_guideline_version(conn, project_id) if new else 0
     for w, pk in zip(new, db.allocate_ids(conn, "annotation_set", len(new)), strict=True):
         w.set_id = pk
-    db.executemany(conn, "annotation_set", GOLD_SET_COLS, [
-        (w.set_id, w.doc_id, None, "gold", w.status, gv, 1, ts, ts, ts if w.status == "submitted" else None,
-         orjson.dumps(dict(w.content.extra)).decode() if w.content.extra else None)
-        for w in new
-    ])  # fmt: skip
+    try:
+        db.executemany(conn, "annotation_set", GOLD_SET_COLS, [
+            (w.set_id, w.doc_id, None, "gold", w.status, gv, 1, ts, ts, ts if w.status == "submitted" else None,
+             orjson.dumps(dict(w.content.extra)).decode() if w.content.extra else None)
+            for w in new
+        ])  # fmt: skip
+    except Exception as exc:  # one gold set per document: another writer created it meanwhile
+        if not db.unique_violation(exc):
+            raise
+        raise GoldRaced([w.doc_id for w in new], created=True) from exc
     fresh = {id(w) for w in new}
     old = [w for w in writes if id(w) not in fresh and (w.changed or w.status != w.old_status or w.decisions)]
     content.delete_annotations(conn, [w.set_id for w in old if w.changed])  # type: ignore[misc]

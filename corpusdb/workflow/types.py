@@ -155,6 +155,20 @@ class DocumentConflicts(_ToDict):
     """Disputed items not decided yet."""
     agreed: int
     """Items every source has identically."""
+    waiting: Mapping[str, str] = field(default_factory=dict)
+    """Undecided items no person needs to decide, kept out of gold until an open conflict is decided
+    (an agreed relation on a disputed span): key -> that conflict's key. They too stop gold from
+    being finished; ``open_summary`` says both counts as every command does."""
+
+
+def open_summary(open_: int, waiting: Mapping[str, str]) -> str:
+    """One count everywhere (``conflicts``, ``adjudicate --check``, the TUI): "16 open + 4 waiting on a
+    span" -- the conflicts a person decides, and the items that follow them into gold."""
+    if not waiting:
+        return f"{open_} open"
+    on = {k.partition(":")[0] for k in waiting.values()}
+    kind = on.pop() if len(on) == 1 else "open conflict"
+    return f"{open_} open + {len(waiting)} waiting on {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +181,8 @@ class QueueEntry(_ToDict):
     open: int
     has_gold: bool
     gold_status: str | None
+    waiting: int = 0
+    """Items waiting on an open conflict (``DocumentConflicts.waiting``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +214,8 @@ class Resolution(_ToDict):
     """Conflicts still open on the document."""
     undone: tuple[str, ...] = ()
     """Gold items removed because they rested on an item this took out (their decisions undone)."""
+    revised: int | None = None
+    """The decision this one revised (``resolve(..., revise=True)`` on a decided conflict)."""
 
 
 @dataclass(frozen=True, slots=True)

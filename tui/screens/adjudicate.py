@@ -21,9 +21,10 @@ from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from corpusdb.errors import CorpusError
+from corpusdb.errors import CorpusError, DecidedMeanwhile
 from corpusdb.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.terminal import clean
+from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl
 from tui.facade import Adjudication
@@ -224,9 +225,9 @@ class AdjudicateScreen(BaseScreen):
             ol.highlighted = idx if idx is not None else 0
         self._update_detail()
         dc = a.conflicts
-        open_ = dc.open if dc else 0
+        open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
-        self.sub_title = f"{self.facade.user} · {open_} open · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
+        self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
 
     # -- layout: side by side on wide terminals, stacked or merged on narrow ones --------------------
     @property
@@ -785,11 +786,18 @@ class AdjudicateScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, group="resolve")
     def _resolve(self, key: str, how: dict[str, Any], reason: str | None, what: str) -> None:
+        # deciding a conflict the screen shows decided is a revision; one shown open that someone
+        # decided since is refused, their decision kept, and the screen shows it
+        revise = any(c.key == key and c.decision is not None for c in self.shown)
         try:
-            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(), **how)
+            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(),
+                                      revise=revise, **how)  # fmt: skip
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
+            if isinstance(exc, DecidedMeanwhile):
+                self._want_key = key
+                self.app.call_from_thread(self._show, self.facade.reload_adjudication(self.document))
             return
         self.app.call_from_thread(self._resolved, res, fresh, what)
 
@@ -843,9 +851,11 @@ class AdjudicateScreen(BaseScreen):
             return
         errors = [v for v in check.violations if v.severity == "error"]
         lines = [f"open: {k}" + (f" (blocked: {dict(check.blocked)[k]})" if k in dict(check.blocked) else "")
-                 for k in check.open] + [str(v) for v in check.violations]  # fmt: skip
+                 for k in check.open] + [f"waiting: {k} (on {on})" for k, on in check.waiting] + [
+                 str(v) + (f" (decided on {', '.join(ks)})" if (ks := check.decide[i] if i < len(check.decide) else ()) else "")
+                 for i, v in enumerate(check.violations)]  # fmt: skip
         body = "\n".join(lines) or "No open conflict, no schema problem."
-        if check.open:
+        if check.open or check.waiting:
             answers = {"enter": ("close", "close")}
         elif errors:
             answers = {"f": ("force", "finish anyway")}
