@@ -70,8 +70,10 @@ def release(
 
     def render() -> None:
         cnt = info.counts
+        n = len(info.files) + 1
         out.print(f"release {info.version}: {cnt.get('documents', 0)} documents, {cnt.get('spans', 0)} spans, "
-                  f"{cnt.get('relations', 0)} relations, {len(info.files) + 1} files", markup=False)  # fmt: skip
+                  f"{cnt.get('relations', 0)} relations, {cnt.get('entities', 0)} entities (clusters), "
+                  f"{n} files", markup=False)  # fmt: skip
         s = info.changelog.get("summary", {})
         out.print(
             f"since {info.previous or 'nothing'}: " + ", ".join(f"{k} {v}" for k, v in s.items()),
@@ -79,6 +81,9 @@ def release(
         )
         if outdir is not None:
             out.print(f"written to {outdir}", markup=False)
+        else:  # stored in the database only: say how to get the files
+            out.print(f"its {n} files are stored in the database, not written (no --out): "
+                      f"`corpusdb releases export {info.version} FOLDER` writes them", markup=False)  # fmt: skip
 
     emit(st, info.to_dict(), render)
 

@@ -63,13 +63,14 @@ from sqlalchemy import Connection, insert, select
 
 from corpusdb import access, skips, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound
+from corpusdb.names import check_name
 from corpusdb.records import Annotations, Document
 from corpusdb.service import ServiceBase, aware, utcnow_aware
 from corpusdb.sets import read_contents
 from corpusdb.workflow import changelog, store
 from corpusdb.workflow.corrections import load_corrections
 from corpusdb.workflow.items import annotations_from_json, annotations_to_json
-from corpusdb.workflow.release_folder import write_folder
+from corpusdb.workflow.release_folder import Staging, check_target, stage, write_folder
 from corpusdb.workflow.types import ReleaseInfo, to_jsonable
 
 R = tables.release
@@ -219,11 +220,15 @@ class ReleasesMixin(ServiceBase):
         gold set goes in as it stands, unfinished ones included.
         """
         self._require("lead", doing="make a release")
-        if not version or not version.strip() or "/" in version:
-            raise InvalidInput(f"release version {version!r} must be a non-empty name without '/'")
+        check_name(version, "release version")  # as split names: it names the release's folder
+        if not version.strip():
+            raise InvalidInput(f"release version {version!r} must not be blank")
+        if outdir is not None:  # before anything is stored: a release whose folder fails is not made
+            check_target(Path(outdir), version)
         schema = self.schema()  # type: ignore[attr-defined]
         info = self.info()  # type: ignore[attr-defined]
-        with self._write() as conn:
+        # the folder is written in full before the release commits (and goes if the commit fails)
+        with Staging() as staging, self._write() as conn:
             if conn.execute(
                 select(R.c.id).where(R.c.project_id == self.project_id, R.c.version == version)
             ).first():
@@ -264,6 +269,8 @@ class ReleasesMixin(ServiceBase):
             man = manifest(snapshot, files, counts)
             if excluded:
                 man["excluded"] = excluded
+            if outdir is not None:  # written in full before the release is stored; renamed once committed
+                staging.staged = stage(Path(outdir), {**files, "manifest.json": dumps(man)}, version)
             split = snapshot.get("split") or {}
             conn.execute(
                 insert(R).values(project_id=self.project_id, version=version, previous_id=prev[0] if prev else None,
@@ -271,16 +278,13 @@ class ReleasesMixin(ServiceBase):
                                  snapshot=snapshot, notes=notes, created=utcnow_aware())
             )  # fmt: skip
             self._audit(conn, "release", version, documents=counts["documents"], files=len(files) + 1)
-        if outdir is not None:
+        if staging.staged is not None:
             try:
-                self.export_release(version, outdir)
+                staging.staged.publish()
             except OSError as exc:  # the release is committed: say how to get its folder
                 raise OSError(exc.errno, f"release {version} is stored, but writing {outdir} failed "
                               f"({exc.strerror or exc}); `corpusdb releases export {version} FOLDER` writes it",
                               exc.filename) from exc  # fmt: skip
-            except (Conflict, InvalidInput) as exc:
-                raise type(exc)(f"release {version} is stored, but not written: {exc}; "
-                                f"`corpusdb releases export {version} FOLDER` writes it") from exc  # fmt: skip
         return self._release_info(version)
 
     def _snapshot(self, conn: Connection, version: str, notes: str, golds: list[Any], schema: Any, info: Any,
