@@ -24,6 +24,7 @@ from dataclasses import replace
 
 from sqlalchemy import Connection
 
+from corpusdb import clusters
 from corpusdb.edits import PREFIX
 from corpusdb.errors import Conflict, InvalidInput, NotFound, StaleVersion, UsageError
 from corpusdb.records import (
@@ -74,12 +75,12 @@ class _Gold:
         # what gold already holds and no decision claims (an imported gold set): an identical item is
         # decided onto it instead of being added a second time; each gold item is claimed once
         self.present: dict[tuple[object, ...], list[str]] = {}
-        for x in (*self.spans, *self.relations, *self.links, *self.entities):
+        for x in (*self.spans, *self.relations, *self.links):
             if x.id not in used:
                 self.present.setdefault(_content(x), []).append(x.id)
-        for cluster in _link_clusters(self.links):  # a cluster gold draws as links is a cluster it holds
-            if cluster.id not in used:
-                self.present.setdefault(_content(cluster), []).append(cluster.id)
+        for c in clusters.clusters(ann):  # every cluster gold holds, an entity or drawn by links: one model
+            if c.id not in used:
+                self.present.setdefault(_content(c.entity()), []).append(c.id)
         self.decisions: list[tuple[object, ...]] = []
         self.superseded: list[tuple[int, int]] = []  # (old decision id, index of its successor)
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
@@ -206,31 +207,6 @@ class _Gold:
 
 _ENTITY_EXTRA = ("link_type", "file", "line", "prefix")  # a * line's type and place
 _NUM = re.compile(r"^(\D+?)(\d+)$")
-
-
-def _link_clusters(links: Sequence[Link]) -> list[Entity]:
-    """Each closure of one link type's links as the Entity adjudication compares (``units._link_clusters``):
-    its id is the first link's, so a decision onto it names a link gold really has."""
-    parent: dict[tuple[str, str], tuple[str, str]] = {}
-
-    def find(x: tuple[str, str]) -> tuple[str, str]:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    first: dict[tuple[str, str], str] = {}
-    for lk in links:
-        parent[find((lk.type, lk.source))] = find((lk.type, lk.target))
-        first.setdefault((lk.type, lk.source), lk.id)
-        first.setdefault((lk.type, lk.target), lk.id)
-    members: dict[tuple[str, str], list[str]] = {}
-    for node in list(parent):
-        members.setdefault(find(node), []).append(node[1])
-    return [
-        Entity(min(first[(t, m)] for m in ms), t, tuple(ms), extra={"link_type": t})
-        for (t, _), ms in members.items()
-    ]
 
 
 def _content(item: Span | Relation | Link | Entity) -> tuple[object, ...]:
