@@ -148,3 +148,116 @@ def test_a_read_only_copy_is_replaced_without_leftovers(one_gold: Corpus, tmp_pa
     one_gold.export_release("v2", out, force=True)
     assert json.loads((out / "manifest.json").read_text())["version"] == "v2"
     assert _leftovers(tmp_path) == []
+
+
+# -- item 5: a release's brat files are gold's, and give gold back ------------------------------------
+
+MINI = Path(__file__).parent / "fixtures" / "bb2011-mini"
+
+
+def _bob_copy(src: Path, dst: Path) -> Path:
+    """bob's version of the fixture: another type on `humans`, E3 and one Equiv line missing, an E line
+    of his own in the middle (so his line numbers are not the corpus's), E2 of doc2 missing."""
+    dst.mkdir()
+    for p in src.iterdir():
+        if p.suffix in (".txt", ".a2"):
+            (dst / p.name).write_bytes(p.read_bytes())
+    a2 = (dst / "doc1.a2").read_text(encoding="utf-8")
+    a2 = a2.replace("T4\tHost 68 74", "T4\tHostPart 68 74").replace(
+        "E3\tLocalization Bacterium:T1 Localization:T5\n", ""
+    )
+    a2 = a2.replace("*\tEquiv T2 T7\n", "").replace(
+        "E5\t", "E7\tLocalization Bacterium:T6 Localization:T7\nE5\t"
+    )
+    (dst / "doc1.a2").write_text(a2, encoding="utf-8")
+    doc2 = (dst / "doc2.a2").read_text(encoding="utf-8")
+    (dst / "doc2.a2").write_text(
+        doc2.replace("E2\tLocalization Bacterium:T1 Localization:T3\n", ""), encoding="utf-8"
+    )
+    return dst
+
+
+def _items(ann: Annotations) -> dict[str, object]:
+    """Every item of a set, compared as content (clusters as member sets, however they are drawn)."""
+    from corpusdb.clusters import clusters
+
+    return {
+        "spans": sorted((s.id, s.type, s.fragments, s.text) for s in ann.spans),
+        "relations": sorted((r.id, r.type, tuple((a.role, a.ref) for a in r.args)) for r in ann.relations),
+        "clusters": sorted(sorted(c.members) for c in clusters(ann)),
+        "links": sorted(
+            (lk.type, lk.source, lk.target) for lk in ann.links if lk.type not in ("Equiv", "coreference")
+        ),
+    }
+
+
+def _reimported(tmp: Path, url: str, brat: Path) -> dict[str, Annotations]:
+    again = Corpus.create("again", "bb-2011", url=url)
+    again.import_brat(brat, None, kind="gold")
+    return {d.external_id: again.gold(d.external_id).annotations for d in again.documents()}
+
+
+def test_a_release_holds_gold_as_export_brat_does_and_gives_it_back(sqlite_url: str, tmp_path: Path) -> None:
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    c.import_brat(MINI, "alice")
+    c.import_brat(_bob_copy(MINI, tmp_path / "bob"), "bob", force=True)
+    c.add_annotator("judy", "adjudicator")
+    judy = c.as_user("judy")
+    judy.merge()
+    humans = "span:68-74"
+    assert judy.resolve("doc1", humans, take="bob").gold_item_id == "T4"
+    judy.undo_decision("doc1", humans)  # E1, E2 leave gold with it...
+    assert judy.resolve("doc1", humans, take="alice").gold_item_id == "T4"  # ... T4 stays T4
+    extra = "relation:Localization(Bacterium=span:85-95,Localization=span:118-127)"
+    judy.resolve("doc1", extra, take="bob")  # bob's own E line: after the corpus's lines
+    judy.resolve_bulk(None, take="alice")  # the rest as the corpus has it (E3, the cluster, doc2's E2)
+    for d in ("doc1", "doc2"):
+        judy.finish_gold(d)
+    c.split(ratios=[1.0], names=["train"])
+    info = c.release("v1", outdir=tmp_path / "rel", agreement=False)
+    c.export_brat(tmp_path / "gold", gold=True)
+    gold_files = {p.name: p.read_bytes() for p in (tmp_path / "gold").iterdir()}
+    rel_files = {p.name: p.read_bytes() for p in (tmp_path / "rel" / "brat" / "train").iterdir()}
+    assert rel_files == gold_files  # the release's brat files are export brat --gold's, byte for byte
+    got = gold_files["doc1.a2"].decode().splitlines()
+    want = (MINI / "doc1.a2").read_text(encoding="utf-8").splitlines()
+    # the corpus's lines, ids and order; its cluster drawn as two lines is one line; bob's E line last
+    merged = [ln for ln in want if ln not in ("*\tEquiv T2 T3", "*\tEquiv T2 T7")]
+    merged.insert(want.index("*\tEquiv T2 T3"), "*\tEquiv T2 T3 T7")
+    assert got == [*merged, "E7\tLocalization Bacterium:T6 Localization:T7"]
+    assert gold_files["doc2.a2"] == (MINI / "doc2.a2").read_bytes()  # E2 taken last, in its place
+    assert (info.counts["entities"], info.counts["links"], info.counts["standoff_omitted"]) == (2, 0, 0)
+    # imported again, the release gives back the same gold, item for item
+    back = _reimported(tmp_path, f"sqlite:///{tmp_path / 'again.sqlite'}", tmp_path / "rel" / "brat")
+    for d in ("doc1", "doc2"):
+        assert _items(back[d]) == _items(c.gold(d).annotations), d
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_a_release_of_bacteria_biotope_gold_keeps_its_equiv_clusters(sqlite_url: str, tmp_path: Path) -> None:
+    """The issue's case on the real BB 2011 training data: 414 Equiv lines, none of which reached the
+    release's brat files (manifest: links 0), nor a re-import of it."""
+    from tests.conftest import shared_path
+
+    src = shared_path("data", "bionlp-st-2011-bb-train")
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    for who in ("alice", "bob"):
+        c.import_brat(src, who)
+    c.merge()
+    for d in c.documents():
+        c.finish_gold(d.external_id)
+    info = c.release("v1", outdir=tmp_path / "rel", agreement=False)
+    c.export_brat(tmp_path / "gold", gold=True, flat=True)
+    gold_files = {p.name: p.read_bytes() for p in (tmp_path / "gold").iterdir()}
+    rel_files = {p.name: p.read_bytes() for p in (tmp_path / "rel" / "brat" / "unsplit").iterdir()}
+    assert rel_files == gold_files and len(rel_files) == 130
+    stars = sum(b.decode().count("\n*\t") for b in rel_files.values())
+    clusters = sum(len(c.gold(d.external_id).annotations.entities) for d in c.documents())
+    assert stars == clusters == info.counts["entities"] > 150  # 414 Equiv lines drawing these clusters
+    back = _reimported(tmp_path, f"sqlite:///{tmp_path / 'again.sqlite'}", tmp_path / "rel" / "brat")
+    assert len(back) == 65
+    for d, ann in back.items():
+        assert _items(ann) == _items(c.gold(d).annotations), d
+        original = {ln for ln in (src / f"{d}.a2").read_text("utf-8").splitlines() if not ln.startswith("*")}
+        assert {ln for ln in rel_files[f"{d}.a2"].decode().splitlines() if not ln.startswith("*")} == original

@@ -153,7 +153,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         return out
 
     def _bulk_one(self, conn: Any, a: Analysis, spec: str, item_type: str | None, why: str) -> BulkResolution:
-        gold = _Gold(a.gold_ann, _used_ids(a))
+        gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])  # the corpus's ids kept
         self._auto_pass(a, gold, None)  # what every source agrees on first (as a merge would): arguments
         agreed = len(gold.decisions)
         taken = refused = 0
