@@ -1357,12 +1357,17 @@ def expressible(
     (relations, transitively, links, notes); groundings and attribute values containing whitespace
     (``NCBI gene:51176``: an ``N`` line's id is one token); attributes named so. A set standoff holds
     whole comes back unchanged, so its round trip stays byte-identical."""
-    ann = mention_level(annotations, cluster_type)
+    ann = annotations
     lost: Counter[str] = Counter()
     if ann.labels:
         lost["document labels"] += len(ann.labels)
     gone = {s.id for s in ann.spans if not s.fragments}
     lost["names without a mention"] += len(gone)
+    ents = ann.entities
+    if gone:  # a cluster keeps its mentions; one with none left goes, with what rests on it
+        ents = tuple(replace(e, members=tuple(m for m in e.members if m not in gone)) for e in ann.entities)
+        gone |= {e.id for e in ents if not e.members}
+        ents = tuple(e for e in ents if e.members)
     rels = list(ann.relations)
     changed = bool(gone)
     while changed:
@@ -1377,6 +1382,9 @@ def expressible(
     lost["links on a name without a mention"] += len(ann.links) - len(links)
     notes = [n for n in ann.notes if n.target not in gone]
     lost["notes on a name without a mention"] += len(ann.notes) - len(notes)
+    on_entity = {e.id for e in ann.entities}  # a * line has no id a # line could name
+    lost["notes on an entity"] += sum(n.target in on_entity for n in notes)
+    notes = [n for n in notes if n.target not in on_entity]
 
     def attrs(owner: Span | Relation) -> Mapping[str, Any]:
         bad = [
@@ -1399,11 +1407,12 @@ def expressible(
     rels = [r if (a := attrs(r)) is r.attributes else replace(r, attributes=a) for r in rels]
     lost = +lost
     if not lost:
-        return ann, lost
+        return mention_level(ann, cluster_type), lost
     kept = replace(
-        ann, spans=tuple(spans), relations=tuple(rels), links=tuple(links), notes=tuple(notes), labels=()
-    )
-    return kept, lost
+        ann, spans=tuple(spans), relations=tuple(rels), links=tuple(links), notes=tuple(notes), labels=(),
+        entities=ents,
+    )  # fmt: skip
+    return mention_level(kept, cluster_type), lost
 
 
 def left_out_notes(lost: Mapping[str, int], fmt: str = "brat") -> list[str]:

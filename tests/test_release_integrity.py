@@ -261,3 +261,132 @@ def test_a_release_of_bacteria_biotope_gold_keeps_its_equiv_clusters(sqlite_url:
         assert _items(ann) == _items(c.gold(d).annotations), d
         original = {ln for ln in (src / f"{d}.a2").read_text("utf-8").splitlines() if not ln.startswith("*")}
         assert {ln for ln in rel_files[f"{d}.a2"].decode().splitlines() if not ln.startswith("*")} == original
+
+
+# -- item 6: BioRelEx gold that brat cannot hold whole ----------------------------------------------
+
+SAMPLE = Path(__file__).parent / "fixtures" / "biorelex" / "release-sample.json"
+
+
+def _brat_cannot_hold(data: list[dict[str, object]]) -> dict[str, int]:
+    """What of a BioRelEx file brat cannot hold, counted from the file itself: mentions of clusters
+    grounded to a database whose name has a space (``NCBI gene``), names without a mention, and
+    interactions on a cluster none of whose names is mentioned."""
+    lost = {"groundings containing whitespace": 0, "names without a mention": 0,
+            "relations on a name without a mention": 0}  # fmt: skip
+    for s in data:
+        unmentioned = set()
+        for i, c in enumerate(s["entities"]):  # type: ignore[attr-defined]
+            mentions = sum(len(n["mentions"]) for n in c["names"].values())
+            lost["names without a mention"] += sum(not n["mentions"] for n in c["names"].values())
+            if c["grounding"] and " " in c["grounding"]["source"]:
+                lost["groundings containing whitespace"] += mentions
+            if not mentions:
+                unmentioned.add(i)
+        lost["relations on a name without a mention"] += sum(
+            bool(set(x["participants"]) & unmentioned)
+            for x in s["interactions"]  # type: ignore[attr-defined]
+        )
+    return lost
+
+
+def _as_data(sentence: dict[str, object]) -> dict[str, object]:
+    """A BioRelEx sentence whatever the order of its clusters: interactions name clusters by content."""
+    ents = sentence["entities"]
+    key = [json.dumps(c, sort_keys=True) for c in ents]  # type: ignore[attr-defined]
+    inter = sorted(
+        json.dumps({**x, "participants": sorted(key[i] for i in x["participants"])}, sort_keys=True)
+        for x in sentence["interactions"]  # type: ignore[attr-defined]
+    )
+    return {**sentence, "entities": sorted(key), "interactions": inter}
+
+
+def _biorelex_gold(url: str, path: Path) -> Corpus:
+    c = Corpus.create("bx", "biorelex-1.0", url=url)
+    for who in ("alice", "bob"):
+        c.import_biorelex(path, who)
+    c.merge()
+    for d in c.documents():
+        c.finish_gold(d.external_id)
+    c.split(ratios=[1.0], names=["test"])
+    return c
+
+
+def _check_biorelex_release(c: Corpus, url: str, path: Path, tmp: Path, capsys: Cap) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    lost = _brat_cannot_hold(data)
+    assert lost["groundings containing whitespace"] and lost["names without a mention"]  # the case at hand
+    code = main(["--db", url, "release", "v1", "-o", str(tmp / "rel"), "--no-agreement"])
+    cap = capsys.readouterr()
+    assert code == 0, cap.err
+    for what, n in lost.items():  # stderr says what the brat part left out, counted
+        assert f"brat cannot express {n} {what} (left out)" in cap.err, cap.err
+    # the BioRelEx JSON is whole: the same data as the file the gold came from (in gold's cluster order)
+    released = json.loads((tmp / "rel" / "biorelex" / "test.json").read_text(encoding="ascii"))
+    assert [_as_data(s) for s in released] == [_as_data(s) for s in data]
+    man = json.loads((tmp / "rel" / "manifest.json").read_text())
+    assert man["counts"]["standoff_left_out"] == {k: v for k, v in lost.items() if v}
+    # export brat --gold writes what brat holds and lists the rest on stderr, as the release does
+    assert main(["--db", url, "export", "brat", str(tmp / "brat"), "--gold"]) == 0
+    cap = capsys.readouterr()
+    for what, n in lost.items():
+        assert f"brat cannot express {n} {what} (left out)" in cap.err, cap.err
+    written = {p.name: p.read_bytes() for p in (tmp / "brat").rglob("*") if p.is_file()}
+    assert written == {p.name: p.read_bytes() for p in (tmp / "rel" / "brat" / "test").iterdir()}
+    # and a system is evaluated against the release
+    c.add_annotator("tagger", "system")
+    c.import_biorelex(path, "tagger", kind="prediction")
+    code = main(
+        [
+            "--db",
+            url,
+            "-f",
+            "json",
+            "evaluate",
+            "biorelex",
+            "--release",
+            "v1",
+            "--split",
+            "test",
+            "-s",
+            "tagger",
+        ]
+    )
+    cap = capsys.readouterr()
+    assert code == 0, cap.err
+    [tagger] = json.loads(cap.out)["systems"]
+    scores = {x["name"]: (x["tp"], x["fn"], x["fp"]) for x in tagger["scores"]}
+    # the same figures as the file scored against itself: the release's gold is the file's
+    assert main(["-f", "json", "evaluate", "biorelex", str(path), str(path)]) == 0
+    [itself] = json.loads(capsys.readouterr().out)["systems"]
+    assert scores == {x["name"]: (x["tp"], x["fn"], x["fp"]) for x in itself["scores"]}
+    assert scores["Entity Mentions"][1:] == scores["Relation Extraction (all)"][1:] == (0, 0)
+
+
+def test_biorelex_gold_brat_cannot_hold_whole_is_released_and_exported(
+    sqlite_url: str, tmp_path: Path, capsys: Cap
+) -> None:
+    c = _biorelex_gold(sqlite_url, SAMPLE)
+    _check_biorelex_release(c, sqlite_url, SAMPLE, tmp_path, capsys)
+    doc0 = next((tmp_path / "brat").rglob("1.0alpha7.dev.0.ann")).read_text(encoding="utf-8").splitlines()
+    assert "JV18-1" not in "\n".join(doc0)  # the name without a mention is left out...
+    stars = [ln.split("\t")[1].split() for ln in doc0 if ln.startswith("*")]
+    assert [len(s) - 1 for s in stars] == [3]  # ... its cluster keeps its three mentions
+    assert [ln for ln in doc0 if ln.startswith("N")] == [
+        next(ln for ln in doc0 if ln.startswith("N") and "uniprot:Q13485" in ln)
+    ]  # only the grounding without a space is an N line
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["1.0alpha7.dev.json", "1.0alpha7.train.json"])
+def test_the_real_biorelex_files_release_and_evaluate(
+    name: str, sqlite_url: str, tmp_path: Path, capsys: Cap
+) -> None:
+    """On the published BioRelEx 1.0 files (19 groundings with a space in dev, 158 in train), when a
+    copy is at ../shared/data/biorelex/ (they are not redistributable, so usually it is not)."""
+    from tests.conftest import shared_path
+
+    path = shared_path("data", "biorelex", name)
+    c = _biorelex_gold(sqlite_url, path)
+    _check_biorelex_release(c, sqlite_url, path, tmp_path, capsys)

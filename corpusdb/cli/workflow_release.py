@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.common import emit, err, out, state
 from corpusdb.cli.workflow_common import bar, codes, fmt_float
 from corpusdb.errors import UsageError
 
@@ -67,6 +67,14 @@ def release(
     with bar("releasing") as cb:
         info = st.corpus().release(version, notes=notes, outdir=outdir, allow_open=allow_open,
                                    agreement=agreement, progress=cb)  # fmt: skip
+    left_out = info.counts.get("standoff_left_out") or {}
+    if left_out:  # the JSON (and BioRelEx) files hold them whole; brat/ could not: say so, counted
+        from importers.standoff import left_out_notes
+
+        for line in left_out_notes(left_out):
+            err.print(
+                f"release {info.version} brat/: {line}; release.json has them", markup=False, soft_wrap=True
+            )
 
     def render() -> None:
         cnt = info.counts
