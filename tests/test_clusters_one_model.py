@@ -12,14 +12,19 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from corpusdb import clusters
 from corpusdb.api import Corpus
 from corpusdb.edits import Put, apply_changes
 from corpusdb.records import Annotations, Document, Entity, Link, Span
 from importers.standoff import format_annotations, read_directory
+from tests.test_tui_annotate import annotate_screen
 from tui import clusters as cl
 from tui import items as it
+from tui.app import build_app
+from tui.facade import open_facade
+from tui.testing import press, run_async, screen_text, settle
 
 TEXT = "Bacillus subtilis (BS) lives in soil."
 SPANS = (
@@ -108,7 +113,7 @@ def test_the_cluster_module_sees_one_cluster_whatever_the_drawing(tmp_path: Path
         "equiv": brat,
         "both": Annotations(
             SPANS, links=(Link("L1", "Equiv", "T2", "T1"),), entities=(Entity("C1", "Bacterium", ("T1",)),)
-        ),  # fmt: skip
+        ),
     }
     for name, ann in drawn.items():
         [one] = clusters.clusters(ann)
@@ -117,3 +122,47 @@ def test_the_cluster_module_sees_one_cluster_whatever_the_drawing(tmp_path: Path
         assert seen.links == () and [set(e.members) for e in seen.entities] == [{"T1", "T2"}], name
     # the brat drawing is kept for writing back: the file comes back byte for byte
     assert format_annotations(brat)["ann"] == (tmp_path / "b" / "d.ann").read_text(encoding="utf-8")
+
+
+TUI_TEXT = "Bacillus subtilis (BS, B. subtilis) lives in soil."
+TUI_ANN = (
+    "T1\tBacterium 0 17\tBacillus subtilis\nT2\tBacterium 19 21\tBS\nT3\tBacterium 23 34\tB. subtilis\n"
+    "T4\tSoil 45 49\tsoil\n*\tEquiv T1 T2\n"
+)
+
+
+@run_async
+async def test_the_tui_lists_and_edits_an_equiv_cluster_as_an_entity(sqlite_url: str, tmp_path: Path) -> None:
+    """alice's imported Equiv line is an entity in the Ents list (not a link in Links); ``c`` on another
+    mention joins it, the cluster becoming one entity in one undoable step, written back as one line."""
+    folder = tmp_path / "alice"
+    folder.mkdir()
+    (folder / "d.txt").write_text(TUI_TEXT, encoding="utf-8")
+    (folder / "d.ann").write_text(TUI_ANN, encoding="utf-8")
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    c.import_brat(folder, "alice", status="in_progress")
+    alice = c.as_user("alice")
+    before = alice.my_set("d").annotations
+    app = build_app(open_facade(sqlite_url, "bb", "alice"), start="d")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = annotate_screen(app)
+        assert screen._list_keys["links"] == [] and len(screen._list_keys["entities"]) == 1
+        ents = screen.query_one("#entities", OptionList)
+        assert str(ents.get_option_at_index(0).prompt).split("\n")[1:] == [
+            "  T1 Bacillus subtilis",
+            "  T2 BS",
+        ]
+        assert "0 links 1 entities" in screen_text(app)
+        screen.view.move_to(TUI_TEXT.index("B. subtilis"))
+        await settle(pilot)
+        await press(pilot, "c")
+        assert "{Bacillus subtilis|BS}" in screen_text(app)
+        await press(pilot, "enter")  # join it (nearest first)
+        ann = alice.my_set("d").annotations
+        assert ann.links == () and [e.members for e in ann.entities] == [("T1", "T2", "T3")]
+        assert ann.entities[0].extra["link_type"] == "Equiv"
+        alice.export_brat(tmp_path / "out")
+        assert "*\tEquiv T1 T2 T3\n" in (tmp_path / "out" / "d.ann").read_text(encoding="utf-8")
+        await press(pilot, "u")  # one step back: the Equiv line as it was
+        assert alice.my_set("d").annotations == before
