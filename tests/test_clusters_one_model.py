@@ -124,6 +124,26 @@ def test_the_cluster_module_sees_one_cluster_whatever_the_drawing(tmp_path: Path
     assert format_annotations(brat)["ann"] == (tmp_path / "b" / "d.ann").read_text(encoding="utf-8")
 
 
+def test_every_export_writes_the_cluster_alike_whatever_the_way(sqlite_url: str, tmp_path: Path) -> None:
+    """brat writes one ``*`` line; formats that cannot hold clusters say so, counted, the same way."""
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    c.add_documents([Document("d", TEXT)])
+    seen: dict[str, object] = {}
+    for way in WAYS:
+        c.add_annotator(way)
+        _record(c, way, way, tmp_path)
+        me = c.as_user(way)
+        me.export_brat(tmp_path / f"brat-{way}")
+        ann = (tmp_path / f"brat-{way}" / "d.ann").read_text(encoding="utf-8")
+        stars = [ln.split("\t")[1].split()[1:] for ln in ann.splitlines() if ln.startswith("*")]
+        notes = {
+            fmt: me.export_file(tmp_path / f"{way}.{fmt}", fmt).warnings for fmt in ("pubtator", "conll")
+        }
+        seen[way] = (stars, notes)
+    assert seen["entity"] == seen["coreference"] == seen["equiv"], seen
+    assert seen["equiv"][0] == [["T1", "T2"]]  # type: ignore[index]
+
+
 TUI_TEXT = "Bacillus subtilis (BS, B. subtilis) lives in soil."
 TUI_ANN = (
     "T1\tBacterium 0 17\tBacillus subtilis\nT2\tBacterium 19 21\tBS\nT3\tBacterium 23 34\tB. subtilis\n"
