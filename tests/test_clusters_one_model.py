@@ -124,6 +124,27 @@ def test_the_cluster_module_sees_one_cluster_whatever_the_drawing(tmp_path: Path
     assert format_annotations(brat)["ann"] == (tmp_path / "b" / "d.ann").read_text(encoding="utf-8")
 
 
+def test_a_disputed_cluster_made_two_ways_is_one_conflict_and_goes_into_gold_once(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """alice's entity {Bacillus subtilis, BS} against bob's Equiv line that also takes in soil: one
+    conflict; taking either version puts one cluster into gold, and taking the other revises it."""
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    c.add_documents([Document("d", TEXT)])
+    c.add_annotator("alice")
+    _record(c, "alice", "entity", tmp_path)
+    c.add_annotator("bob")
+    c.import_brat(_brat(tmp_path / "bob", "*\tEquiv T1 T2 T3"), "bob")
+    c.merge()
+    [dc] = c.conflicts("d")
+    assert [(x.key, x.differs) for x in dc.conflicts] == [("entity:span:0-17", ("type", "members"))]  # soil
+    for who, members in (("alice", {"T1", "T2"}), ("bob", {"T1", "T2", "T3"}), ("alice", {"T1", "T2"})):
+        c.resolve("d", "entity:span:0-17", take=who)
+        gold = c.gold("d").annotations
+        assert gold.links == () and [set(e.members) for e in gold.entities] == [members], who
+    assert c.conflicts("d")[0].conflicts == ()
+
+
 def test_every_export_writes_the_cluster_alike_whatever_the_way(sqlite_url: str, tmp_path: Path) -> None:
     """brat writes one ``*`` line; formats that cannot hold clusters say so, counted, the same way."""
     c = Corpus.create("bb", "bb-2011", url=sqlite_url)
