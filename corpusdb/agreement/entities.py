@@ -56,11 +56,19 @@ class Entities:
 def entities(ann: Annotations, symmetric_types: Collection[str] = SYMMETRIC_LINK_TYPES) -> Entities:
     """The set's entities (``corpusdb.clusters``, singletons included), in a canonical order (by
     sorted member ids), whatever the input order."""
-    by_span = {s.id: s for s in ann.spans}
     out: list[Cluster] = []
-    for c in clusters(ann, symmetric_types, singletons=True):
-        refs = {g.ref for m in c.members for g in by_span[m].groundings} | {g.ref for g in c.groundings}
-        out.append(Cluster(frozenset(c.members), frozenset(c.entity_ids), c.type, frozenset(refs)))
+    found = clusters(ann, symmetric_types)
+    if found:
+        by_span = {s.id: s for s in ann.spans}
+        for c in found:
+            refs = {g.ref for m in c.members for g in by_span[m].groundings} | {g.ref for g in c.groundings}
+            out.append(Cluster(frozenset(c.members), frozenset(c.entity_ids), c.type, frozenset(refs)))
+    taken = {m for c in found for m in c.members}
+    out += [  # every other span is an entity of its own (the common case: built directly, it is most)
+        Cluster(frozenset((s.id,)), frozenset(), s.type, frozenset(g.ref for g in s.groundings))
+        for s in ann.spans
+        if s.id not in taken
+    ]
     out.sort(key=lambda c: (sorted(c.members), sorted(c.entity_ids)))
     index: dict[str, int] = {}
     for k, c in enumerate(out):
