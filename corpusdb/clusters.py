@@ -9,7 +9,7 @@ so alice's entity and bob's identical ``Equiv`` line are one and the same cluste
 
 The rule: within one set, the members of each explicit entity and the two ends of each symmetric
 link are joined (transitive closure); each resulting group of spans is one :class:`Cluster`. A span
-is in at most one cluster (spans in none are entities of their own, see ``singletons``); an explicit
+is in at most one cluster (a span in none is an entity of its own, not listed here); an explicit
 entity without a member is a cluster of its own. Nothing here depends on the order in which names,
 mentions, entities or links were listed, except which id and drawing a cluster keeps (the first
 entity's, else the first link's), so that writing back a set read from a file changes nothing.
@@ -117,12 +117,8 @@ def members_type(types: Iterable[str]) -> str:
     return "|".join(sorted(set(types))) or "entity"
 
 
-def clusters(
-    ann: Annotations, symmetric: Collection[str] = SYMMETRIC_LINK_TYPES, *, singletons: bool = False
-) -> list[Cluster]:
-    """Every cluster of the set, explicit entities first (in their order), then those only links draw.
-
-    ``singletons``: also each span in no cluster, as a cluster of its own (id: the span's)."""
+def clusters(ann: Annotations, symmetric: Collection[str] = SYMMETRIC_LINK_TYPES) -> list[Cluster]:
+    """Every cluster of the set, explicit entities first (in their order), then those only links draw."""
     spans = {s.id: s for s in ann.spans}
     uf = _Joined()
     for e in ann.entities:
@@ -134,7 +130,7 @@ def clusters(
     drawing = [lk for lk in ann.links if lk.type in symmetric and lk.source in spans and lk.target in spans]
     for lk in drawing:
         uf.union(lk.source, lk.target)
-    if not uf.parent and not ann.entities and not singletons:
+    if not uf.parent and not ann.entities:
         return []
     by_root: dict[str, list[Any]] = {}  # root -> [entities, links, member order]
     empty: list[Entity] = []
@@ -179,9 +175,6 @@ def clusters(
         extra = {k: v for k, v in e.extra.items() if k != "link_type"}
         out.append(Cluster(e.id, e.type, tuple(e.members), (e.id,), (), e.extra.get("link_type"),
                            dict(e.attributes), tuple(e.groundings), extra))  # fmt: skip
-    if singletons:
-        taken = {m for c in out for m in c.members}
-        out += [Cluster(s.id, s.type, (s.id,)) for s in ann.spans if s.id not in taken]
     return out
 
 
