@@ -65,6 +65,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from corpusdb.clusters import clusters
 from corpusdb.errors import FormatError, InvalidInput, Problem, Severity
 from corpusdb.names import name_problem
 from corpusdb.records import (
@@ -594,13 +595,9 @@ class _Clusters:
                     union(by_index[ci], s.id)
                 else:
                     by_index[ci] = s.id
-        for lk in ann.links:
-            if lk.type in link_types and lk.source in parent and lk.target in parent:
-                union(lk.source, lk.target)
-        for e in ann.entities:
-            known = [m for m in e.members if m in parent]
-            for m in known[1:]:
-                union(known[0], m)
+        for c in clusters(ann, link_types):  # the one cluster model: entities and symmetric links alike
+            for m in c.members[1:]:
+                union(c.members[0], m)
         groups: dict[str, list[Span]] = {}
         for s in ann.spans:
             groups.setdefault(find(s.id), []).append(s)

@@ -9,8 +9,8 @@ with counts per label: ``asserted`` (1 or no label), ``speculative`` (0), ``nega
 Entities without a grounding cannot be merged across documents: they are left out (counted in the
 notes) unless ``keep_ungrounded``, which makes one node per document and name.
 
-``entities_of`` is the one place that decides what an entity is: when entity clusters become records
-of their own (issue #11), only it changes.
+``entities_of`` turns the clusters of ``corpusdb.clusters`` (the one model: an entity, coreference
+links and brat ``Equiv`` lines alike) into this module's per-document entities.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from corpusdb.clusters import clusters
 from corpusdb.records import Annotations, Document
 
 __all__ = ["CLUSTER_LINKS", "Network", "build_network", "entities_of", "format_graphml", "format_sif"]
@@ -47,13 +48,9 @@ def entities_of(ann: Annotations) -> dict[str, Entity]:
             x = parent[x]
         return x
 
-    for lk in ann.links:
-        if lk.type in CLUSTER_LINKS and lk.source in parent and lk.target in parent:
-            parent[find(lk.source)] = find(lk.target)
-    for ent in ann.entities:  # explicit clusters (BioRelEx): their members are one entity
-        ms = [m for m in ent.members if m in parent]
-        for m in ms[1:]:
-            parent[find(m)] = find(ms[0])
+    for c in clusters(ann, CLUSTER_LINKS):  # the one cluster model: entities and symmetric links alike
+        for m in c.members[1:]:
+            parent[find(m)] = find(c.members[0])
     groups: dict[str, Entity] = {}
     out: dict[str, Entity] = {}
     for s in ann.spans:

@@ -128,9 +128,12 @@ __all__ = [
     "ANN_EXTENSIONS",
     "DocumentFiles",
     "ReadResult",
+    "expressible",
     "find_documents",
     "format_annotations",
     "format_document",
+    "left_out_notes",
+    "mention_level",
     "read_directory",
     "read_directory_lenient",
     "read_document",
@@ -1302,12 +1305,13 @@ ENTITY_LINK_TYPE = "synonym"
 """The ``*`` line type an explicit entity (cluster) is written as."""
 
 
-def mention_level(annotations: Annotations) -> Annotations:
+def mention_level(annotations: Annotations, cluster_type: str | None = None) -> Annotations:
     """The same annotations with explicit entities written out as standoff can hold them.
 
     Why: standoff has no cluster records; a cluster is a ``*`` line over its mentions, and an R line
-    joins mentions. Each entity with two members or more becomes a star of ``synonym`` links (of its
-    ``extra["link_type"]`` when it has one: a cluster of Equiv links merged into gold) from its first
+    joins mentions. Each entity with two members or more becomes a star of links of its
+    ``extra["link_type"]`` (how its cluster was drawn: ``Equiv`` lines merged into gold), else of
+    ``cluster_type`` (the project schema's, ``coreference`` in BB; default ``synonym``), from its first
     member (one ``*`` line), and a relation argument naming an entity points at the entity's
     first mentioned member (its first member when none has a mention). Sets without entities (all
     that were read from standoff) are returned unchanged, so their round trips stay byte-identical.
@@ -1325,7 +1329,7 @@ def mention_level(annotations: Annotations) -> Annotations:
         links += [
             Link(
                 f"{e.id}~{k}",
-                str(e.extra.get("link_type") or ENTITY_LINK_TYPE),
+                str(e.extra.get("link_type") or cluster_type or ENTITY_LINK_TYPE),
                 members[0],
                 m,
                 group=f"entity:{e.id}",
@@ -1341,6 +1345,79 @@ def mention_level(annotations: Annotations) -> Annotations:
         for r in annotations.relations
     )
     return replace(annotations, relations=relations, links=tuple(links), entities=())
+
+
+def expressible(
+    annotations: Annotations, cluster_type: str | None = None
+) -> tuple[Annotations, Counter[str]]:
+    """What standoff can hold of a set (entities at :func:`mention_level`), and what it left out,
+    counted by what it was: how an export writes what it can and says what it could not.
+
+    Left out: document labels; names without a mention (BioRelEx keeps them), with what rests on them
+    (relations, transitively, links, notes); groundings and attribute values containing whitespace
+    (``NCBI gene:51176``: an ``N`` line's id is one token); attributes named so. A set standoff holds
+    whole comes back unchanged, so its round trip stays byte-identical."""
+    ann = annotations
+    lost: Counter[str] = Counter()
+    if ann.labels:
+        lost["document labels"] += len(ann.labels)
+    gone = {s.id for s in ann.spans if not s.fragments}
+    lost["names without a mention"] += len(gone)
+    ents = ann.entities
+    if gone:  # a cluster keeps its mentions; one with none left goes, with what rests on it
+        ents = tuple(replace(e, members=tuple(m for m in e.members if m not in gone)) for e in ann.entities)
+        gone |= {e.id for e in ents if not e.members}
+        ents = tuple(e for e in ents if e.members)
+    rels = list(ann.relations)
+    changed = bool(gone)
+    while changed:
+        changed = False
+        for r in list(rels):
+            if any(a.ref in gone for a in r.args) or r.trigger in gone:
+                gone.add(r.id)
+                rels.remove(r)
+                lost["relations on a name without a mention"] += 1
+                changed = True
+    links = [lk for lk in ann.links if lk.source not in gone and lk.target not in gone]
+    lost["links on a name without a mention"] += len(ann.links) - len(links)
+    notes = [n for n in ann.notes if n.target not in gone]
+    lost["notes on a name without a mention"] += len(ann.notes) - len(notes)
+    on_entity = {e.id for e in ann.entities}  # a * line has no id a # line could name
+    lost["notes on an entity"] += sum(n.target in on_entity for n in notes)
+    notes = [n for n in notes if n.target not in on_entity]
+
+    def attrs(owner: Span | Relation) -> Mapping[str, Any]:
+        bad = [
+            k for k, v in owner.attributes.items()
+            if v not in (None, False) and (not _clean(k) or (v is not True and not _clean(str(v))))
+        ]  # fmt: skip
+        lost["attributes containing whitespace"] += len(bad)
+        return {k: v for k, v in owner.attributes.items() if k not in bad} if bad else owner.attributes
+
+    spans = []
+    for sp in ann.spans:
+        if sp.id in gone:
+            continue
+        refs = tuple(g for g in sp.groundings if _clean(g.ref))
+        lost["groundings containing whitespace"] += len(sp.groundings) - len(refs)
+        a = attrs(sp)
+        spans.append(
+            sp if refs == sp.groundings and a is sp.attributes else replace(sp, groundings=refs, attributes=a)
+        )
+    rels = [r if (a := attrs(r)) is r.attributes else replace(r, attributes=a) for r in rels]
+    lost = +lost
+    if not lost:
+        return mention_level(ann, cluster_type), lost
+    kept = replace(
+        ann, spans=tuple(spans), relations=tuple(rels), links=tuple(links), notes=tuple(notes), labels=(),
+        entities=ents,
+    )  # fmt: skip
+    return mention_level(kept, cluster_type), lost
+
+
+def left_out_notes(lost: Mapping[str, int], fmt: str = "brat") -> list[str]:
+    """``brat cannot express 19 groundings containing whitespace (left out)``, one line per kind."""
+    return [f"{fmt} cannot express {n} {what} (left out)" for what, n in sorted(lost.items()) if n]
 
 
 def format_annotations(annotations: Annotations) -> dict[str, str]:
@@ -1523,16 +1600,19 @@ def format_annotations(annotations: Annotations) -> dict[str, str]:
     return result
 
 
-def format_document(document: Document, annotations: Annotations) -> dict[str, bytes]:
+def format_document(
+    document: Document, annotations: Annotations, cluster_type: str | None = None
+) -> dict[str, bytes]:
     """The bytes of ``<external_id>.txt`` and its annotation files, keyed by file name.
 
     Why apart from writing: an export formats every document first, so content standoff cannot
-    hold is refused before any file is written.
+    hold is refused before any file is written (:func:`expressible` first leaves out what it cannot
+    hold, counted). ``cluster_type``: see :func:`mention_level`.
     """
     name = document.external_id
     if not name or "/" in name or "\\" in name or name in (".", ".."):
         raise InvalidInput(f"cannot use the external id {name!r} as a file name")
-    contents = format_annotations(annotations)
+    contents = format_annotations(mention_level(annotations, cluster_type))
     prefix = "\ufeff" if document.metadata.get("bom") else ""
     files = {f"{name}.txt": (prefix + document.text).encode("utf-8")}
     for ext, body in contents.items():

@@ -58,7 +58,7 @@ def test_merge_into_imported_gold_adds_only_what_is_new(any_url: str) -> None:
     assert decided == {
         ("span", "T1"): ["alice", "bob"], ("span", "T2"): ["alice", "bob"], ("span", "T3"): ["alice", "bob"],
         ("span", "T4"): ["alice", "bob"], ("relation", "R1"): ["alice", "bob"],
-        ("link", "L1"): ["alice", "bob"], ("label", "topic"): ["alice", "bob"],
+        ("entity", "L1"): ["alice", "bob"], ("label", "topic"): ["alice", "bob"],
     }  # fmt: skip
     assert c.review() == []
     # a second run changes nothing

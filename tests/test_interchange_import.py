@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from corpusdb.api import Corpus
-from corpusdb.errors import Conflict, FormatError, InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.errors import Conflict, FormatError, NotFound, PermissionDenied, UsageError
 from corpusdb.interchange import ImportConflict, ImportRefused
 from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow, SpanRow
 from corpusdb.records import Annotations, DocLabel, Document, Span
@@ -286,7 +286,7 @@ def test_a_lead_waits_until_every_set_is_submitted(two_annotators: Corpus, tmp_p
         two_annotators.export_brat(tmp_path / "z", "alice", documents=["zzz"])
 
 
-def test_export_refuses_to_overwrite_and_what_brat_cannot_hold(
+def test_export_refuses_to_overwrite_and_counts_what_brat_cannot_hold(
     two_annotators: Corpus, tmp_path: Path
 ) -> None:
     alice = two_annotators.as_user("alice")
@@ -298,9 +298,10 @@ def test_export_refuses_to_overwrite_and_what_brat_cannot_hold(
     two_annotators.add_document(Document("labelled", "abc"))
     two_annotators.create_set("labelled", "alice", annotations=Annotations(
         spans=(Span("T1", "Protein", ((0, 3),), "abc"),), labels=(DocLabel("relevance", "DR"),)))  # fmt: skip
-    with pytest.raises(InvalidInput, match="document labels"):
-        alice.export_brat(tmp_path / "new")
-    assert not (tmp_path / "new").exists()  # nothing written
+    # what brat cannot hold is left out and said, counted (issue 22: each format writes what it can)
+    rep = alice.export_brat(tmp_path / "new")
+    assert "brat cannot express 1 document labels (left out)" in rep.warnings
+    assert (tmp_path / "new" / "labelled.ann").read_text() == "T1\tProtein 0 3\tabc\n"
 
 
 def _recording_read(task: tuple[str, int]) -> tuple[str, int]:

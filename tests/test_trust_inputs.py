@@ -188,11 +188,13 @@ def test_a_crash_while_writing_leaves_no_half_written_release(
         return real(self, data)
 
     monkeypatch.setattr(Path, "write_bytes", crash_after_three)
-    with pytest.raises(OSError, match="releases export v1"):
+    with pytest.raises(OSError, match="No space left"):
         released.release("v1", outdir=out, agreement=False)
     monkeypatch.undo()
     assert not out.exists()  # no folder that looks like a release
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".release-v1")] == []
+    assert released.releases() == []  # its folder could not be written: the release was not stored
+    released.release("v1", agreement=False)
     with pytest.raises(Conflict, match="releases export v1 FOLDER"):
         released.release("v1", agreement=False)
     paths = released.export_release("v1", out)

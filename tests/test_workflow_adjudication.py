@@ -68,7 +68,8 @@ def test_conflicts_have_stable_keys_and_counts(corpus: Corpus) -> None:
         "relation:bind(span:0-4,span:69-73)": ("label",),  # undirected: Arg1/Arg2 swapped is the same
         "label:topic": ("value",),
     }
-    assert dict(dc.counts) == {"span": 2, "relation": 2, "link": 0, "label": 1}
+    # the abbreviation cluster is an entity (one cluster model), and it agrees
+    assert dict(dc.counts) == {"span": 2, "relation": 2, "link": 0, "label": 1, "entity": 0}
     # T1, T3, IL-4 agree, and so does the abbreviation cluster once its ends are one unit each
     assert dc.open == 5 and dc.agreed == 4
     span = next(x for x in dc.conflicts if x.key == "span:15-28")
@@ -149,7 +150,10 @@ def test_merge_resolve_and_provenance(corpus: Corpus) -> None:
     assert rel["R1"].args == (Argument("Arg1", "T1"), Argument("Arg2", "T4"))  # rewritten to gold ids
     assert rel["R2"].label == 1
     # the agreed abbreviation cluster followed its ends into gold
-    assert [(e.type, set(e.members)) for e in gold.annotations.entities] == [("abbreviation", {"T4", "T2"})]
+    # (an entity, the one cluster model: of its members' type, drawn in brat as the links were)
+    assert [(e.type, set(e.members), e.extra["link_type"]) for e in gold.annotations.entities] == [
+        ("protein", {"T4", "T2"}, "abbreviation")
+    ]
     assert [s.text for s in gold.annotations.spans if s.fragments[0][0] in (15, 53, 56)] == [
         "IL-2 receptor alpha chain",
         "T cells",

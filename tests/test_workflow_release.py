@@ -93,7 +93,7 @@ def test_split_release_correct_release_and_reexport(corpus: Corpus, tmp_path: Pa
         data = (tmp_path / "v1" / rel).read_bytes()
         assert hashlib.sha256(data).hexdigest() == meta["sha256"] and len(data) == meta["bytes"]
     rel_json = json.loads((tmp_path / "v1" / "release.json").read_text(encoding="utf-8"))
-    assert rel_json["format"] == "corpusdb-release" and rel_json["format_version"] == 1
+    assert rel_json["format"] == "corpusdb-release" and rel_json["format_version"] == 2
     assert sorted(d for ids in rel_json["splits"].values() for d in ids) == [f"doc{i}" for i in range(6)]
     doc0 = next(d for d in rel_json["documents"] if d["id"] == "doc0")
     assert doc0["annotations"]["relations"] == [{"id": "R1", "type": "Localization",

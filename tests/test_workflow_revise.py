@@ -351,10 +351,10 @@ def test_undo_takes_a_link_cluster_resting_on_the_span_out(any_url: str) -> None
     assert any(d.method == "undone" and d.item_id == cluster.id for d in c.decisions("s1"))
     c.resolve("s1", "span:15-28", take="bob")  # decided again: the agreed cluster follows once more
     [again] = c.gold("s1").annotations.entities
-    assert again.type == "abbreviation" and len(again.members) == 2
+    assert again.extra["link_type"] == "abbreviation" and len(again.members) == 2
     removed = c.remove_gold("s1", again.id, reason="not an abbreviation")
-    assert removed.decision.item_kind == "link" and c.gold("s1").annotations.entities == ()
-    link = next(x for x in c.conflicts("s1", include_resolved=True)[0].conflicts if x.kind == "link")
+    assert removed.decision.item_kind == "entity" and c.gold("s1").annotations.entities == ()
+    link = next(x for x in c.conflicts("s1", include_resolved=True)[0].conflicts if x.kind == "entity")
     assert link.decision is not None and link.decision.id == removed.decision.id  # decided: taken out
 
 

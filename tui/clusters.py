@@ -10,13 +10,14 @@ join entities.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from rich.text import Text
 
-from corpusdb.edits import Change, Put, Remove, dependents, next_id
+from corpusdb import clusters
+from corpusdb.edits import Change, Put, Remove, apply_changes, dependents, next_id
 from corpusdb.errors import InvalidInput
 from corpusdb.records import Annotations, Entity, Span
 from guidelines.schema import Schema
@@ -130,6 +131,42 @@ def move_to_new(ann: Annotations, span: Span) -> tuple[Entity, list[Change]]:
     if (new := _placed(span)) != span:
         out.append(Put(new))
     return entity, out
+
+
+def adopt(
+    ann: Annotations, span_ids: Iterable[str], symmetric: Collection[str]
+) -> tuple[Annotations, list[Change], dict[str, str]]:
+    """The clusters of ``span_ids`` drawn by links (brat ``Equiv`` lines, ``k``'s coreference links)
+    as explicit entities, so ``c`` edits them as the one kind of cluster there is (``corpusdb.clusters``).
+
+    Returns the set after it, the changes (each drawing link removed, one entity put, of the links'
+    type and place; relations and notes that named a drawing link name the entity), and old id -> new
+    id (a drawn cluster's listed id is its first link's). Clusters already one entity: no change."""
+    wanted = set(span_ids)
+    changes: list[Change] = []
+    renamed: dict[str, str] = {}
+    taken: set[str] = set()
+    for c in clusters.clusters(ann, symmetric):
+        if not wanted & set(c.members) or not (c.link_ids or len(c.entity_ids) > 1):
+            continue
+        eid = c.entity_ids[0] if c.entity_ids else next_id(ann, "entity", taken)
+        taken.add(eid)
+        for x in (c.id, *c.link_ids, *c.entity_ids):
+            if x != eid:
+                renamed[x] = eid
+        changes += [Remove("link", x) for x in c.link_ids]
+        changes += [Remove("entity", x) for x in c.entity_ids[1:]]
+        changes.append(Put(replace(c.entity(), id=eid)))
+    if not changes:
+        return ann, [], {}
+    for r in ann.relations:
+        if any(a.ref in renamed for a in r.args):
+            changes.append(
+                Put(replace(r, args=tuple(replace(a, ref=renamed.get(a.ref, a.ref)) for a in r.args)))
+            )
+    changes += [Put(replace(n, target=renamed[n.target])) for n in ann.notes if n.target in renamed]
+    new, _ = apply_changes(ann, changes)
+    return new, changes, renamed
 
 
 def dissolve(ann: Annotations, entity_id: str) -> tuple[list[str], list[Change]]:

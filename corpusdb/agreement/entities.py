@@ -2,9 +2,11 @@
 
 Why a module of its own: relations, cluster agreement, groundings and conflicts must all see the
 same entities, and none of them may depend on the order in which a source listed names, mentions
-or clusters. An entity is a set of spans joined by the set's explicit :class:`Entity` records
-(BioRelEx clusters) and by the symmetric link types (synonym, abbreviation, coreference, brat
-Equiv); every span belongs to exactly one entity (a span in no cluster is an entity of its own).
+or clusters. An entity is a cluster of ``corpusdb.clusters`` (the one model conflicts, adjudication,
+the TUI and the exports use too): spans joined by the set's explicit :class:`Entity` records
+(BioRelEx clusters, the TUI's ``c``) and by the symmetric link types (synonym, abbreviation,
+coreference, brat Equiv); every span belongs to exactly one entity (a span in no cluster is an entity
+of its own).
 
 Between two sets, members are compared through *mention keys*: a mentioned span of A stands for
 its aligned partner in B (the span alignment), a name without a mention for its text (BioRelEx
@@ -25,11 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpusdb.agreement._graph import UnionFind
+from corpusdb.clusters import SYMMETRIC_LINK_TYPES, clusters
 from corpusdb.records import Annotations
-
-SYMMETRIC_LINK_TYPES: frozenset[str] = frozenset(
-    {"synonym", "abbreviation", "coreference", "Equiv", "Alias", "Synonym", "Abbreviation", "Coreference"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,39 +54,21 @@ class Entities:
 
 
 def entities(ann: Annotations, symmetric_types: Collection[str] = SYMMETRIC_LINK_TYPES) -> Entities:
-    """The set's entities, in a canonical order (by sorted member ids), whatever the input order."""
-    uf = UnionFind(s.id for s in ann.spans)
-    span_ids = {s.id for s in ann.spans}
-    for e in ann.entities:
-        members = [m for m in e.members if m in span_ids]
-        for m in members[1:]:
-            uf.union(members[0], m)
-    for ln in ann.links:
-        if ln.type in symmetric_types and ln.source in span_ids and ln.target in span_ids:
-            uf.union(ln.source, ln.target)
-    groups: dict[Hashable, set[str]] = {}
-    for s in ann.spans:
-        groups.setdefault(uf.find(s.id), set()).add(s.id)
-    by_span = {s.id: s for s in ann.spans}
-    owner: dict[Hashable, list[str]] = {}
-    empty: list[tuple[str, set[str]]] = []
-    for e in ann.entities:
-        members = [m for m in e.members if m in span_ids]
-        if members:
-            owner.setdefault(uf.find(members[0]), []).append(e.id)
-        else:
-            empty.append((e.id, set()))
-    ent_by_id = {e.id: e for e in ann.entities}
+    """The set's entities (``corpusdb.clusters``, singletons included), in a canonical order (by
+    sorted member ids), whatever the input order."""
     out: list[Cluster] = []
-    for root, members in groups.items():
-        ids = owner.get(root, [])
-        refs = {g.ref for m in members for g in by_span[m].groundings}
-        refs |= {g.ref for i in ids for g in ent_by_id[i].groundings}
-        types = sorted({ent_by_id[i].type for i in ids} or {by_span[m].type for m in members})
-        out.append(Cluster(frozenset(members), frozenset(ids), types[0], frozenset(refs)))
-    for eid, _ in empty:
-        e = ent_by_id[eid]
-        out.append(Cluster(frozenset(), frozenset({eid}), e.type, frozenset(g.ref for g in e.groundings)))
+    found = clusters(ann, symmetric_types)
+    if found:
+        by_span = {s.id: s for s in ann.spans}
+        for c in found:
+            refs = {g.ref for m in c.members for g in by_span[m].groundings} | {g.ref for g in c.groundings}
+            out.append(Cluster(frozenset(c.members), frozenset(c.entity_ids), c.type, frozenset(refs)))
+    taken = {m for c in found for m in c.members}
+    out += [  # every other span is an entity of its own (the common case: built directly, it is most)
+        Cluster(frozenset((s.id,)), frozenset(), s.type, frozenset(g.ref for g in s.groundings))
+        for s in ann.spans
+        if s.id not in taken
+    ]
     out.sort(key=lambda c: (sorted(c.members), sorted(c.entity_ids)))
     index: dict[str, int] = {}
     for k, c in enumerate(out):

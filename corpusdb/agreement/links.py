@@ -82,6 +82,30 @@ def closure_edges(links: Collection[Link], types: Collection[str]) -> set[frozen
     return {frozenset(p) for g in uf.groups() for p in combinations(g, 2)}  # type: ignore[arg-type]
 
 
+def drawn_edges(
+    ann: Annotations,
+    symmetric_types: Collection[str],
+    names: Mapping[str, str] | None = None,
+    default: str | None = None,
+) -> dict[str, set[frozenset[str]]]:
+    """Closure edges per link type (the per-type breakdown): each symmetric type's links, under the
+    schema's name for it (``names``: ``Equiv`` is BB's ``coreference``), and each explicit entity's
+    members under the type that draws it (``extra["link_type"]``, else ``default``: the schema's
+    first symmetric type), so an entity and the same cluster drawn as links count alike."""
+    names = names or {}
+    by_type: dict[str, set[str]] = {}
+    for ln in ann.links:
+        if ln.type in symmetric_types:
+            by_type.setdefault(names.get(ln.type, ln.type), set()).add(ln.type)
+    out = {t: closure_edges(ann.links, raw) for t, raw in by_type.items()}
+    spans = {s.id for s in ann.spans}
+    for e in ann.entities:
+        drawn = e.extra.get("link_type") or default or "entity"
+        members = sorted({m for m in e.members if m in spans})
+        out.setdefault(names.get(drawn, drawn), set()).update(frozenset(p) for p in combinations(members, 2))
+    return out
+
+
 def _pairs(clusters: list[frozenset[Hashable]]) -> set[frozenset[Hashable]]:
     return {frozenset(p) for c in clusters for p in combinations(sorted(c, key=repr), 2)}
 
@@ -152,8 +176,11 @@ def compare_links(
     *,
     symmetric_types: Collection[str] = SYMMETRIC_LINK_TYPES,
     directed_types: Collection[str] = DIRECTED_LINK_TYPES,
+    link_names: Mapping[str, str] | None = None,
+    default_drawing: str | None = None,
 ) -> LinkComparison:
-    """Edge F1 of the symmetric-link closure and of directed links, A as reference."""
+    """Edge F1 of the clusters (entities and symmetric links alike) and of directed links, A as
+    reference. ``link_names``/``default_drawing``: see :func:`drawn_edges` (per-type figures)."""
     align_all = span_alignment.alignment() if hasattr(span_alignment, "alignment") else span_alignment
     doc_ids = list(documents)
     per_doc = np.zeros((len(doc_ids), 3), dtype=np.int64)
@@ -170,7 +197,9 @@ def compare_links(
     for d, doc in enumerate(doc_ids):
         a, b = documents[doc]
         align = align_all.get(doc, {})
-        sym = [t for t in {ln.type for ln in (*a.links, *b.links)} if t in symmetric_types]
+        drawn_a = drawn_edges(a, symmetric_types, link_names, default_drawing)
+        drawn_b = drawn_edges(b, symmetric_types, link_names, default_drawing)
+        sym = sorted(set(drawn_a) | set(drawn_b))
         seen_sym.update(sym)
         ka = ent.keyed(ent.entities(a, symmetric_types), ent.mention_keys(a, "A", align, b))
         kb = ent.keyed(ent.entities(b, symmetric_types), ent.mention_keys(b, "B"))
@@ -182,8 +211,8 @@ def compare_links(
         ceaf_den[0] += sum(1 for k in ka if k)
         ceaf_den[1] += sum(1 for k in kb if k)
         for t in sym:
-            ta = {frozenset(_map(x, align) for x in e) for e in closure_edges(a.links, {t})}
-            c = count(ta, closure_edges(b.links, {t}))  # type: ignore[arg-type]
+            ta = {frozenset(_map(x, align) for x in e) for e in drawn_a.get(t, ())}
+            c = count(ta, drawn_b.get(t, set()))  # type: ignore[arg-type]
             acc = per_type.setdefault(t, [0, 0, 0])
             for i in range(3):
                 acc[i] += c[i]

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.common import emit, err, out, state
 from corpusdb.cli.workflow_common import bar, codes, fmt_float
 from corpusdb.errors import UsageError
 
@@ -67,11 +67,21 @@ def release(
     with bar("releasing") as cb:
         info = st.corpus().release(version, notes=notes, outdir=outdir, allow_open=allow_open,
                                    agreement=agreement, progress=cb)  # fmt: skip
+    left_out = info.counts.get("standoff_left_out") or {}
+    if left_out:  # the JSON (and BioRelEx) files hold them whole; brat/ could not: say so, counted
+        from importers.standoff import left_out_notes
+
+        for line in left_out_notes(left_out):
+            err.print(
+                f"release {info.version} brat/: {line}; release.json has them", markup=False, soft_wrap=True
+            )
 
     def render() -> None:
         cnt = info.counts
+        n = len(info.files) + 1
         out.print(f"release {info.version}: {cnt.get('documents', 0)} documents, {cnt.get('spans', 0)} spans, "
-                  f"{cnt.get('relations', 0)} relations, {len(info.files) + 1} files", markup=False)  # fmt: skip
+                  f"{cnt.get('relations', 0)} relations, {cnt.get('entities', 0)} entities (clusters), "
+                  f"{n} files", markup=False)  # fmt: skip
         s = info.changelog.get("summary", {})
         out.print(
             f"since {info.previous or 'nothing'}: " + ", ".join(f"{k} {v}" for k, v in s.items()),
@@ -79,6 +89,9 @@ def release(
         )
         if outdir is not None:
             out.print(f"written to {outdir}", markup=False)
+        else:  # stored in the database only: say how to get the files
+            out.print(f"its {n} files are stored in the database, not written (no --out): "
+                      f"`corpusdb releases export {info.version} FOLDER` writes them", markup=False)  # fmt: skip
 
     emit(st, info.to_dict(), render)
 

@@ -1,9 +1,8 @@
 """The one bridge from corpusdb records to the BioRelEx scorer's own input types.
 
-Why isolated: today an entity (cluster) is not a first-class record; it is derived here from spans
-joined by symmetric links (synonym, abbreviation, coreference, Equiv) with union-find, plus the
-``cluster`` index a BioRelEx import keeps in ``Span.extra``. When entities become first-class, only
-this function changes; the scorers never see records.
+Why isolated: the scorers never see records. A cluster is one of ``corpusdb.clusters`` (the one
+model: an explicit entity, symmetric links such as synonym or Equiv, alike), joined with the
+``cluster`` index a BioRelEx import keeps in ``Span.extra``.
 
 A name's ``is_mentioned`` comes from ``Span.extra["name_mentioned"]`` (kept by a BioRelEx import);
 without it, a name with a mention is mentioned and a name without one is not. A release snapshot keeps
@@ -14,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from corpusdb.clusters import clusters as clusters_of
 from corpusdb.evaluation.biorelex import Cluster, Interaction, Name, Sentence
 from corpusdb.records import Annotations, Span
 
@@ -39,13 +39,9 @@ def sentence_from_records(
         if isinstance(ci, int):
             root = first_of_cluster.setdefault(ci, s.id)
             parent[find(s.id)] = find(root)
-    for lk in ann.links:
-        if lk.type in link_types and lk.source in parent and lk.target in parent:
-            parent[find(lk.target)] = find(lk.source)
-    for e in ann.entities:  # first-class entities (BioRelEx clusters): their members are one cluster
-        ms = [m for m in e.members if m in parent]
-        for m in ms[1:]:
-            parent[find(m)] = find(ms[0])
+    for c in clusters_of(ann, link_types):  # the one cluster model: entities and symmetric links alike
+        for m in c.members[1:]:
+            parent[find(m)] = find(c.members[0])
     groups: dict[str, list[Span]] = {}
     for s in ann.spans:
         groups.setdefault(find(s.id), []).append(s)

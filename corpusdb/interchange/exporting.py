@@ -115,17 +115,24 @@ def brat_folder(doc: Document) -> str:
     return "/".join(folder)
 
 
-def plan_brat_files(items: Sequence[tuple[Document, Annotations]], flat: bool) -> dict[str, bytes]:
-    """Relative path → bytes of every file to write; refuses (before writing anything) content brat
-    cannot hold and two documents that would land on the same file."""
-    from importers.standoff import format_document
+def plan_brat_files(
+    items: Sequence[tuple[Document, Annotations]], flat: bool, cluster_type: str | None = None
+) -> tuple[dict[str, bytes], list[str]]:
+    """Relative path → bytes of every file to write, and what brat could not express, counted (left
+    out: names without a mention, groundings with a space...: ``standoff.expressible``). Refuses (before
+    writing anything) two documents that would land on the same file, or content no brat file can be
+    made of. ``cluster_type``: the link type an entity without one is drawn with (the schema's)."""
+    from importers.standoff import expressible, format_document, left_out_notes
 
     files: dict[str, bytes] = {}
     errors: list[str] = []
+    lost: Counter[str] = Counter()
     for doc, ann in items:
         folder = "" if flat else brat_folder(doc)
         try:
-            named = format_document(doc, ann)
+            safe, left = expressible(ann, cluster_type)
+            lost.update(left)
+            named = format_document(doc, safe)
         except InvalidInput as err:
             errors.append(f"{doc.external_id}: {err}")
             continue
@@ -137,7 +144,7 @@ def plan_brat_files(items: Sequence[tuple[Document, Annotations]], flat: bool) -
     if errors:
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise InvalidInput(f"cannot export as brat: {errors[0]}{more}")
-    return files
+    return files, left_out_notes(lost)
 
 
 def write_files(outdir: str | os.PathLike[str], files: dict[str, bytes], *, overwrite: bool) -> list[str]:

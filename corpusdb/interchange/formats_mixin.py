@@ -117,7 +117,14 @@ class FormatsMixin(InterchangeMixin):
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
             raise Conflict(f"{target} exists; pass --force to overwrite")
+        from corpusdb.clusters import drawing_type
+        from importers.standoff import mention_level
+
         items, hidden = self._export_items(annotator, gold, kind, documents)
+        # clusters reach every writer the one way, as their mentions' links (as brat draws them): an
+        # entity, coreference links and Equiv lines are written, or counted as left out, alike
+        cluster_type = drawing_type(self.schema())  # type: ignore[attr-defined]
+        items = [(d, mention_level(a, cluster_type)) for d, a in items]
         out = write(items, dict(options or {}))
         _write_bytes(target, out.data)
         return ExportReport(

@@ -241,13 +241,19 @@ class InterchangeMixin(ServiceBase):
         Only sets this user may read are exported (blindness); hidden ones are counted in the report.
         Nothing is written when any document cannot be written or, without ``overwrite``, a file exists.
         """
+        from corpusdb.clusters import drawing_type
         from corpusdb.interchange import exporting
 
         items, hidden = self._export_items(annotator, gold, kind, documents)
-        files = exporting.plan_brat_files(items, flat)
+        files, left_out = exporting.plan_brat_files(items, flat, drawing_type(self.schema()))  # type: ignore[attr-defined]
         written = exporting.write_files(outdir, files, overwrite=overwrite)
         return ExportReport(
-            "brat", os.fspath(outdir), len(items), tuple(written), hidden, self._hidden_note(hidden)
+            "brat",
+            os.fspath(outdir),
+            len(items),
+            tuple(written),
+            hidden,
+            (*left_out, *self._hidden_note(hidden)),
         )
 
     def export_biorelex(

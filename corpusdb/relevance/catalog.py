@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import ColumnElement, Connection, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 
 from corpusdb import db, rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound

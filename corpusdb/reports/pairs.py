@@ -21,6 +21,7 @@ from corpusdb.agreement.links import DIRECTED_LINK_TYPES, compare_links
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, compare_relations
 from corpusdb.agreement.results import PRF, BootstrapCI, Coefficient
 from corpusdb.agreement.spans import PreparedSpans, SpanComparison, compare_spans
+from corpusdb.clusters import cluster_link_types, drawing_type
 from corpusdb.records import Annotations
 from corpusdb.reports.loading import Rater
 from corpusdb.reports.options import AgreementOptions
@@ -51,6 +52,10 @@ class SchemaTypes:
     directed_relations: Collection[str]
     symmetric_links: frozenset[str]
     directed_links: frozenset[str]
+    link_names: Mapping[str, str] = field(default_factory=dict)
+    """A link type's alias -> the schema's name for it (``Equiv`` -> ``coreference`` in BB)."""
+    drawing: str | None = None
+    """The link type an entity made without one is drawn with (``corpusdb.clusters.drawing_type``)."""
 
     @classmethod
     def from_schema(cls, schema: Schema | None) -> SchemaTypes:
@@ -59,11 +64,10 @@ class SchemaTypes:
         undirected = {r.name for r in schema.relations if not r.directed}
         sym = {n for lt in schema.links if lt.symmetric for n in (lt.name, *lt.aliases)}
         asym = {n for lt in schema.links if not lt.symmetric for n in (lt.name, *lt.aliases)}
-        return cls(
-            AllBut(undirected),
-            frozenset((SYMMETRIC_LINK_TYPES | sym) - asym),
-            frozenset((DIRECTED_LINK_TYPES | asym) - sym),
-        )
+        # the link types that draw clusters: the same rule as conflicts, adjudication, TUI and exports
+        names = {alias: lt.name for lt in schema.links for alias in lt.aliases}
+        return cls(AllBut(undirected), cluster_link_types(schema), frozenset((DIRECTED_LINK_TYPES | asym) - sym),
+                   names, drawing_type(schema))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,9 +233,8 @@ def compare_pair(
         ci = {"f1": bootstrap_prf(g.per_document, "f1", **boot)} if boot else {}
         per_db = {k: v["span_exact"] for k, v in g.per_database.items()}
         return PairResult(a.name, b.name, docs, g.document, per_db, g.per_document, g, spans, ci=ci)
-    links = compare_links(
-        pairs_ann, spans, symmetric_types=types.symmetric_links, directed_types=types.directed_links
-    )
+    links = compare_links(pairs_ann, spans, symmetric_types=types.symmetric_links, directed_types=types.directed_links,
+                          link_names=types.link_names, default_drawing=types.drawing)  # fmt: skip
     ci = {"f1": bootstrap_prf(links.per_document, "f1", **boot)} if boot else {}
     return PairResult(
         a.name, b.name, docs, links.clusters, links.per_type, links.per_document, links, spans, ci=ci

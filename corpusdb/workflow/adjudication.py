@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from sqlalchemy import Connection
 
+from corpusdb import clusters
 from corpusdb.edits import PREFIX
 from corpusdb.errors import Conflict, DecidedMeanwhile, InvalidInput, NotFound, StaleVersion, UsageError
 from corpusdb.records import (
@@ -63,11 +64,14 @@ class _Gold:
         self.extra = ann.extra
         layout = _standoff_layout(sources)
         self.keep_ids = layout is not None  # sources read from a corpus's files: keep their ids
-        # ... and their order: an item kept under its source id sorts where the first source had it
-        first = sources[0] if sources and self.keep_ids else Annotations()
+        # ... the ids, lines and order of the first source read from files (the corpus's own): an item
+        # kept under its id sorts where that source had it, and no new item takes one of its ids
+        self.ref = next((i for i, x in enumerate(sources) if (x.extra.get("standoff") or {}).get("files")), 0)
+        first = sources[self.ref] if sources and self.keep_ids else Annotations()
         self.rank = {
             x.id: k for k, x in reversed(list(enumerate((*first.spans, *first.relations, *first.links))))
         }
+        self.reserved = {x.id for x in (*first.spans, *first.relations, *first.links, *first.entities)}
         if layout and "standoff" not in ann.extra:
             # gold keeps the corpus's own files (BioNLP .a1/.a2), not brat's .ann
             self.extra = {**ann.extra, "standoff": layout}
@@ -76,20 +80,21 @@ class _Gold:
         # what gold already holds and no decision claims (an imported gold set): an identical item is
         # decided onto it instead of being added a second time; each gold item is claimed once
         self.present: dict[tuple[object, ...], list[str]] = {}
-        for x in (*self.spans, *self.relations, *self.links, *self.entities):
+        for x in (*self.spans, *self.relations, *self.links):
             if x.id not in used:
                 self.present.setdefault(_content(x), []).append(x.id)
-        for cluster in _link_clusters(self.links):  # a cluster gold draws as links is a cluster it holds
-            if cluster.id not in used:
-                self.present.setdefault(_content(cluster), []).append(cluster.id)
+        for c in clusters.clusters(ann):  # every cluster gold holds, an entity or drawn by links: one model
+            if c.id not in used:
+                self.present.setdefault(_content(c.entity()), []).append(c.id)
         self.decisions: list[tuple[object, ...]] = []
         self.superseded: list[tuple[int, int]] = []  # (old decision id, index of its successor)
         # every id gold ever gave out (decisions keep them): a deleted id is never reused
         self.taken = used | {
             x.id for x in (*self.spans, *self.relations, *self.links, *self.notes, *self.entities)
         }
+        self.held = {x.id for x in (*self.spans, *self.relations, *self.links, *self.notes, *self.entities)}
         self.top: dict[str, int] = {}
-        for t in self.taken:
+        for t in self.taken | self.reserved:
             self._count(t)
 
     def _count(self, local_id: str) -> None:
@@ -112,11 +117,14 @@ class _Gold:
     def fresh(self, kind: str) -> str:
         prefix = PREFIX[kind]
         self.top[prefix] = self.top.get(prefix, 0) + 1
-        while f"{prefix}{self.top[prefix]}" in self.taken:
+        while f"{prefix}{self.top[prefix]}" in self.taken or f"{prefix}{self.top[prefix]}" in self.reserved:
             self.top[prefix] += 1
         return f"{prefix}{self.top[prefix]}"
 
-    def add(self, item: Item) -> str:
+    def add(self, item: Item, prefer: str | None = None) -> str:
+        """Put a new item into gold (an identical one it holds unclaimed is decided onto instead).
+        ``prefer``: the corpus source's id for the item's unit, which it keeps even when a decision
+        undone or revised gave it out before (no other item can have had it: see ``reserved``)."""
         if isinstance(item, DocLabel):
             if any(lb.name == item.name and lb.value == item.value for lb in self.labels):
                 self.existing += 1
@@ -134,13 +142,17 @@ class _Gold:
         # sources read from a corpus's files: the source's own id (T12, E3) when gold has not used it
         # yet, so a release of a BioNLP corpus keeps its ids; and an E line stays an E line
         own = getattr(item, "id", "")
-        keep = (
-            own if self.keep_ids and own and own not in self.taken and _NUM.match(own) else self.fresh(kind)
-        )
+        if self.keep_ids and prefer and prefer not in self.held and _NUM.match(prefer):
+            keep = prefer  # T2 stays T2, also when its decision was undone and taken again
+        elif self.keep_ids and own and own not in self.taken and own not in self.reserved and _NUM.match(own):
+            keep = own
+        else:
+            keep = self.fresh(kind)
         self.taken.add(keep)
+        self.held.add(keep)
         self._count(keep)
-        if own in self.rank and keep not in self.rank:  # renamed (a * line's cluster): its place stays
-            self.rank[keep] = self.rank[own]
+        if prefer in self.rank and keep not in self.rank:  # renamed (a * line's cluster): its place stays
+            self.rank[keep] = self.rank[prefer]
         extra = {
             k: item.extra[k] for k in ("prefix", "file", "line", "attrs", "link_type") if item.extra.get(k)
         }  # type: ignore[union-attr]
@@ -161,6 +173,7 @@ class _Gold:
         if old is None:
             return None
         self.changed = True
+        self.held.discard(local_id)
         if kind == "label":
             self.labels = [lb for lb in self.labels if lb.name != local_id]
         else:
@@ -182,6 +195,7 @@ class _Gold:
         }
         new = replace(item, id=local_id, extra=extra)  # type: ignore[type-var]
         getattr(self, "entities" if kind == "entity" else kind + "s").append(new)
+        self.held.add(local_id)
         return local_id
 
     def dependents(self, local_id: str) -> list[tuple[str, str]]:
@@ -208,31 +222,6 @@ class _Gold:
 
 _ENTITY_EXTRA = ("link_type", "file", "line", "prefix")  # a * line's type and place
 _NUM = re.compile(r"^(\D+?)(\d+)$")
-
-
-def _link_clusters(links: Sequence[Link]) -> list[Entity]:
-    """Each closure of one link type's links as the Entity adjudication compares (``units._link_clusters``):
-    its id is the first link's, so a decision onto it names a link gold really has."""
-    parent: dict[tuple[str, str], tuple[str, str]] = {}
-
-    def find(x: tuple[str, str]) -> tuple[str, str]:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    first: dict[tuple[str, str], str] = {}
-    for lk in links:
-        parent[find((lk.type, lk.source))] = find((lk.type, lk.target))
-        first.setdefault((lk.type, lk.source), lk.id)
-        first.setdefault((lk.type, lk.target), lk.id)
-    members: dict[tuple[str, str], list[str]] = {}
-    for node in list(parent):
-        members.setdefault(find(node), []).append(node[1])
-    return [
-        Entity(min(first[(t, m)] for m in ms), t, tuple(ms), extra={"link_type": t})
-        for (t, _), ms in members.items()
-    ]
 
 
 def _content(item: Span | Relation | Link | Entity) -> tuple[object, ...]:
@@ -314,6 +303,27 @@ def _materialise(a: Analysis, m: Member) -> Item | str:
     return item
 
 
+def _placed_as(item: Item, ref: Item | None) -> Item:
+    """``item`` at the place the corpus source's version of its unit (``ref``) has in the corpus's
+    files: its file, line and ``E`` prefix, and its A/M lines'. A line number is a position in that
+    source's files only, so an item the corpus source lacks loses it (it goes after the corpus's lines
+    of its file) instead of landing among them by another source's numbering."""
+    extra = dict(item.extra)  # type: ignore[union-attr]
+    theirs = ref.extra if ref is not None else {}  # type: ignore[union-attr]
+    for k in ("file", "line", "prefix"):
+        if theirs.get(k) is not None:
+            extra[k] = theirs[k]
+        elif k == "line":
+            extra.pop(k, None)
+    if extra.get("attrs"):
+        placed = theirs.get("attrs") or {}
+        extra["attrs"] = {
+            name: placed.get(name) or {k: v for k, v in entry.items() if k != "line"}
+            for name, entry in extra["attrs"].items()
+        }
+    return item if extra == item.extra else replace(item, extra=extra)  # type: ignore[union-attr, type-var]
+
+
 def _layout_extra(item: Span | Relation | Link) -> dict[str, str]:
     """What of a source item's standoff extras gold keeps: its file (``a1``/``a2``), line and ``E``
     prefix, so gold agreed by everyone is written as the corpus's own lines in their order (an item
@@ -362,12 +372,16 @@ def _decide(a: Analysis, svc: ServiceBase, gold: _Gold, u: Unit, method: str, it
     version it was edited from (stored with the gold version put as before/after).
     """
     old_id = replaces.item_id if replaces is not None and replaces.item_id else None
+    ref = next((m.item for m in u.members if m.source == gold.ref), None) if gold.keep_ids else None
+    if item is not None and gold.keep_ids and not isinstance(item, DocLabel):
+        item = _placed_as(item, ref)
     if old_id and item is not None and u.kind != "label":
         local = gold.put(item, old_id)
     else:
         if old_id:
             _retract(a, svc, gold, u.kind, old_id, f"{u.key} was revised")
-        local = gold.add(item) if item is not None else ""
+        prefer = ref.id if ref is not None and not isinstance(ref, DocLabel) else None
+        local = gold.add(item, prefer) if item is not None else ""
     src = [s.to_dict() for s in sources]
     after = gold.find(u.kind, local) if local else None
     if method == "edited":

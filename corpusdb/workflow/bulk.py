@@ -169,7 +169,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
 
     def _bulk_one(self, conn: Any, a: Analysis, spec: str, item_type: str | None, why: str,
                   schema: Schema) -> BulkResolution:  # fmt: skip
-        gold = _Gold(a.gold_ann, _used_ids(a))
+        gold = _Gold(a.gold_ann, _used_ids(a), [x.annotations for x in a.sources])  # the corpus's ids kept
         before = {_sig(v) for v in errors(validate(schema, a.gold_ann, a.text))}
         self._auto_pass(a, gold, None)  # what every source agrees on first (as a merge would): arguments
         agreed = len(gold.decisions)

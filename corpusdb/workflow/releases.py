@@ -17,12 +17,13 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
     changelog.json            changes since the previous release (``corpusdb.workflow.changelog``)
     CHANGELOG.md              the same for people
     brat/<split>/<id>.txt     the document text, as stored
-    brat/<split>/<id>.ann     gold as brat standoff (``importers.standoff.format_annotations``)
+    brat/<split>/<id>.ann     gold as brat standoff, as ``corpusdb export brat --gold`` writes it
+                              (``.a1``/``.a2`` for BioNLP gold; entities as ``*`` lines)
     biorelex/<split>.json     gold as BioRelEx JSON (projects with a ``biorelex`` schema only)
 
 ``release.json``::
 
-    {"format": "corpusdb-release", "format_version": 1,
+    {"format": "corpusdb-release", "format_version": 2,
      "project": "...", "version": "v1", "previous": null | "v0", "created": "<ISO 8601 UTC>",
      "notes": "...", "schema": "biorelex-1.0", "guideline_version": 2,
      "schema_definition": {...},                 # guidelines.schema.Schema.to_dict()
@@ -37,8 +38,13 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
                         "relations": [{"id": "R1", "type": "bind", "args": [["Arg1", "T1"], ["Arg2", "T2"]],
                                        "label": 1?, "tags": [...]?, "attributes": {...}?, "trigger": "T9"?,
                                        "relation_kind": "event"?}],
-                        "links": [{"id": "L1", "type": "synonym", "source": "T1", "target": "T3"}],
-                        "labels": [{"name": "relevance", "value": "DR"}]},
+                        "links": [{"id": "L1", "type": "part_of", "source": "T1", "target": "T3"}],
+                        "entities": [{"id": "C1", "type": "protein", "members": ["T1", "T5"],
+                                      "attributes": {...}?, "groundings": [...]?}],
+                        "labels": [{"name": "relevance", "value": "DR"}],
+                        "notes": [{"id": "#1", "type": "AnnotatorNotes", "target": "T1", "text": "..."}]},
+        "standoff": {"files": ["a1", "a2"]?, "items": {"T3": {"file": "a2", "line": 4}, "E1": {"prefix": "E"},
+                     "C1": {"link_type": "Equiv", ...}}}?,   # how brat draws gold: its files, lines, * types
         "decisions": [{"kind": "span", "item": "T1" | "" (refused), "method": "unanimous" | "majority" |
                        "adjudicated" | "corrected", "by": "judy" | null, "reason": "..." | null,
                        "created": "...", "sources": [{"annotator": "alice", "set_id": 3,
@@ -46,14 +52,21 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
      "agreement": {...}}                        # as agreement.json
 
 Offsets are Unicode code points, ends exclusive; gold local ids are stable across releases.
-Standoff cannot hold document labels nor names without a mention: they are left out of the ``.ann``
-files (``manifest.counts.standoff_omitted`` says how many) and are in ``release.json``.
+Standoff cannot hold document labels, names without a mention (and what rests on them) nor groundings
+or attribute values containing whitespace (BioRelEx's ``NCBI gene:51176``): they are left out of the
+brat files (``manifest.counts.standoff_omitted`` says how many, ``standoff_left_out`` of what kind) and
+are in ``release.json`` (and the BioRelEx JSON), whole. ``manifest.counts.entities`` counts clusters.
+
+Format version 2 (this one) writes gold's entities (clusters, e.g. merged ``Equiv`` lines) and notes into
+the brat files, as ``export brat --gold`` does; a version 1 release (which left them out) is re-exported
+as it was made.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -62,22 +75,25 @@ from typing import Any
 from sqlalchemy import Connection, insert, select
 
 from corpusdb import access, skips, tables
+from corpusdb.clusters import drawing_type
 from corpusdb.errors import Conflict, InvalidInput, NotFound
+from corpusdb.names import check_name
 from corpusdb.records import Annotations, Document
 from corpusdb.service import ServiceBase, aware, utcnow_aware
 from corpusdb.sets import read_contents
 from corpusdb.workflow import changelog, store
 from corpusdb.workflow.corrections import load_corrections
 from corpusdb.workflow.items import annotations_from_json, annotations_to_json
-from corpusdb.workflow.release_folder import write_folder
+from corpusdb.workflow.release_folder import Staging, check_target, stage, write_folder
 from corpusdb.workflow.types import ReleaseInfo, to_jsonable
+from guidelines.schema import schema_from_dict
 
 R = tables.release
 D = tables.document
 P = tables.project
 EV = tables.audit_event
 FORMAT = "corpusdb-release"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 Progress = Callable[[int, int], None]
 
 
@@ -85,18 +101,23 @@ def dumps(data: Any) -> bytes:
     return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+_LAYOUT = ("file", "line", "prefix", "attrs", "link_type")
+"""What of a gold item's extras says how brat draws it (its file and line, an ``E`` line, a * type)."""
+
+
 def _standoff_layout(ann: Annotations) -> dict[str, Any]:
-    """``{"standoff": {"files": [...], "items": {id: {"file", "line", "prefix"}}}}`` when gold keeps a BioNLP
-    corpus's own files (``.a1``/``.a2``) and ``E`` lines; nothing otherwise (older snapshots lack it)."""
+    """``{"standoff": {"files": [...], "items": {id: {"file", "line", "prefix", "attrs", "link_type"}}}}``:
+    how brat draws gold — a BioNLP corpus's own files (``.a1``/``.a2``), lines and ``E`` lines, and the
+    ``*`` type of each cluster; nothing when there is nothing to say (older snapshots lack it)."""
     files = (ann.extra.get("standoff") or {}).get("files")
-    if not files:
-        return {}
     items = {
-        x.id: {k: x.extra[k] for k in ("file", "line", "prefix", "attrs") if x.extra.get(k)}
-        for x in (*ann.spans, *ann.relations)
-        if x.extra.get("file") or x.extra.get("prefix") or x.extra.get("attrs")
+        x.id: {k: x.extra[k] for k in _LAYOUT if x.extra.get(k)}
+        for x in (*ann.spans, *ann.relations, *ann.entities)
+        if any(x.extra.get(k) for k in _LAYOUT)
     }
-    return {"standoff": {"files": list(files), **({"items": items} if items else {})}}
+    if not files and not items:
+        return {}
+    return {"standoff": {**({"files": list(files)} if files else {}), **({"items": items} if items else {})}}
 
 
 def _with_layout(ann: Annotations, layout: Mapping[str, Any] | None) -> Annotations:
@@ -105,42 +126,14 @@ def _with_layout(ann: Annotations, layout: Mapping[str, Any] | None) -> Annotati
     items = layout.get("items") or {}
     spans = tuple(replace(x, extra=items[x.id]) if x.id in items else x for x in ann.spans)
     rels = tuple(replace(x, extra=items[x.id]) if x.id in items else x for x in ann.relations)
-    extra = {"standoff": {"files": {e: {} for e in layout["files"]}}}
-    return Annotations(spans, rels, ann.links, ann.notes, ann.labels, extra)
+    ents = tuple(replace(x, extra=items[x.id]) if x.id in items else x for x in ann.entities)
+    extra = {"standoff": {"files": {e: {} for e in layout["files"]}}} if layout.get("files") else {}
+    return replace(ann, spans=spans, relations=rels, entities=ents, extra=extra)
 
 
-def standoff_safe(ann: Annotations) -> tuple[Annotations, int]:
-    """What brat can hold: no document labels, entities as ``*`` lines over their mentions, no spans
-    without a mention (nor what points at them)."""
-    from importers.standoff import mention_level
-
-    ann = mention_level(ann)
-    gone = {s.id for s in ann.spans if not s.fragments}
-    rels = list(ann.relations)
-    changed = True
-    while changed:
-        changed = False
-        for r in list(rels):
-            if any(a.ref in gone for a in r.args) or r.trigger in gone:
-                gone.add(r.id)
-                rels.remove(r)
-                changed = True
-    links = [lk for lk in ann.links if lk.source not in gone and lk.target not in gone]
-    notes = [n for n in ann.notes if n.target not in gone]
-    kept = Annotations(
-        tuple(s for s in ann.spans if s.id not in gone),
-        tuple(rels),
-        tuple(links),
-        tuple(notes),
-        (),
-        ann.extra,
-    )
-    return kept, ann.count() - kept.count()
-
-
-def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[str, bytes], dict[str, int]]:
+def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[str, bytes], dict[str, Any]]:
     """Every file of a release (but the manifest) from its snapshot and change log; and counts."""
-    from importers.standoff import format_annotations
+    from importers.standoff import expressible, format_annotations
 
     files: dict[str, bytes] = {
         "release.json": dumps(snapshot),
@@ -148,8 +141,13 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
         "changelog.json": dumps(log),
         "CHANGELOG.md": changelog.markdown(snapshot["version"], log).encode("utf-8"),
     }
-    counts: dict[str, int] = {"documents": 0, "spans": 0, "relations": 0, "links": 0, "labels": 0,
+    counts: dict[str, Any] = {"documents": 0, "spans": 0, "relations": 0, "links": 0, "labels": 0,
                               "standoff_omitted": 0}  # fmt: skip
+    v1 = snapshot.get("format_version", 1) < 2  # written as it was: without entities in brat
+    if not v1:
+        counts["entities"] = 0
+    cluster_type = drawing_type(schema_from_dict(snapshot["schema_definition"])) if not v1 else None
+    left_out: Counter[str] = Counter()
     by_split: dict[str, list[tuple[Document, Annotations]]] = {}
     for d in snapshot["documents"]:
         ann = _with_layout(annotations_from_json(d["annotations"]), d.get("standoff"))
@@ -160,15 +158,15 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
         by_split.setdefault(split, []).append((doc, ann))
         counts["documents"] += 1
         counts[f"documents_{split}"] = counts.get(f"documents_{split}", 0) + 1
-        for k in ("spans", "relations", "links", "labels"):
+        for k in ("spans", "relations", "links", "labels", *(() if v1 else ("entities",))):
             counts[k] += len(getattr(ann, k))
         if "standoff" in snapshot.get("formats", ()):
             if "/" in doc.external_id or "\\" in doc.external_id or doc.external_id in ("", ".", ".."):
                 raise InvalidInput(
                     f"document id {doc.external_id!r} cannot be a file name in the brat export"
                 )
-            safe, omitted = standoff_safe(ann)
-            counts["standoff_omitted"] += omitted
+            safe, lost = expressible(replace(ann, entities=(), notes=()) if v1 else ann, cluster_type)
+            left_out.update(lost)
             base = f"brat/{split}/{doc.external_id}"
             bom = "\ufeff" if doc.metadata.get("bom") else ""
             files[f"{base}.txt"] = (bom + doc.text).encode("utf-8")
@@ -176,6 +174,9 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
                 files[f"{base}.{ext}"] = body.encode("utf-8")
             if not safe.count():
                 files.setdefault(f"{base}.ann", b"")
+    counts["standoff_omitted"] = sum(left_out.values())
+    if left_out and not v1:
+        counts["standoff_left_out"] = dict(sorted(left_out.items()))
     if "biorelex" in snapshot.get("formats", ()):
         from importers.biorelex import format_biorelex
 
@@ -219,11 +220,15 @@ class ReleasesMixin(ServiceBase):
         gold set goes in as it stands, unfinished ones included.
         """
         self._require("lead", doing="make a release")
-        if not version or not version.strip() or "/" in version:
-            raise InvalidInput(f"release version {version!r} must be a non-empty name without '/'")
+        check_name(version, "release version")  # as split names: it names the release's folder
+        if not version.strip():
+            raise InvalidInput(f"release version {version!r} must not be blank")
+        if outdir is not None:  # before anything is stored: a release whose folder fails is not made
+            check_target(Path(outdir), version)
         schema = self.schema()  # type: ignore[attr-defined]
         info = self.info()  # type: ignore[attr-defined]
-        with self._write() as conn:
+        # the folder is written in full before the release commits (and goes if the commit fails)
+        with Staging() as staging, self._write() as conn:
             if conn.execute(
                 select(R.c.id).where(R.c.project_id == self.project_id, R.c.version == version)
             ).first():
@@ -264,6 +269,8 @@ class ReleasesMixin(ServiceBase):
             man = manifest(snapshot, files, counts)
             if excluded:
                 man["excluded"] = excluded
+            if outdir is not None:  # written in full before the release is stored; renamed once committed
+                staging.staged = stage(Path(outdir), {**files, "manifest.json": dumps(man)}, version)
             split = snapshot.get("split") or {}
             conn.execute(
                 insert(R).values(project_id=self.project_id, version=version, previous_id=prev[0] if prev else None,
@@ -271,16 +278,13 @@ class ReleasesMixin(ServiceBase):
                                  snapshot=snapshot, notes=notes, created=utcnow_aware())
             )  # fmt: skip
             self._audit(conn, "release", version, documents=counts["documents"], files=len(files) + 1)
-        if outdir is not None:
+        if staging.staged is not None:
             try:
-                self.export_release(version, outdir)
+                staging.staged.publish()
             except OSError as exc:  # the release is committed: say how to get its folder
                 raise OSError(exc.errno, f"release {version} is stored, but writing {outdir} failed "
                               f"({exc.strerror or exc}); `corpusdb releases export {version} FOLDER` writes it",
                               exc.filename) from exc  # fmt: skip
-            except (Conflict, InvalidInput) as exc:
-                raise type(exc)(f"release {version} is stored, but not written: {exc}; "
-                                f"`corpusdb releases export {version} FOLDER` writes it") from exc  # fmt: skip
         return self._release_info(version)
 
     def _snapshot(self, conn: Connection, version: str, notes: str, golds: list[Any], schema: Any, info: Any,
@@ -301,7 +305,7 @@ class ReleasesMixin(ServiceBase):
             documents.append({
                 "id": r.external_id, "text": r.text, "sha256": r.sha256, "source": r.source,
                 "metadata": r.meta or {}, "group_key": r.group_key, "split": r.split,
-                "annotations": annotations_to_json(replace(s.annotations, notes=(), extra={})),
+                "annotations": annotations_to_json(replace(s.annotations, extra={})),
                 "decisions": decisions.get(r.external_id, []),
                 **_standoff_layout(s.annotations),
             })  # fmt: skip

@@ -1,10 +1,11 @@
 """Align the items of n annotation sets of one document into *units* with stable keys (pure).
 
 A unit is "one thing the sources talk about": a span (aligned by position under a matching
-criterion), an entity (the sources' explicit clusters that share any span unit: one unit per
+criterion), an entity (the sources' clusters that share any span unit, however each was recorded —
+an explicit entity, coreference links, brat ``Equiv`` lines: ``corpusdb.clusters`` — one unit per
 cluster, so a disputed membership is one conflict, whatever the order of names and mentions), a
-relation (type + arguments mapped through the span and entity units), a link (type + its two span
-units), a document label (its name). Each source contributes zero, one or (rarely) several
+relation (type + arguments mapped through the span and entity units), a link that draws no cluster
+(``part_of``: type + its two span units), a document label (its name). Each source contributes zero, one or (rarely) several
 items to a unit. A unit is *agreed* when every source has exactly one item and all items are
 identical; otherwise it is a conflict. Conflicts, auto-merge and the review queue all work on units.
 
@@ -18,7 +19,7 @@ Keys are built from content, never from set ids, so the same sources give the sa
 process: ``span:12-19`` (``span:0-4;8-12`` discontinuous, ``span:name=IL-2`` without a mention,
 ``:<type>`` / ``#2`` appended only on collision), ``relation:bind(span:0-4,span:12-19)`` (roles kept
 for directed types: ``relation:Localization(Bacterium=span:0-4,Localization=span:9-15)``),
-``link:synonym(span:0-4,span:6-9)``, ``label:relevance``, ``entity:span:14-17`` (named by the first of
+``link:part_of(span:0-4,span:6-9)``, ``label:relevance``, ``entity:span:14-17`` (named by the first of
 its members' span keys; a relation on it: ``relation:bind(entity:span:0-7,entity:span:14-17)``).
 
 Span pairs come from ``corpusdb.agreement.spans.compare_spans`` (one-to-one matching), pairwise over
@@ -29,14 +30,15 @@ and BioNLP scorers do. Annotator notes are personal and are not aligned.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
 import orjson
 
-from corpusdb.agreement.entities import SYMMETRIC_LINK_TYPES  # no numpy: the CLI starts fast
+from corpusdb import clusters
+from corpusdb.clusters import Cluster
 from corpusdb.records import Annotations, DocLabel, Entity, Link, Relation, Span
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
@@ -121,10 +123,11 @@ def align(
     jaccard: float = 0.5,
 ) -> list[Unit]:
     """Every unit of the document, spans first (by position), then relations, links and labels."""
+    symmetric = clusters.cluster_link_types(schema)
     span_units, span_key = _align_spans(sources, text, criterion, types, jaccard)
-    entity_units, entity_key = _entities(sources, span_key)
+    entity_units, entity_key = _entities(sources, span_key, symmetric)
     rel_units, _ = _relations(sources, {**span_key, **entity_key}, schema)
-    link_units = _links(sources, span_key, schema)
+    link_units = _links(sources, span_key, symmetric)
     label_units = _labels(sources)
     for u in rel_units:
         u.depth = _depth(u, {x.key: x for x in rel_units})
@@ -279,38 +282,53 @@ def _group_alternatives(found: list[list[Member]], n: int, types: str) -> list[l
 
 
 def entity_sig(e: Entity, members: tuple[str, ...]) -> tuple[Any, ...]:
-    """What must be identical for two sources to agree on an entity (members as span unit keys)."""
+    """What must be identical for two sources to agree on an entity (members as span unit keys); how
+    it was drawn (an entity, coreference links, brat ``*`` lines) is not part of it."""
     return (e.type, members, canon(dict(e.attributes)), tuple(sorted(g.ref for g in e.groundings)))
 
 
-def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str]
+def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], symmetric: Collection[str]
               ) -> tuple[list[Unit], dict[tuple[int, str], str]]:  # fmt: skip
-    """One unit per cluster: the sources' explicit entities joined when they share a span unit."""
+    """One unit per cluster (``corpusdb.clusters``: explicit entities and symmetric links alike): the
+    sources' clusters joined when they share a span unit, so a disputed membership is one conflict and
+    the same cluster recorded two ways is one agreed unit."""
     uf = _UF()
-    found: list[tuple[int, Entity, tuple[str, ...]]] = []
+    found: list[tuple[int, Cluster, tuple[str, ...]]] = []
     for i, src in enumerate(sources):
-        for e in src.annotations.entities:
-            if e.extra.get("link_type"):
-                continue  # a cluster of symmetric links, as gold keeps one: see _link_clusters
-            keys = tuple(sorted({span_key[(i, m)] for m in e.members if (i, m) in span_key}))
-            uf.find(("e", i, e.id))
+        for c in clusters.clusters(src.annotations, symmetric):
+            keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in c.members}))
+            uf.find(("e", i, c.id))
             for k in keys:
-                uf.union(("e", i, e.id), ("s", k))
-            found.append((i, e, keys))
-    groups: dict[Any, list[tuple[int, Entity, tuple[str, ...]]]] = defaultdict(list)
-    for i, e, keys in found:
-        groups[uf.find(("e", i, e.id))].append((i, e, keys))
+                uf.union(("e", i, c.id), ("s", k))
+            found.append((i, c, keys))
+    groups: dict[Any, list[tuple[int, Cluster, tuple[str, ...]]]] = defaultdict(list)
+    for i, c, keys in found:
+        groups[uf.find(("e", i, c.id))].append((i, c, keys))
     units: list[Unit] = []
     entity_key: dict[tuple[int, str], str] = {}
     for n, ms in enumerate(sorted(groups.values(), key=lambda ms: sorted(k for _, _, ks in ms for k in ks))):
         every = sorted({k for _, _, ks in ms for k in ks})
         key = f"entity:{every[0]}" if every else f"entity:{ms[0][1].type}#{n + 1}"
         u = Unit(key, "entity", deps=tuple(every))
-        for i, e, keys in ms:
+        for i, c, keys in ms:
+            e = c.entity()
             u.members.append(Member(i, e, entity_sig(e, keys)))
-            entity_key[(i, e.id)] = key
+            for x in (c.id, *c.entity_ids):
+                entity_key[(i, x)] = key
+        _share_drawing(u)
         units.append(u)
     return units, entity_key
+
+
+def _share_drawing(u: Unit) -> None:
+    """Versions that agree share how brat draws them: alice's entity agreeing with bob's ``Equiv``
+    line goes into gold as an ``Equiv`` cluster, not as the writer's default type."""
+    for _, ms in groups(u):
+        drawn = next((m.item.extra["link_type"] for m in ms if m.item.extra.get("link_type")), None)  # type: ignore[union-attr]
+        if drawn:
+            for m in ms:
+                if not m.item.extra.get("link_type"):  # type: ignore[union-attr]
+                    m.item = replace(m.item, extra={**m.item.extra, "link_type": drawn})  # type: ignore[union-attr, type-var]
 
 
 def _directed(schema: Schema | None, rtype: str) -> bool:
@@ -381,10 +399,9 @@ def _split_duplicates(u: Unit) -> list[Unit]:
 
 
 def _links(
-    sources: Sequence[Source], span_key: dict[tuple[int, str], str], schema: Schema | None
+    sources: Sequence[Source], span_key: dict[tuple[int, str], str], symmetric: Collection[str]
 ) -> list[Unit]:
-    """Directed links edge by edge; symmetric links one unit per cluster (see ``_link_clusters``)."""
-    symmetric: Collection[str] = schema.symmetric_link_types() if schema is not None else SYMMETRIC_LINK_TYPES
+    """Links that draw no cluster (part_of...), edge by edge; symmetric ones are clusters (``_entities``)."""
     units: dict[str, Unit] = {}
     for i, src in enumerate(sources):
         for lk in src.annotations.links:
@@ -396,73 +413,7 @@ def _links(
             ]
             k = f"link:{lk.type}({ends[0]},{ends[1]})"
             units.setdefault(k, Unit(k, "link", deps=tuple(ends))).members.append(Member(i, lk, ()))
-    clusters = _link_clusters(sources, span_key, symmetric)
-    return sorted([*units.values(), *clusters], key=lambda u: u.key)
-
-
-def _link_clusters(
-    sources: Sequence[Source], span_key: dict[tuple[int, str], str], symmetric: Collection[str]
-) -> list[Unit]:
-    """One unit per cluster of a symmetric link type (synonym, Equiv...), not one per edge.
-
-    Why: a cluster drawn as a star from another member, or as a chain, is the same cluster; what
-    can be disputed is who belongs to it. Each source's closure of the type's links is one item, an
-    :class:`Entity` of that type with ``extra["link_type"]`` (gold keeps it so; brat writes it back
-    as one ``*`` line); clusters of several sources sharing a span unit are one unit, keyed by the
-    type and all its members' span keys: ``link:Equiv{span:0-4,span:9-15}``.
-    """
-    uf = _UF()
-    found: list[tuple[int, Entity, tuple[str, ...]]] = []
-    for i, src in enumerate(sources):
-        by_type: dict[str, _UF] = defaultdict(_UF)
-        first: dict[tuple[str, str], str] = {}
-        placed: dict[str, Mapping[str, Any]] = {}  # a * line's position (file, line), kept for gold
-        for lk in src.annotations.links:
-            if lk.type in symmetric:
-                by_type[lk.type].union(lk.source, lk.target)
-                first.setdefault((lk.type, lk.source), lk.id)
-                first.setdefault((lk.type, lk.target), lk.id)
-                if lk.extra.get("line") is not None:
-                    placed[lk.id] = lk.extra
-        for e in src.annotations.entities:
-            t = e.extra.get("link_type")
-            if t:
-                keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in e.members}))
-                found.append((i, e, keys))
-                uf.find(("c", i, e.id))
-                for k in keys:
-                    uf.union(("c", i, e.id), ("s", t, k))
-        for t, luf in by_type.items():
-            members: dict[Any, list[str]] = defaultdict(list)
-            for node in list(luf.parent):
-                members[luf.find(node)].append(node)
-            # members in the order the links name them (a * line's own order: written back as it was)
-            order: dict[str, int] = {}
-            for lk in src.annotations.links:
-                if lk.type == t:
-                    order.setdefault(lk.source, len(order))
-                    order.setdefault(lk.target, len(order))
-            for ms in members.values():
-                ms.sort(key=lambda m: (order.get(m, 1 << 30), m))
-                keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in ms}))
-                eid = first[(t, ms[0])]
-                e = Entity(eid, t, tuple(ms), extra={**placed.get(eid, {}), "link_type": t})
-                found.append((i, e, keys))
-                uf.find(("c", i, e.id))
-                for k in keys:
-                    uf.union(("c", i, e.id), ("s", t, k))
-    groups: dict[Any, list[tuple[int, Entity, tuple[str, ...]]]] = defaultdict(list)
-    for i, e, keys in found:
-        groups[uf.find(("c", i, e.id))].append((i, e, keys))
-    out: list[Unit] = []
-    for ms in groups.values():
-        every = sorted({k for _, _, ks in ms for k in ks})
-        key = f"link:{ms[0][1].type}{{{','.join(every)}}}"
-        u = Unit(key, "link", deps=tuple(every))
-        for i, e, keys in ms:
-            u.members.append(Member(i, e, entity_sig(e, keys)))
-        out.append(u)
-    return out
+    return sorted(units.values(), key=lambda u: u.key)
 
 
 def _labels(sources: Sequence[Source]) -> list[Unit]:
@@ -531,7 +482,7 @@ def differs(u: Unit, n_sources: int) -> tuple[str, ...]:
                 out.append(name)
     elif u.kind == "label" and len({lb.value for lb in items}) > 1:  # type: ignore[union-attr]
         out.append("value")
-    elif u.kind == "entity" or (u.kind == "link" and all(isinstance(i, Entity) for i in items)):
+    elif u.kind == "entity":
         for k, name in enumerate(("type", "members", "attributes", "groundings")):
             if len({m.sig[k] for m in u.members}) > 1:
                 out.append(name)

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from corpusdb.edits import Change
 from corpusdb.errors import CorpusError
-from corpusdb.records import Span
+from corpusdb.records import Annotations, Span
 from tui import items as it
 from tui.commands import AnnotationCommands
 from tui.relations import undirected_types
@@ -159,7 +159,8 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         noted = {n.target for n in ann.notes}
         self._fill("spans", [(sp.id, it.span_label(sp, colors, noted=sp.id in noted)) for sp in ordered])
-        self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links])
+        drawing = self.cluster_types()  # links that draw a cluster are listed with the entities
+        self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links if lk.type not in drawing])
         self._fill("relations", self.relation_rows(ann, noted))
         self._fill("entities", self.entity_rows(ann))
         self._update_tabs()
@@ -196,7 +197,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         elif self.active:
             span = next(sp for sp in ann.spans if sp.id == self.active)
             others = [c.id for c in v.paint.covering(v.cursor) if c.id != span.id]
-            entity = it.entity_of(ann, span.id)
+            entity = it.entity_of(self.cluster_view(ann), span.id)
             line1 = it.span_details(span)
             if entity is not None:  # the cluster the mention or name belongs to
                 line1 += f" · entity {entity.id} ({len(entity.members)} names/mentions)"
@@ -217,15 +218,21 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         if s.skipped is not None:  # said first: the document is not to be annotated
             state = f"SKIPPED ({it.short(s.skipped, 24)}) · {state}"
         problems = f" · {self._problems} problem(s)" if self._problems else ""
+        n_links, n_ents = self._link_entity_counts(ann)
         line2 = (
-            f"{state} · {len(ann.spans)} spans {len(ann.relations)} rels {len(ann.links)} links"
-            f"{f' {len(ann.entities)} entities' if ann.entities else ''}{labels}{problems}"
+            f"{state} · {len(ann.spans)} spans {len(ann.relations)} rels {n_links} links"
+            f"{f' {n_ents} entities' if n_ents else ''}{labels}{problems}"
         )
         status = f"{line1}\n{line2}"
         if status != self._status_text:  # moving inside plain text redraws nothing down there
             self._status_text = status
             self.query_one("#status", Static).update(status, layout=False)
         self.sub_title = f"{self.facade.user} · {s.info.status} · {self._save_state}"
+
+    def _link_entity_counts(self, ann: Annotations) -> tuple[int, int]:
+        """Links that draw no cluster, and clusters (entities, however recorded): the one model."""
+        drawing = self.cluster_types()
+        return sum(lk.type not in drawing for lk in ann.links), len(self.cluster_view(ann).entities)
 
     def _cursor_moved(self, offset: int) -> None:
         """The view's cursor moved: the span under it becomes the active one."""
@@ -386,8 +393,9 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         counts = dict.fromkeys(LISTS, 0)
         if s is not None:
             ann = s.annotations
-            counts = {"spans": len(ann.spans), "links": len(ann.links), "relations": len(ann.relations)}
-            counts["entities"] = len(ann.entities)
+            n_links, n_ents = self._link_entity_counts(ann)
+            counts = {"spans": len(ann.spans), "links": n_links, "relations": len(ann.relations)}
+            counts["entities"] = n_ents
         tabs = self.query_one("#side-tabs", Static)
         full = sum(len(f" {TAB_NAMES[k]} {counts[k]} ") for k in LISTS) + 2
         # a narrow side panel (80 columns) gets the initials: every list stays reachable by mouse too
@@ -417,6 +425,8 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         key = self._list_keys[list_id][event.option_index]
         kind = {"spans": "span", "links": "link", "relations": "relation", "entities": "entity"}[list_id]
         ann = self.session.annotations
+        if kind == "entity":
+            ann = self.cluster_view(ann)
         offset = it.item_offset(ann, kind, key)
         if offset is None or offset < 0:
             return

@@ -14,6 +14,7 @@ from rich.text import Text
 from textual import work
 from textual.widgets import OptionList
 
+from corpusdb import clusters
 from corpusdb.edits import Change
 from corpusdb.errors import CorpusError
 from corpusdb.records import Annotations, Entity, Span
@@ -61,12 +62,23 @@ class ClusterActions:
         ) -> list[Choice]: ...
         async def _pick(self, title: str, choices: list[Choice], **kw: object) -> object: ...
 
+    def cluster_types(self) -> frozenset[str]:
+        """The link types that draw clusters in this project (``corpusdb.clusters``)."""
+        assert self.session is not None
+        return clusters.cluster_link_types(self.session.schema)
+
+    def cluster_view(self, ann: Annotations) -> Annotations:
+        """The set as the one cluster model reads it: every cluster an entity, whether made with ``c``,
+        drawn with ``k``'s coreference links or imported as brat ``Equiv`` lines (listed under its
+        first link's id until ``c`` edits it)."""
+        return clusters.as_entities(ann, self.cluster_types())
+
     def entity_rows(self, ann: Annotations) -> list[tuple[str, Text]]:
         """The entity list: one multi-line row per entity (head, then each member)."""
         assert self.session is not None
         colors = self.session.schema.colors()
         spans = {sp.id: sp for sp in ann.spans}
-        return [(e.id, cl.entity_row(spans, e, colors)) for e in ann.entities]
+        return [(e.id, cl.entity_row(spans, e, colors)) for e in self.cluster_view(ann).entities]
 
     def _entity_choice(self, ann: Annotations, e: Entity, verb: str) -> Choice:
         label = f"{verb} {e.id} {e.type} {cl.names(ann, e, 40)} ({len(e.members)})"
@@ -95,9 +107,10 @@ class ClusterActions:
             return
         s = self.session
         assert s is not None
-        ann = s.annotations
-        current = it.entity_of(ann, span.id)
+        view = self.cluster_view(s.annotations)  # clusters drawn by links are entities here too
+        current = it.entity_of(view, span.id)
         head = f"{span.id} {span.type} «{it.short(span.text, 24)}»"
+        ann = view
         if current is None:
             choices = [self._entity_choice(ann, e, "join") for e in cl.nearest_entities(ann, span.start)]
             choices += [
@@ -119,20 +132,29 @@ class ClusterActions:
         picked = await self._pick(title, choices)
         if picked is None:
             return
+        # the clusters taking part become explicit entities first (links drawing them go), in the
+        # same action: one kind of cluster to edit, one undo step
+        target = next((e for e in view.entities if e.id == picked), None)
+        involved = [span.id, *(target.members[:1] if target is not None else ())]
+        ann, pre, renamed = cl.adopt(s.annotations, involved, self.cluster_types())
+        current = it.entity_of(ann, span.id)
+        picked = renamed.get(str(picked), picked)
         try:
             if picked == LEAVE:
                 assert current is not None
                 changes = cl.leave(ann, span)
                 gone = " (now empty: removed)" if len(current.members) == 1 else ""
-                self._apply(changes, f"{span.id} leaves {current.id}{gone}", span.id, current.id)
+                self._apply(pre + changes, f"{span.id} leaves {current.id}{gone}", span.id, current.id)
             elif picked == OWN:
                 assert current is not None
                 entity, changes = cl.move_to_new(ann, span)
-                self._apply(changes, f"{span.id} moves {current.id} → new {entity.id}", span.id, entity.id)
+                self._apply(
+                    pre + changes, f"{span.id} moves {current.id} → new {entity.id}", span.id, entity.id
+                )
             elif picked in (NEW_WITH, ALONE):
                 members = [span]
                 if picked == NEW_WITH:
-                    taken = {m for e in ann.entities for m in e.members} | {span.id}
+                    taken = {m for e in view.entities for m in e.members} | {span.id}
                     other = await self._pick(
                         f"New entity: {head} with which span?", self._span_choices(span.start, exclude=taken)
                     )
@@ -144,14 +166,16 @@ class ClusterActions:
                     members.append(other_span)
                 entity, changes = cl.new_entity(ann, members)
                 who = "+".join(m.id for m in members)
-                self._apply(changes, f"new entity {entity.id} {entity.type} ({who})", span.id, entity.id)
+                self._apply(
+                    pre + changes, f"new entity {entity.id} {entity.type} ({who})", span.id, entity.id
+                )
             else:
                 target = next(e for e in ann.entities if e.id == picked)
                 if not await self._same_type(span, target.type, target.id):
                     return
                 changes = cl.join(ann, span, target.id)
                 verb = f"moves {current.id} →" if current is not None else "joins"
-                self._apply(changes, f"{span.id} {verb} {target.id}", span.id, target.id)
+                self._apply(pre + changes, f"{span.id} {verb} {target.id}", span.id, target.id)
         except CorpusError as exc:
             self.fail(exc, "not done")
 
@@ -164,12 +188,15 @@ class ClusterActions:
             return
         s = self.session
         assert s is not None
-        ann = s.annotations
+        drawn = next((e for e in self.cluster_view(s.annotations).entities if e.id == entity_id), None)
+        ann, pre, renamed = cl.adopt(s.annotations, drawn.members[:1] if drawn else (), self.cluster_types())
+        entity_id = renamed.get(entity_id, entity_id)
         try:
             gone, changes = cl.dissolve(ann, entity_id)
         except CorpusError as exc:
             self.fail(exc, "not done")
             return
+        changes = pre + changes
         entity = next(e for e in ann.entities if e.id == entity_id)
         also = f" and {', '.join(gone)} pointing at it" if gone else ""
         if gone:
@@ -199,7 +226,7 @@ class ClusterActions:
     def entity_line(self, entity_id: str) -> str:
         """The detail line for an entity: its type, every name, how many members, its relations."""
         assert self.session is not None
-        ann = self.session.annotations
+        ann = self.cluster_view(self.session.annotations)
         e = next((x for x in ann.entities if x.id == entity_id), None)
         if e is None:
             return entity_id
@@ -216,7 +243,7 @@ class ClusterActions:
         s = self.session
         if s is None:
             return
-        ranges = it.item_ranges(s.annotations, "entity", entity_id)
+        ranges = it.item_ranges(self.cluster_view(s.annotations), "entity", entity_id)
         self.view.set_marks(ranges)
         self.view.set_partners([])
         if ranges:
