@@ -42,8 +42,12 @@ def test_unknown_types_are_refused_unless_allowed(tmp_path: Path, capsys: Cap) -
     capsys.readouterr()
     assert main([*base, "import", "brat", str(folder), "-a", "alice"]) == 4
     err = capsys.readouterr().err
-    assert f"{folder / 'odd.txt'}" in err and "'Protein': not an entity type of schema bb-2011" in err
-    assert "--allow-unknown" in err
+    # the .a2 line of the first such span, not the .txt (issue #22.16), and the hint once
+    assert (
+        f"{folder / 'odd.a2'}:1: error: document odd: 1 span(s) of type 'Protein': not an entity type" in err
+    )
+    assert "'Protein': not an entity type of schema bb-2011" in err and "odd.txt" not in err
+    assert err.count("--allow-unknown") == 1 and "1 entity type is not in schema bb-2011: Protein" in err
     c = Corpus.open(url=f"sqlite:///{base[1]}")
     assert c.documents() == []  # all or nothing
     assert main([*base, "import", "brat", str(folder), "-a", "alice", "--allow-unknown"]) == 0
@@ -76,8 +80,10 @@ def test_sets_imported_as_submitted_pass_the_submit_check(tmp_path: Path, capsys
     capsys.readouterr()
     assert main([*base, "import", "brat", str(folder), "-a", "alice"]) == 4
     err = capsys.readouterr().err
-    assert f"{folder / 'wrong.txt'}" in err and "argument-type" not in err and "relation E1" in err
-    assert "--status in_progress" in err
+    assert f"{folder / 'wrong.a2'}:3: error: document wrong: relation E1: " in err, err
+    assert all(line.count("error:") <= 1 for line in err.splitlines()), err  # never "error: ... error:"
+    assert "argument-type" not in err and "wrong.txt" not in err
+    assert err.count("--status in_progress") == 1  # said once, not on every line
     c = Corpus.open(url=f"sqlite:///{base[1]}")
     assert c.documents() == []
     # stored for correction instead: not submitted, so the annotator fixes it and submits
