@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 internal error (a bug); 2 usage error; 3 not found; 4 invalid input;
 5 permission refused (blindness, roles, read-only); 6 conflict (stale version, exists already,
-wrong state); 7 database error. Errors are one line on stderr; data goes to stdout.
+wrong state); 7 database error; 130 interrupted (one line says what was kept). Errors are one line on
+stderr; data goes to stdout; a closed stdout (``corpusdb agree | head -1``) ends the process by SIGPIPE.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from corpusdb.errors import CorpusError, FormatError
 
 EPILOG = (
     "Exit codes: 0 ok, 1 internal error, 2 usage, 3 not found, 4 invalid input, 5 permission refused, "
-    "6 conflict, 7 database error. The database is --db PATH (or URL), else $CORPUSDB_URL, else "
-    "./corpusdb.sqlite."
+    "6 conflict, 7 database error, 130 interrupted. The database is --db PATH (or URL), else "
+    "$CORPUSDB_URL, else ./corpusdb.sqlite."
 )
 
 app = typer.Typer(
