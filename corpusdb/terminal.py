@@ -33,3 +33,11 @@ class SafeConsole(Console):
         kwargs["markup"] = False
         kwargs["emoji"] = False
         return super().render_str(clean(text), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """The reader closed the pipe (``corpusdb agree | head -1``): raise, so that the CLI ends as
+        other Unix tools do (Rich's own answer is ``SystemExit(1)``, which reads as an internal error)."""
+        import errno
+
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the output pipe was closed")

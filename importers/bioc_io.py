@@ -46,6 +46,7 @@ from corpusdb.records import (
     Relation,
     Span,
 )
+from importers import jsonin
 from importers.common import Collector, strict
 from importers.standoff import ReadResult
 
@@ -86,6 +87,8 @@ def _span_annotation(span: Span) -> Any:
     a.infons["type"] = span.type
     for start, end in span.fragments:
         a.add_location(bioc.BioCLocation(start, end - start))
+    if not span.fragments:  # a name without a mention (BioRelEx): said so, since BioC requires a location
+        a.infons[_NAME_ONLY] = "true"
     if span.groundings:
         a.infons["identifier"] = ";".join(g.ref for g in span.groundings)
         if any(g.text is not None or g.source_id is not None or g.kind != "Reference" or g.extra
@@ -231,25 +234,82 @@ def format_bioc(
 # ------------------------------------------------------------------------------------------------
 
 
-def _load(file: str, fmt: str) -> Any:
-    from bioc import biocjson, biocxml
+def _load(file: str, fmt: str) -> list[Any]:
+    """The collection's documents as ``bioc`` objects; a BioC JSON document of the wrong shape is given
+    as the message saying what is wrong in it (the other documents are still read)."""
+    if fmt == "json":
+        _raw, obj = jsonin.load_file(file, invalid="not JSON")
+        if not isinstance(obj, dict) or not isinstance(obj.get("documents"), list):
+            raise FormatError.single(
+                file, 1, "not a BioC JSON collection: expected an object with a 'documents' list"
+            )
+        from bioc.biocjson.decoder import parse_doc
+
+        return [
+            _shape(d, _DOCUMENT, f"documents[{i}]") or parse_doc(d) for i, d in enumerate(obj["documents"])
+        ]
+    from bioc import biocxml
 
     try:
-        if fmt == "json":
-            with open(file, encoding="utf-8-sig") as fh:
-                return biocjson.load(fh)
         with open(file, "rb") as fh:
-            return biocxml.load(fh)
+            return list(biocxml.load(fh).documents)
     except OSError as err:
         raise FormatError.single(file, None, f"cannot read: {err.strerror or err}") from err
-    except json.JSONDecodeError as err:
-        raise FormatError.single(file, err.lineno, f"not JSON: {err.msg}") from err
     except UnicodeDecodeError as err:
         raise FormatError.single(file, None, f"not UTF-8: {err.reason}") from err
     except (KeyError, TypeError, ValueError, AttributeError, SyntaxError) as err:  # lxml's XMLSyntaxError
-        lineno = getattr(err, "lineno", None)
-        what = "BioC XML" if fmt == "xml" else "a BioC JSON collection"
-        raise FormatError.single(file, lineno, f"not {what}: {err}") from err
+        raise FormatError.single(file, getattr(err, "lineno", None), f"not BioC XML: {err}") from err
+
+
+# The shape of a BioC JSON document as the ``bioc`` package's decoder reads it (it checks nothing: a
+# null role or a string offset would reach the records). A dict maps keys to shapes (``?`` ends an
+# optional key); a one-item list is a list of that shape; a tuple lists the types a value may have.
+_STR = (str,)
+_OPT_STR = (str, type(None))
+_INT = (int,)
+_INFONS = {"*": _STR}
+_LOCATION = {"offset": _INT, "length": _INT}
+_NODE = {"refid": _STR, "role": _STR}
+_ANNOTATION = {"id": _OPT_STR, "infons": _INFONS, "text": _OPT_STR, "locations": [_LOCATION]}
+_RELATION = {"id": _OPT_STR, "infons": _INFONS, "nodes": [_NODE]}
+_SENTENCE = {"offset": _INT, "infons": _INFONS, "text": _OPT_STR, "annotations": [_ANNOTATION],
+             "relations": [_RELATION]}  # fmt: skip
+_PASSAGE = {"offset": _INT, "infons": _INFONS, "text?": _OPT_STR, "sentences": [_SENTENCE],
+            "annotations": [_ANNOTATION], "relations": [_RELATION]}  # fmt: skip
+_DOCUMENT = {"id": _OPT_STR, "infons": _INFONS, "passages": [_PASSAGE], "annotations?": [_ANNOTATION],
+             "relations": [_RELATION]}  # fmt: skip
+_TYPE_NAMES = {str: "a string", int: "an integer", type(None): "null"}
+
+
+def _shape(value: Any, shape: Any, where: str) -> str | None:
+    """What in ``value`` does not have ``shape`` (the first thing found), or None."""
+    if isinstance(shape, tuple):
+        if isinstance(value, shape) and not isinstance(value, bool):
+            return None
+        want = " or ".join(_TYPE_NAMES[t] for t in shape)
+        return f"{where} is {json.dumps(value)[:40]}, not {want}"
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return f"{where} is {json.dumps(value)[:40]}, not a list"
+        for i, item in enumerate(value):
+            bad = _shape(item, shape[0], f"{where}[{i}]")
+            if bad:
+                return bad
+        return None
+    if not isinstance(value, dict):
+        return f"{where} is {json.dumps(value)[:40]}, not an object"
+    if "*" in shape:  # infons: any key, every value of one shape
+        return next((b for k, v in value.items() if (b := _shape(v, shape["*"], f"{where}.{k}"))), None)
+    for key, sub in shape.items():
+        name = key.rstrip("?")
+        if name not in value:
+            if key.endswith("?"):
+                continue
+            return f"{where} has no {name!r}"
+        bad = _shape(value[name], sub, f"{where}.{name}")
+        if bad:
+            return bad
+    return None
 
 
 def _fmt_of(file: str, fmt: str | None) -> str:
@@ -272,10 +332,26 @@ def _lines_of_documents(file: str, fmt: str, n: int) -> list[int | None]:
     return (found + [None] * n)[:n] if len(found) >= n or fmt == "xml" else [None] * n
 
 
-def _attrs(infons: Mapping[str, str]) -> dict[str, Any]:
-    typed = infons.get(_J + "attributes")
-    if typed:
-        return json.loads(typed)
+def _infon_json(infons: Mapping[str, str], key: str, errors: list[Any], kind: type = dict) -> Any:
+    """The JSON value a ``corpusdb:*`` infon carries (an empty ``kind()`` when absent), checked as every
+    JSON input is; a value that is not such JSON is an error of the document."""
+    raw = infons.get(key)
+    if not raw:
+        return kind()
+    try:
+        value = jsonin.loads(raw, key)
+    except FormatError as err:
+        errors.append(f"infon {key!r}: {err.problems[0].message}")
+        return kind()
+    if not isinstance(value, kind):
+        errors.append(f"infon {key!r} is not a JSON {'object' if kind is dict else 'list'}")
+        return kind()
+    return value
+
+
+def _attrs(infons: Mapping[str, str], errors: list[str]) -> dict[str, Any]:
+    if infons.get(_J + "attributes"):
+        return _infon_json(infons, _J + "attributes", errors)  # type: ignore[no-any-return]
     out: dict[str, Any] = {}
     for key, value in infons.items():
         if key.startswith("attr:"):
@@ -283,45 +359,80 @@ def _attrs(infons: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
-_SPAN_INFONS = {"type", "identifier", "Identifier"}
-
-
-def _read_span(a: Any, fallback_id: str, errors: list[str]) -> Span | None:
-    infons = dict(a.infons)
-    typ = infons.get("type")
-    if not typ:
-        errors.append(f"annotation {a.id or fallback_id}: no 'type' infon")
-        return None
-    frags = tuple((loc.offset, loc.offset + loc.length) for loc in a.locations)
-    refs = infons.get("identifier") or infons.get("Identifier") or ""
-    if infons.get(_J + "groundings"):
-        groundings = tuple(
-            Grounding(
-                g["ref"], g.get("text"), g.get("source_id"), g.get("kind", "Reference"), g.get("extra") or {}
-            )
-            for g in json.loads(infons[_J + "groundings"])
-        )
-    else:
-        groundings = tuple(
+def _groundings(infons: Mapping[str, str], errors: list[str], where: str) -> tuple[Grounding, ...]:
+    if not infons.get(_J + "groundings"):
+        refs = infons.get("identifier") or infons.get("Identifier") or ""
+        return tuple(
             Grounding(r.strip()) for r in refs.replace(",", ";").split(";") if r.strip() and r != "-"
         )
-    attrs = _attrs(infons)
+    out = []
+    for g in _infon_json(infons, _J + "groundings", errors, list):
+        text, sid, kind, extra = (
+            g.get(k) if isinstance(g, dict) else None for k in ("text", "source_id", "kind", "extra")
+        )
+        if not (isinstance(g, dict) and isinstance(g.get("ref"), str) and isinstance(text, str | None)
+                and isinstance(sid, str | None) and isinstance(kind, str | None) and isinstance(extra, dict | None)):  # fmt: skip
+            errors.append(f"{where}: infon {_J}groundings holds {json.dumps(g)[:60]}, not a grounding")
+            return ()
+        out.append(Grounding(g["ref"], text, sid, kind or "Reference", extra or {}))
+    return tuple(out)
+
+
+_SPAN_INFONS = {"type", "identifier", "Identifier"}
+_NAME_ONLY = _J + "name-only"
+"""Infon of an annotation without a location: a name without a mention (BioRelEx), as corpusdb writes it."""
+
+
+def _read_span(
+    a: Any, fallback_id: str, errors: list[tuple[int | None, str] | str], line: int | None
+) -> Span | None:
+    infons = _infons(a.infons)
+    sid = a.id or fallback_id
+    typ = infons.get("type")
+    if not typ:
+        errors.append(f"annotation {sid}: no 'type' infon")
+        return None
+    if not a.locations and infons.get(_NAME_ONLY) != "true":
+        errors.append((line, f"annotation {sid} ({typ}) has no location: a BioC annotation marks text, at least "
+                       "one <location> (offset and length) in XML, one entry of \"locations\" in JSON"))  # fmt: skip
+        return None
+    frags = tuple((loc.offset, loc.offset + loc.length) for loc in a.locations)
+    item: list[str] = []
+    groundings = _groundings(infons, item, f"annotation {sid}")
+    attrs = _attrs(infons, item)
     for key, value in infons.items():  # foreign infons (e.g. PubTator's) are kept as attributes
         if key not in _SPAN_INFONS and not key.startswith(("attr:", _J)):
             attrs[key] = value
-    extra = json.loads(infons[_J + "extra"]) if infons.get(_J + "extra") else {}
-    return Span(a.id or fallback_id, typ, frags, a.text or "", attrs, groundings, extra)
+    extra = _infon_json(infons, _J + "extra", item)
+    errors += [f"annotation {sid}: {e}" if not e.startswith("annotation ") else e for e in item]
+    return None if item else Span(sid, typ, frags, a.text or "", attrs, groundings, extra)
 
 
-def _read_relation(r: Any, fallback_id: str, errors: list[str]) -> Relation | Link | Note | None:
-    infons = dict(r.infons)
+def _infons(infons: Mapping[str, str | None]) -> dict[str, str]:
+    """Infons as strings: an empty XML ``<infon key="k"/>`` is the empty string, not None."""
+    return {k: v if v is not None else "" for k, v in infons.items()}
+
+
+def _read_relation(
+    r: Any, fallback_id: str, errors: list[tuple[int | None, str] | str]
+) -> Relation | Link | Note | None:
+    infons = _infons(r.infons)
     rid = r.id or fallback_id
     typ = infons.get("type") or infons.get("relation type")
-    extra = json.loads(infons[_J + "extra"]) if infons.get(_J + "extra") else {}
+    item: list[str] = []
+    extra = _infon_json(infons, _J + "extra", item)
+    if item:
+        errors += [f"relation {rid}: {e}" for e in item]
+        return None
     nodes = {n.role: n.refid for n in r.nodes}
     if infons.get("corpusdb") == "link":
         return Link(
-            rid, typ or "", nodes.get("source", ""), nodes.get("target", ""), infons.get("group"), extra
+            rid,
+            typ or "",
+            nodes.get("source", ""),
+            nodes.get("target", ""),
+            infons.get("group") or None,
+            extra,
         )
     if infons.get("corpusdb") == "note":
         return Note(rid, typ or "AnnotatorNotes", nodes.get("target", ""), infons.get("text", ""), extra)
@@ -341,8 +452,16 @@ def _read_relation(r: Any, fallback_id: str, errors: list[str]) -> Relation | Li
     tags = tuple(t for t in (infons.get("tags") or "").split(",") if t)
     kind = "event" if infons.get("kind") == "event" else "relation"
     args = tuple(Argument(n.role, n.refid) for n in r.nodes)
-    return Relation(rid, typ, args, int(label) if label is not None else None, tags, _attrs(infons),
-                    infons.get("trigger"), kind, extra)  # fmt: skip
+    attrs = _attrs(infons, item)
+    errors += [f"relation {rid}: {e}" for e in item]
+    return None if item else Relation(rid, typ, args, int(label) if label is not None else None, tags, attrs,
+                                      infons.get("trigger") or None, kind, extra)  # fmt: skip
+
+
+MAX_TEXT = 10_000_000
+"""Longest document text a BioC file may make, in code points (a whole book is about a million): passage
+and sentence offsets are where their text goes, and the gaps become spaces, so an offset such as
+10^15 would otherwise be a petabyte of spaces."""
 
 
 def _text_of(d: Any) -> tuple[str, list[dict[str, Any]]]:
@@ -350,18 +469,34 @@ def _text_of(d: Any) -> tuple[str, list[dict[str, Any]]]:
     layout: list[dict[str, Any]] = []
     pos = 0
     for p in sorted(d.passages, key=lambda p: p.offset):
+        if p.offset > MAX_TEXT:
+            raise ValueError(
+                f"passage at offset {p.offset}: a text longer than {MAX_TEXT:,} characters is refused"
+            )
         text = p.text
         if text is None:  # sentences only
             text = ""
             for s in sorted(p.sentences, key=lambda s: s.offset):
                 gap = s.offset - (p.offset + len(text))
+                if s.offset > MAX_TEXT:
+                    raise ValueError(
+                        f"sentence at offset {s.offset}: a text longer than {MAX_TEXT:,} characters is refused"
+                    )
                 text += " " * max(gap, 0) + (s.text or "")
         if p.offset < pos:
-            raise ValueError(f"passage at offset {p.offset} overlaps the previous one (ends at {pos})")
+            where = "is negative" if pos == 0 else f"overlaps the previous one (ends at {pos})"
+            raise ValueError(f"passage at offset {p.offset} {where}")
         parts.append(" " * (p.offset - pos) + text)
         layout.append({"offset": p.offset, "length": len(text), "infons": dict(p.infons)})
         pos = p.offset + len(text)
     return "".join(parts), layout
+
+
+def _line_after(lines: list[str], start: int | None, needle: str) -> int | None:
+    """The first line from ``start`` (1-based) holding ``needle``: where an item of a document is."""
+    if start is None:
+        return None
+    return next((i + 1 for i in range(start - 1, len(lines)) if needle in lines[i]), start)
 
 
 def read_bioc_lenient(path: str | os.PathLike[str], *, fmt: str | None = None) -> ReadResult:
@@ -369,27 +504,31 @@ def read_bioc_lenient(path: str | os.PathLike[str], *, fmt: str | None = None) -
     documents and list every problem of the others. An unreadable file raises :class:`FormatError`."""
     file = os.fspath(path)
     kind = _fmt_of(file, fmt)
-    coll = _load(file, kind)
-    lines = _lines_of_documents(file, kind, len(coll.documents))
+    documents = _load(file, kind)
+    lines = _lines_of_documents(file, kind, len(documents))
+    raw_lines: list[str] | None = None
     out = Collector(file)
-    for d, line in zip(coll.documents, lines, strict=True):
-        errors: list[str] = []
+    for i, (d, line) in enumerate(zip(documents, lines, strict=True)):
+        if isinstance(d, str):  # a BioC JSON document of the wrong shape
+            out.error(line, f"document {i + 1}: {d}", str(i))
+            continue
+        errors: list[tuple[int | None, str] | str] = []
         try:
             text, layout = _text_of(d)
         except ValueError as err:
-            out.error(line, f"document {d.id!r}: {err}", d.id or "")
+            out.error(line, f"document {d.id!r}: {err}", d.id or str(i))
             continue
-        infons = dict(d.infons)
+        infons = _infons(d.infons)
         labels: list[DocLabel] = []
         doc_infons: dict[str, str] = {}
         for key, value in infons.items():
             if key.startswith("label:"):
                 name = key[6:]
-                lx = infons.get(f"{_J}label-extra:{name}")
-                labels.append(DocLabel(name, value, json.loads(lx) if lx else {}))
+                lx = _infon_json(infons, f"{_J}label-extra:{name}", errors)
+                labels.append(DocLabel(name, value, lx))
             elif not key.startswith(_J) and key not in ("source", "group_key", "split"):
                 doc_infons[key] = value
-        meta: dict[str, Any] = json.loads(infons[_J + "metadata"]) if infons.get(_J + "metadata") else {}
+        meta: dict[str, Any] = _infon_json(infons, _J + "metadata", errors)
         plain = len(layout) == 1 and layout[0]["offset"] == 0 and layout[0]["infons"] == {"type": "text"}
         if not plain or doc_infons:
             meta["bioc"] = {"passages": layout, **({"infons": doc_infons} if doc_infons else {})}
@@ -399,7 +538,14 @@ def read_bioc_lenient(path: str | os.PathLike[str], *, fmt: str | None = None) -
         for c in containers:
             for a in c.annotations:
                 n += 1
-                span = _read_span(a, f"T{n}", errors)
+                at: int | None = line
+                if not a.locations:  # (refused unless a name: say where it is)
+                    if raw_lines is None:
+                        with open(file, encoding="utf-8", errors="replace") as fh:
+                            raw_lines = fh.read().split("\n")
+                    mark = f'<annotation id="{a.id}"' if kind == "xml" else f'"id": {json.dumps(a.id)}'
+                    at = _line_after(raw_lines, line, mark)
+                span = _read_span(a, f"T{n}", errors, at)
                 if span is not None:
                     spans.append(span)
         rels: list[Relation] = []
@@ -416,9 +562,14 @@ def read_bioc_lenient(path: str | os.PathLike[str], *, fmt: str | None = None) -
                     links.append(item)
                 elif isinstance(item, Note):
                     notes.append(item)
-        set_extra = json.loads(infons[_J + "set-extra"]) if infons.get(_J + "set-extra") else {}
+        set_extra = _infon_json(infons, _J + "set-extra", errors)
         doc = Document(
-            d.id or "", text, infons.get("source", ""), meta, infons.get("group_key"), infons.get("split")
+            d.id or "",
+            text,
+            infons.get("source", ""),
+            meta,
+            infons.get("group_key") or None,
+            infons.get("split") or None,
         )
         ann = Annotations(tuple(spans), tuple(rels), tuple(links), tuple(notes), tuple(labels), set_extra)
         warnings = [
@@ -426,7 +577,7 @@ def read_bioc_lenient(path: str | os.PathLike[str], *, fmt: str | None = None) -
             f"{' '.join(text[a:b] for a, b in s.fragments)!r}"
             for s in spans
             if s.text
-            and all(b <= len(text) for _, b in s.fragments)
+            and all(0 <= a <= b <= len(text) for a, b in s.fragments)
             and s.text != " ".join(text[a:b] for a, b in s.fragments)
         ]
         out.add(doc, ann, line, errors, warnings)

@@ -58,9 +58,7 @@ span; names are span texts; relations must have two arguments, spans or entities
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
@@ -78,6 +76,7 @@ from corpusdb.records import (
     Relation,
     Span,
 )
+from importers import jsonin
 from importers.standoff import ReadResult
 
 __all__ = [
@@ -407,119 +406,8 @@ def _line_locator(raw: str, data: list[Any]) -> Callable[[int], int | None]:
     return locate
 
 
-MAX_DEPTH = 64
-"""Deepest JSON nesting accepted (BioRelEx needs 6): deeper input is refused before it can exhaust
-the parser's recursion or the store's JSON encoder (orjson stops at 255 levels)."""
-_INT64 = 2**63
-
-
-class _Bad(str):
-    """A JSON number or constant that cannot be stored and read back (NaN, Infinity, 1e999, 2**64)."""
-
-
-def _bad_float(s: str) -> float | _Bad:
-    f = float(s)
-    return f if math.isfinite(f) else _Bad(s)
-
-
-def _bad_int(s: str) -> int | _Bad:
-    if len(s) > 20:  # also keeps int() from refusing 4,300+ digits with a bare ValueError
-        return _Bad(s)
-    n = int(s)
-    return n if -_INT64 <= n < _INT64 else _Bad(s)
-
-
-# A JSON token scanner used only to find where a problem is (JSON decoders report no positions for
-# values they accept): strings are skipped whole so that their content is never taken for a token.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|-?Infinity|NaN|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
-
-
-def _line_of(
-    raw: str, *, token: str | None = None, depth: int | None = None, string: str | None = None
-) -> int | None:
-    """The line of the first ``token`` outside strings, of the first nesting deeper than ``depth``,
-    or of the first string literal whose decoded value is ``string``."""
-    level = 0
-    for m in _TOKENS.finditer(raw):
-        t = m.group()
-        if t[0] == '"':
-            if string is not None and "\\u" in t:
-                try:
-                    hit = json.loads(t) == string
-                except ValueError:
-                    hit = False
-                if hit:
-                    return raw.count("\n", 0, m.start()) + 1
-            continue
-        if t in "[{":
-            level += 1
-            if depth is not None and level > depth:
-                return raw.count("\n", 0, m.start()) + 1
-        elif t in "]}":
-            level -= 1
-        elif token is not None and t == token:
-            return raw.count("\n", 0, m.start()) + 1
-    return None
-
-
-def _unstorable(path: str, raw: str, data: Any) -> FormatError | None:
-    """The first value that could not be stored and read back as JSON, as a refusal with its line."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        obj, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            line = _line_of(raw, depth=MAX_DEPTH)
-            return FormatError.single(path, line, f"JSON nested more than {MAX_DEPTH} levels deep")
-        if isinstance(obj, _Bad):
-            return FormatError.single(
-                path, _line_of(raw, token=str(obj)),
-                f"non-standard JSON value {str(obj)!r} (NaN, Infinity and numbers beyond 64 bits cannot be "
-                "stored; write null or a string)",
-            )  # fmt: skip
-        if isinstance(obj, str):
-            if not obj.isascii():
-                try:
-                    obj.encode("utf-8")
-                except UnicodeEncodeError as err:
-                    code = ord(obj[err.start])
-                    return FormatError.single(
-                        path, _line_of(raw, string=obj),
-                        f"lone surrogate \\u{code:04x} in a string (not a character; text must be valid Unicode)",
-                    )  # fmt: skip
-        elif isinstance(obj, dict):
-            stack.extend((k, depth + 1) for k in obj)
-            stack.extend((v, depth + 1) for v in obj.values())
-        elif isinstance(obj, list):
-            stack.extend((v, depth + 1) for v in obj)
-    return None
-
-
 def _load(path: str) -> tuple[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise FormatError.single(path, None, f"cannot read: {err.strerror or err}") from err
-    try:
-        raw = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise FormatError.single(
-            path, line, f"not valid UTF-8: byte 0x{data[err.start]:02x} at byte offset {err.start}"
-        ) from err
-    raw = raw.removeprefix("\ufeff")
-    try:
-        value = json.loads(raw, object_pairs_hook=_pairs, parse_constant=_Bad, parse_float=_bad_float,
-                           parse_int=_bad_int)  # fmt: skip
-    except json.JSONDecodeError as err:
-        raise FormatError.single(path, err.lineno, f"not valid JSON: {err.msg} (column {err.colno})") from err
-    except RecursionError:
-        line = _line_of(raw, depth=MAX_DEPTH)
-        raise FormatError.single(path, line, f"JSON nested more than {MAX_DEPTH} levels deep") from None
-    bad = _unstorable(path, raw, value)
-    if bad is not None:
-        raise bad
-    return raw, value
+    return jsonin.load_file(path, object_pairs_hook=_pairs)
 
 
 def read_biorelex_lenient(path: str | os.PathLike[str]) -> ReadResult:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpusdb.errors import FormatError, Problem
+from corpusdb.names import name_problem
 from corpusdb.records import Annotations, Document, ParsedDocument
 from importers.standoff import ReadResult
 
@@ -65,22 +66,33 @@ class Collector:
         doc: Document,
         ann: Annotations,
         line: int | None,
-        errors: Iterable[str] = (),
+        errors: Iterable[str | tuple[int | None, str]] = (),
         warnings: Iterable[str] = (),
     ) -> None:
-        """Keep the document unless it (or its records) has an error; every message gets file and line."""
+        """Keep the document unless it (or its records) has an error; every message gets file and line:
+        the document's ``line``, or its own when given as ``(line, message)``."""
         errs = list(errors)
         if doc.external_id in self._seen:
             first = self._seen[doc.external_id]
             errs.append(f"document id {doc.external_id!r} is given twice (first at line {first})")
         elif not doc.external_id:
             errs.append("a document has no id")
+        else:
+            bad_id = name_problem(doc.external_id, "document id")
+            errs += [bad_id] if bad_id else []
+        bad_split = name_problem(doc.split, "split name") if doc.split is not None else None
+        errs += [bad_split] if bad_split else []
         errs += annotation_problems(doc, ann)
         warns = [
             f"{self.file}:{line}: warning: {w}" if line else f"{self.file}: warning: {w}" for w in warnings
         ]
         if errs:
-            self.problems += [Problem(self.file, line, f"document {doc.external_id!r}: {e}") for e in errs]
+            self.problems += [
+                Problem(self.file, e[0], f"document {doc.external_id!r}: {e[1]}")
+                if isinstance(e, tuple)
+                else Problem(self.file, line, f"document {doc.external_id!r}: {e}")
+                for e in errs
+            ]
             self.rejected.append(doc.external_id or f"{self.file}:{line}")
             return
         self._seen[doc.external_id] = line

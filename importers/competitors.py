@@ -28,13 +28,13 @@ character offsets into the text (Python code points); a span's text is taken fro
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from corpusdb.errors import FormatError, Problem
 from corpusdb.records import Annotations, Argument, DocLabel, Document, Relation, Span
+from importers import jsonin
 from importers.common import Collector, read_text
 from importers.standoff import ReadResult
 
@@ -45,10 +45,54 @@ def _jsonl(file: str) -> Iterator[tuple[int, Any]]:
     for n, line in enumerate(read_text(file).split("\n"), 1):
         if not line.strip():
             continue
-        try:
-            yield n, json.loads(line)
-        except json.JSONDecodeError as err:
-            raise FormatError.single(file, n, f"not a JSON object: {err.msg} (column {err.colno})") from err
+        yield n, jsonin.loads(line, file, first_line=n, invalid="not a JSON object")
+
+
+def _kind(value: Any) -> str:
+    """How a JSON value is named in a refusal (``null``, ``a number``...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"a number ({value!r})" if len(repr(value)) <= 24 else "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _objects(value: Any, what: str, errors: list[str]) -> list[dict[str, Any]]:
+    """The objects of a JSON list field (absent or null: none); anything else is an error naming it."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        errors.append(f"{what} is {_kind(value)}, not a list")
+        return []
+    out = []
+    for i, v in enumerate(value):
+        if isinstance(v, dict):
+            out.append(v)
+        else:
+            errors.append(f"{what}[{i}] is {_kind(v)}, not an object")
+    return out
+
+
+def _ref(value: Any, what: str, errors: list[str]) -> str | None:
+    """An id (a string or an integer) as text; anything else is an error."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return str(value)
+    errors.append(f"{what} is {_kind(value)}, not a string or an integer")
+    return None
+
+
+def _name(value: Any, what: str, errors: list[str], default: str | None = None) -> str | None:
+    """A label or type: a non-empty string (``default`` when absent); anything else is an error."""
+    if value is None and default is not None:
+        return default
+    if isinstance(value, str) and value:
+        return value
+    errors.append(f"{what} is {_kind(value)}, not a non-empty string")
+    return None
 
 
 def _span(sid: str, label: Any, start: Any, end: Any, text: str, errors: list[str]) -> Span | None:
@@ -70,9 +114,11 @@ def _span(sid: str, label: Any, start: Any, end: Any, text: str, errors: list[st
     return Span(sid, label, ((start, end),), text[start:end])
 
 
-def _doc_id(obj: dict[str, Any], n: int) -> str:
+def _doc_id(obj: dict[str, Any], n: int, errors: list[str]) -> str:
     v = obj.get("id")
-    return str(v) if v is not None and not isinstance(v, bool) else f"line{n}"
+    if v is None:
+        return f"line{n}"
+    return _ref(v, "id", errors) or f"line{n}"
 
 
 def _text(obj: dict[str, Any], errors: list[str]) -> str:
@@ -83,8 +129,13 @@ def _text(obj: dict[str, Any], errors: list[str]) -> str:
     return text
 
 
-def _values(v: Any) -> str:
-    return "|".join(str(x) for x in v) if isinstance(v, list) else str(v)
+def _values(v: Any, what: str, errors: list[str]) -> str:
+    """A document label's value: a string, a number, or a list of them (joined by ``|``)."""
+    items = v if isinstance(v, list) else [v]
+    if not all(isinstance(x, str | int | float) and not isinstance(x, bool) for x in items):
+        errors.append(f"{what} is {_kind(v)}, not a string or a list of strings")
+        return ""
+    return "|".join(str(x) for x in items)
 
 
 def read_doccano(path: str | os.PathLike[str]) -> ReadResult:
@@ -99,9 +150,10 @@ def read_doccano(path: str | os.PathLike[str]) -> ReadResult:
         text = _text(obj, errors)
         spans: list[Span] = []
         labels: list[DocLabel] = []
-        for e in obj.get("entities") or []:
-            s = _span(
-                f"T{e.get('id')}", e.get("label"), e.get("start_offset"), e.get("end_offset"), text, errors
+        for k, e in enumerate(_objects(obj.get("entities"), "entities", errors)):
+            eid = _ref(e.get("id"), f"entities[{k}].id", errors)
+            s = eid and _span(
+                f"T{eid}", e.get("label"), e.get("start_offset"), e.get("end_offset"), text, errors
             )
             spans += [s] if s else []
         raw = obj.get("label", obj.get("labels"))
@@ -113,17 +165,22 @@ def read_doccano(path: str | os.PathLike[str]) -> ReadResult:
                 s = _span(f"T{k}", item[2], item[0], item[1], text, errors)
                 spans += [s] if s else []
         elif raw:
-            labels.append(DocLabel("label", _values(raw)))
-        if obj.get("cats"):
-            cats = obj["cats"]
+            labels.append(DocLabel("label", _values(raw, "label", errors)))
+        cats = obj.get("cats")
+        if cats:
             chosen = [k for k, v in cats.items() if v] if isinstance(cats, dict) else cats
-            labels.append(DocLabel("cats", _values(chosen)))
-        rels = [
-            Relation(f"R{r.get('id')}", str(r.get("type") or "related"),
-                     (Argument("Arg1", f"T{r.get('from_id')}"), Argument("Arg2", f"T{r.get('to_id')}")))
-            for r in obj.get("relations") or []
-        ]  # fmt: skip
-        out.add(Document(_doc_id(obj, n), text, metadata={"doccano": True}),
+            labels.append(DocLabel("cats", _values(chosen, "cats", errors)))
+        rels = []
+        for k, r in enumerate(_objects(obj.get("relations"), "relations", errors)):
+            ids = [_ref(r.get(f), f"relations[{k}].{f}", errors) for f in ("id", "from_id", "to_id")]
+            typ = _name(r.get("type") or None, f"relations[{k}].type", errors, "related")
+            if None not in ids and typ is not None:
+                rels.append(
+                    Relation(
+                        f"R{ids[0]}", typ, (Argument("Arg1", f"T{ids[1]}"), Argument("Arg2", f"T{ids[2]}"))
+                    )
+                )
+        out.add(Document(_doc_id(obj, n, errors), text, metadata={"doccano": True}),
                 Annotations(tuple(spans), tuple(rels), labels=tuple(labels)), n, errors)  # fmt: skip
     return out.result()
 
@@ -166,10 +223,7 @@ def read_labelstudio(path: str | os.PathLike[str], *, completed_by: str | None =
     that user did not annotate are left out (listed as rejected, with a warning)."""
     file = os.fspath(path)
     raw = read_text(file)
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as err:
-        raise FormatError.single(file, err.lineno, f"not JSON: {err.msg}") from err
+    data = jsonin.loads(raw, file, invalid="not JSON")
     if not isinstance(data, list):
         raise FormatError.single(file, 1, "expected a JSON list of tasks (Label Studio's JSON export)")
     lines = _ls_lines(raw)
@@ -182,6 +236,9 @@ def read_labelstudio(path: str | os.PathLike[str], *, completed_by: str | None =
         errors: list[str] = []
         warnings: list[str] = []
         d = task.get("data") or {}
+        if not isinstance(d, dict):
+            errors.append(f"data is {_kind(d)}, not an object")
+            d = {}
         text = (
             d.get("text")
             if isinstance(d.get("text"), str)
@@ -190,8 +247,10 @@ def read_labelstudio(path: str | os.PathLike[str], *, completed_by: str | None =
         if text is None:
             errors.append("no text in 'data'")
             text = ""
-        anns = [a for a in task.get("annotations") or [] if not a.get("was_cancelled")]
-        ext = str(task.get("id", f"task{i}"))
+        anns = [
+            a for a in _objects(task.get("annotations"), "annotations", errors) if not a.get("was_cancelled")
+        ]
+        ext = _ref(task.get("id", f"task{i}"), "id", errors) or f"task{i}"
         if completed_by is not None:
             anns = [a for a in anns if completed_by in _annotator_names(a.get("completed_by"))]
             if not anns:
@@ -207,24 +266,40 @@ def read_labelstudio(path: str | os.PathLike[str], *, completed_by: str | None =
         spans: list[Span] = []
         rels: list[Relation] = []
         labels: list[DocLabel] = []
-        results = anns[0].get("result") or [] if anns else []
-        for r in results:
+        results = _objects(anns[0].get("result"), "result", errors) if anns else []
+        for k, r in enumerate(results):
             v = r.get("value") or {}
+            if not isinstance(v, dict):
+                errors.append(f"result[{k}].value is {_kind(v)}, not an object")
+                continue
             typ = r.get("type")
             if typ == "labels":
-                for k, lab in enumerate(v.get("labels") or []):
-                    sid = str(r.get("id")) if k == 0 else f"{r.get('id')}-{k + 1}"
+                rid = _ref(r.get("id"), f"result[{k}].id", errors)
+                labs = v.get("labels") or []
+                if not isinstance(labs, list):
+                    errors.append(f"result[{k}].value.labels is {_kind(labs)}, not a list")
+                    continue
+                for j, lab in enumerate(labs):
+                    if rid is None:
+                        break
+                    sid = rid if j == 0 else f"{rid}-{j + 1}"
                     s = _span(sid, lab, v.get("start"), v.get("end"), text, errors)
                     spans += [s] if s else []
             elif typ == "relation":
-                a, b = str(r.get("from_id")), str(r.get("to_id"))
-                if r.get("direction") == "left":
+                a = _ref(r.get("from_id"), f"result[{k}].from_id", errors)
+                b = _ref(r.get("to_id"), f"result[{k}].to_id", errors)
+                direction = r.get("direction")
+                if direction == "left":
                     a, b = b, a
-                kind = (r.get("labels") or ["related"])[0]
-                rels.append(Relation(f"R{len(rels) + 1}", kind, (Argument("Arg1", a), Argument("Arg2", b)),
-                                     tags=("undirected",) if r.get("direction") == "bi" else ()))  # fmt: skip
+                kinds = r.get("labels") or ["related"]
+                kind = _name(kinds[0] if isinstance(kinds, list) else kinds, f"result[{k}].labels", errors)
+                if a is not None and b is not None and kind is not None:
+                    rels.append(Relation(f"R{len(rels) + 1}", kind, (Argument("Arg1", a), Argument("Arg2", b)),
+                                         tags=("undirected",) if direction == "bi" else ()))  # fmt: skip
             elif typ == "choices":
-                labels.append(DocLabel(str(r.get("from_name") or "choice"), _values(v.get("choices") or [])))
+                name = _name(r.get("from_name") or None, f"result[{k}].from_name", errors, "choice")
+                value = _values(v.get("choices") or [], f"result[{k}].value.choices", errors)
+                labels += [DocLabel(name, value)] if name else []
             else:
                 warnings.append(f"task {ext}: result of type {typ!r} is not read")
         meta = {"labelstudio": {"annotator": anns[0].get("completed_by")} if anns else {}}
@@ -237,18 +312,25 @@ class _SpanAt:
     """The span at these offsets with this label, made once (Prodigy repeats relation ends' spans)."""
 
     def __init__(
-        self, spans: list[Span], at: dict[tuple[Any, Any, Any], str], text: str, errors: list[str]
+        self, spans: list[Span], at: dict[tuple[str, int, int], str], text: str, errors: list[str]
     ) -> None:
         self.spans, self.at, self.text, self.errors = spans, at, text, errors
 
-    def __call__(self, sp: dict[str, Any]) -> str | None:
-        key = (sp.get("start"), sp.get("end"), sp.get("label"))
-        if key in self.at:
-            return self.at[key]
+    def __call__(self, sp: Any, what: str) -> str | None:
+        if not isinstance(sp, dict):
+            self.errors.append(f"{what} is {_kind(sp)}, not an object")
+            return None
         sid = f"T{len(self.spans) + 1}"
-        s = _span(sid, sp.get("label") or "span", sp.get("start"), sp.get("end"), self.text, self.errors)
+        label = _name(sp.get("label") or None, f"{what}.label", self.errors, "span")
+        start, end = sp.get("start"), sp.get("end")
+        if label is None:
+            return None
+        s = _span(sid, label, start, end, self.text, self.errors)
         if s is None:
             return None
+        key = (label, start, end)  # checked: a string and two integers
+        if key in self.at:
+            return self.at[key]
         self.spans.append(s)
         self.at[key] = s.id
         return s.id
@@ -265,28 +347,35 @@ def read_prodigy(path: str | os.PathLike[str]) -> ReadResult:
         errors: list[str] = []
         text = _text(obj, errors)
         spans: list[Span] = []
-        at: dict[tuple[Any, Any, Any], str] = {}
-        span_at = _SpanAt(spans, at, text, errors)
-
-        for sp in obj.get("spans") or []:
-            span_at(sp)
+        span_at = _SpanAt(spans, {}, text, errors)
+        raw_spans = obj.get("spans")
+        if raw_spans is not None and not isinstance(raw_spans, list):
+            errors.append(f"spans is {_kind(raw_spans)}, not a list")
+            raw_spans = []
+        for k, sp in enumerate(raw_spans or []):
+            span_at(sp, f"spans[{k}]")
         rels: list[Relation] = []
-        for r in obj.get("relations") or []:
-            h, c = span_at(r.get("head_span") or {}), span_at(r.get("child_span") or {})
-            if h and c:
-                rels.append(Relation(f"R{len(rels) + 1}", str(r.get("label") or "related"),
-                                     (Argument("Head", h), Argument("Child", c))))  # fmt: skip
+        for k, r in enumerate(_objects(obj.get("relations"), "relations", errors)):
+            h = span_at(r.get("head_span"), f"relations[{k}].head_span")
+            c = span_at(r.get("child_span"), f"relations[{k}].child_span")
+            label = _name(r.get("label") or None, f"relations[{k}].label", errors, "related")
+            if h and c and label:
+                rels.append(Relation(f"R{len(rels) + 1}", label, (Argument("Head", h), Argument("Child", c))))
         labels: list[DocLabel] = []
         if obj.get("accept"):
-            labels.append(DocLabel("accept", _values(obj["accept"])))
-        if obj.get("label") and obj.get("answer"):
-            labels.append(DocLabel(str(obj["label"]), str(obj["answer"])))
-        elif obj.get("answer"):
-            labels.append(DocLabel("answer", str(obj["answer"])))
+            labels.append(DocLabel("accept", _values(obj["accept"], "accept", errors)))
+        answer = obj.get("answer")
+        if answer:
+            answer = _values(answer, "answer", errors)
+        if obj.get("label") and answer:
+            label = _name(obj["label"], "label", errors)
+            labels += [DocLabel(label, answer)] if label else []
+        elif answer:
+            labels.append(DocLabel("answer", answer))
         meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
         ext = meta.get("id", obj.get("_input_hash"))
-        ext = str(ext) if ext is not None else f"line{n}"
-        out.add(Document(ext, text, metadata={"prodigy": meta}),
+        ext = _ref(ext, "meta.id" if "id" in meta else "_input_hash", errors) if ext is not None else None
+        out.add(Document(ext or f"line{n}", text, metadata={"prodigy": meta}),
                 Annotations(tuple(spans), tuple(rels), labels=tuple(labels)), n, errors)  # fmt: skip
     return out.result()
 

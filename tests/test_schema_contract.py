@@ -42,8 +42,12 @@ def test_unknown_types_are_refused_unless_allowed(tmp_path: Path, capsys: Cap) -
     capsys.readouterr()
     assert main([*base, "import", "brat", str(folder), "-a", "alice"]) == 4
     err = capsys.readouterr().err
-    assert f"{folder / 'odd.txt'}" in err and "'Protein': not an entity type of schema bb-2011" in err
-    assert "--allow-unknown" in err
+    # the .a2 line of the first such span, not the .txt (issue #22.16), and the hint once
+    assert (
+        f"{folder / 'odd.a2'}:1: error: document odd: 1 span(s) of type 'Protein': not an entity type" in err
+    )
+    assert "'Protein': not an entity type of schema bb-2011" in err and "odd.txt" not in err
+    assert err.count("--allow-unknown") == 1 and "1 entity type is not in schema bb-2011: Protein" in err
     c = Corpus.open(url=f"sqlite:///{base[1]}")
     assert c.documents() == []  # all or nothing
     assert main([*base, "import", "brat", str(folder), "-a", "alice", "--allow-unknown"]) == 0
@@ -76,8 +80,10 @@ def test_sets_imported_as_submitted_pass_the_submit_check(tmp_path: Path, capsys
     capsys.readouterr()
     assert main([*base, "import", "brat", str(folder), "-a", "alice"]) == 4
     err = capsys.readouterr().err
-    assert f"{folder / 'wrong.txt'}" in err and "argument-type" not in err and "relation E1" in err
-    assert "--status in_progress" in err
+    assert f"{folder / 'wrong.a2'}:3: error: document wrong: relation E1: " in err, err
+    assert all(line.count("error:") <= 1 for line in err.splitlines()), err  # never "error: ... error:"
+    assert "argument-type" not in err and "wrong.txt" not in err
+    assert err.count("--status in_progress") == 1  # said once, not on every line
     c = Corpus.open(url=f"sqlite:///{base[1]}")
     assert c.documents() == []
     # stored for correction instead: not submitted, so the annotator fixes it and submits
@@ -111,3 +117,83 @@ def test_submit_check_exits_4_with_violations_on_stderr(sqlite_url: str, capsys:
     assert main([*base, "submit", "--check", str(fine.id)]) == 0
     assert "no violations" in capsys.readouterr().out
     assert [s.status for s in c.set_headers(document="d1")] == ["assigned"]  # --check only looks
+
+
+# -- a corpus in the wrong project (issue #22.16) --------------------------------------------------
+
+FIXTURE_BB = Path(__file__).resolve().parent / "fixtures" / "standoff" / "bb2011"
+
+
+def _wrong_schema_lines(folder: Path, tmp_path: Path, capsys: Cap) -> list[str]:
+    db = str(tmp_path / "w.sqlite")
+    assert main(["--db", db, "init", "bx", "--schema", "biorelex-1.0"]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "import", "brat", str(folder), "-a", "cur"]) == 4
+    lines = capsys.readouterr().err.splitlines()
+    assert Corpus.open(url=f"sqlite:///{db}").documents() == []  # all or nothing
+    assert all(line.count("error:") <= 1 for line in lines), lines  # never "error: ... error:"
+    assert sum("--allow-unknown" in line for line in lines) == 1  # the hint once, not on every line
+    return lines
+
+
+def _check_places(lines: list[str]) -> None:
+    """Every per-document line names the .a2 and the line of the first item it speaks of."""
+    for line in lines:
+        where, _, rest = line.partition(": error: ")
+        file, _, n = where.rpartition(":")
+        assert file.endswith(".a2"), line  # not the .txt
+        item = rest.rpartition("(first: ")[2].rstrip(")")
+        text = Path(file).read_text(encoding="utf-8").split("\n")[int(n) - 1]
+        assert text.startswith(f"{item}\t") or (item.startswith("*") and text.startswith("*\t")), (line, text)
+
+
+def test_a_corpus_in_the_wrong_schema_is_said_once(tmp_path: Path, capsys: Cap) -> None:
+    """BB 2011 (the fixture, as 12 documents) into a biorelex-1.0 project: one line says what is wrong
+    and asks whether this is the right project; then the first 20 per-document lines with file and line,
+    and a count of the rest (it used to be 6 lines per document, each naming the .txt, each with the hint)."""
+    folder = tmp_path / "bb"
+    folder.mkdir()
+    for i in range(1, 13):
+        for ext in ("txt", "a2"):
+            (folder / f"BTID-{i}.{ext}").write_bytes((FIXTURE_BB / f"BTID-1.{ext}").read_bytes())
+    lines = _wrong_schema_lines(folder, tmp_path, capsys)
+    assert lines[0] == (
+        "corpusdb: error: 3 entity types, 2 relation types and 1 link type are not in schema biorelex-1.0: "
+        "Bacterium, Host, HostPart, Localization, PartOf, Equiv; is this the right project? (amend the schema, "
+        "or import with --allow-unknown to store them as they are)"
+    )
+    first = folder / "BTID-1.a2"
+    assert lines[1:7] == [
+        f"{first}:1: error: document BTID-1: 2 span(s) of type 'Bacterium': not an entity type of schema "
+        "biorelex-1.0 (first: T1)",
+        f"{first}:2: error: document BTID-1: 2 span(s) of type 'Host': not an entity type of schema "
+        "biorelex-1.0 (first: T2)",
+        f"{first}:3: error: document BTID-1: 2 span(s) of type 'HostPart': not an entity type of schema "
+        "biorelex-1.0 (first: T3)",
+        f"{first}:7: error: document BTID-1: 2 relation(s)/event(s) of type 'Localization': not a relation "
+        "type of schema biorelex-1.0 (first: E1)",
+        f"{first}:8: error: document BTID-1: 2 relation(s)/event(s) of type 'PartOf': not a relation type of "
+        "schema biorelex-1.0 (first: E2)",
+        f"{first}:11: error: document BTID-1: 2 link(s) of type 'Equiv': not a link type of schema "
+        "biorelex-1.0 (first: *1.1)",
+    ]
+    _check_places(lines[1:21])
+    assert lines[21:] == [
+        "... and 52 more like these (one per document and name)",
+        "corpusdb: error: import refused, nothing was stored: 72 errors in 12 files (summed up above)",
+    ]
+
+
+def test_bb_2011_into_a_biorelex_project(tmp_path: Path, capsys: Cap, shared_data: Path) -> None:
+    """The issue's case on the real corpus: 443 lines became 23."""
+    lines = _wrong_schema_lines(shared_data / "bionlp-st-2011-bb-train", tmp_path, capsys)
+    assert lines[0].startswith(
+        "corpusdb: error: 9 entity types, 2 relation types and 1 link type are not in schema biorelex-1.0: "
+        "Bacterium, Host, HostPart, "
+    ) and lines[0].endswith("is this the right project? (amend the schema, or import with --allow-unknown "
+                            "to store them as they are)")  # fmt: skip
+    _check_places(lines[1:21])
+    assert lines[21:] == [
+        "... and 423 more like these (one per document and name)",
+        "corpusdb: error: import refused, nothing was stored: 443 errors in 65 files (summed up above)",
+    ]

@@ -2,6 +2,7 @@
 
 import gc
 import os
+import signal
 import sys
 
 # Start-up (issue #14): run as the ``corpusdb`` console script, the cyclic garbage collector is
@@ -22,3 +23,16 @@ def resume_gc() -> None:
         PAUSED_GC = False
         gc.freeze()
         gc.enable()
+
+
+def interrupted_while_loading(_signum: int, _frame: object) -> None:
+    """Ctrl-C before the command starts (its modules load for a few tenths of a second): one line and
+    exit 130, not a KeyboardInterrupt traceback from inside some library's import (issue #22.15).
+    Nothing has been opened yet, so nothing is left half done; ``main`` restores Python's handler."""
+    os.write(2, b"corpusdb: interrupted while starting: nothing was done\n")
+    os._exit(130)
+
+
+# Only as the console script (not when a program imports corpusdb.cli): a handler is process-wide.
+if os.path.basename(sys.argv[0] if sys.argv else "") == "corpusdb":
+    signal.signal(signal.SIGINT, interrupted_while_loading)

@@ -14,6 +14,18 @@ import typer
 from corpusdb import db
 from corpusdb.terminal import SafeConsole
 
+INTERRUPTED = "the change in progress was rolled back (nothing of it is stored); what was saved before stays"
+"""What a Ctrl-C keeps, for a command that says nothing more precise (an :class:`Interrupted`)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C that a long command caught to say precisely what it kept (``note``: one line, printed
+    by ``corpusdb.cli.main`` as ``corpusdb: interrupted: NOTE``, exit 130)."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note)
+        self.note = note
+
 
 class Format(StrEnum):
     text = "text"

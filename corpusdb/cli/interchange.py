@@ -8,7 +8,7 @@ unchanged. Warnings of a committed import go to stderr too; the summary (or ``--
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from corpusdb.cli.common import emit, out, progress, state
-from corpusdb.errors import Conflict, CorpusError
+from corpusdb.cli.common import Interrupted, emit, out, progress, state
+from corpusdb.errors import Conflict, CorpusError, Problem
 from corpusdb.terminal import clean
 
 if TYPE_CHECKING:  # the store loads when a command runs, not to parse the arguments (issue #14)
@@ -91,9 +91,10 @@ def _refused(err: ImportProblems) -> CorpusError:
     files = len({p.file for p in errors})
     what = "clash with what is stored" if isinstance(err, Conflict) else "error"
     plural = "es" if what.startswith("clash") else "s"
+    listed = "listed above" if len(err.unknown) <= UNKNOWN_SHOWN else "summed up above"
     summary = CorpusError(
         f"import refused, nothing was stored: {len(errors)} {what}{plural * (len(errors) != 1)} in "
-        f"{files} file{'s' * (files != 1)} (listed above)"
+        f"{files} file{'s' * (files != 1)} ({listed})"
     )
     summary.exit_code = err.exit_code
     return summary
@@ -128,13 +129,31 @@ def _run_import(
         with _bar() as tick:
             rep = do(corpus, tick)
     except ImportProblems as err:
-        _lines([str(p) for p in err.problems] + list(err.warnings))
+        _lines(problem_lines(err.problems, err.unknown, err.notes) + list(err.warnings))
         raise _refused(err) from err
     except KeyboardInterrupt:
         _lines(["corpusdb: import interrupted: nothing was stored (an import is all or nothing)"])
         raise SystemExit(130) from None
-    _lines([*rep.warnings, *rep.schema_warnings, *(str(p) for p in rep.problems)])
+    _lines([*rep.warnings, *rep.schema_warnings, *problem_lines(rep.problems, (), rep.notes)])
     emit(st, rep.to_dict(), lambda: out.print(rep.summary(), markup=False))
+
+
+UNKNOWN_SHOWN = 20
+"""Lines shown of the names the schema does not define (one per document and name), before a count."""
+
+
+def problem_lines(problems: Sequence[Problem], unknown: Sequence[Problem], notes: Sequence[str]) -> list[str]:
+    """A refused import's lines: what the names the schema does not define amount to, said once, then
+    the first ``UNKNOWN_SHOWN`` of them with file and line and a count of the rest; every other
+    problem; then the other notes (e.g. what to do about the submit check), once each."""
+    ids = {id(p) for p in unknown}
+    head = [f"corpusdb: error: {notes[0]}"] if unknown and notes else []
+    shown = [str(p) for p in unknown[:UNKNOWN_SHOWN]]
+    if len(unknown) > UNKNOWN_SHOWN:
+        shown.append(f"... and {len(unknown) - UNKNOWN_SHOWN} more like these (one per document and name)")
+    rest = [str(p) for p in problems if id(p) not in ids]
+    more = [f"corpusdb: {n}" for n in (notes[1:] if head else notes)]
+    return head + shown + rest + more
 
 
 @import_app.command("brat")
@@ -250,19 +269,24 @@ def export_brat(
     force: ForceOpt = False,
 ) -> None:
     """Write sets as brat files; what was imported comes back byte for byte. Blindness applies."""
-    rep = (
-        state(ctx)
-        .corpus()
-        .export_brat(
-            outdir,
-            annotator,
-            gold=gold,
-            kind=kind.value if kind else None,
-            documents=document,
-            flat=flat,
-            overwrite=force,
+    try:
+        rep = (
+            state(ctx)
+            .corpus()
+            .export_brat(
+                outdir,
+                annotator,
+                gold=gold,
+                kind=kind.value if kind else None,
+                documents=document,
+                flat=flat,
+                overwrite=force,
+            )
         )
-    )
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"nothing changed in the database; {outdir} may hold some of the files (export again with --force)"
+        ) from None
     _exported(ctx, rep)
 
 

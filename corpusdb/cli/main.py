@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 internal error (a bug); 2 usage error; 3 not found; 4 invalid input;
 5 permission refused (blindness, roles, read-only); 6 conflict (stale version, exists already,
-wrong state); 7 database error. Errors are one line on stderr; data goes to stdout.
+wrong state); 7 database error; 130 interrupted (one line says what was kept). Errors are one line on
+stderr; data goes to stdout; a closed stdout (``corpusdb agree | head -1``) ends the process by SIGPIPE.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.exc import DBAPIError
 
-from corpusdb.cli import coercion, resume_gc
-from corpusdb.cli.common import Format, State
-from corpusdb.errors import CorpusError
+from corpusdb.cli import coercion, interrupted_while_loading, resume_gc
+from corpusdb.cli.common import INTERRUPTED, Format, Interrupted, State
+from corpusdb.errors import CorpusError, FormatError
 
 EPILOG = (
     "Exit codes: 0 ok, 1 internal error, 2 usage, 3 not found, 4 invalid input, 5 permission refused, "
-    "6 conflict, 7 database error. The database is --db PATH (or URL), else $CORPUSDB_URL, else "
-    "./corpusdb.sqlite."
+    "6 conflict, 7 database error, 130 interrupted. The database is --db PATH (or URL), else "
+    "$CORPUSDB_URL, else ./corpusdb.sqlite."
 )
 
 app = typer.Typer(
@@ -180,24 +181,34 @@ def hoist_global_options(argv: list[str]) -> list[str]:
     return head + moved + rest
 
 
+CLOSED_PIPE = 128 + 13
+"""Exit status when stdout was closed early (``corpusdb agree | head -1``): what a shell reports for a
+tool that SIGPIPE ended (128 + 13); the console script ends by that signal itself (see ``run``)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (tests call this directly)."""
-    from corpusdb import writers
-
-    args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
-    name = command_name(args)
-    if name != "tui":  # the TUI loads Textual and the app first (corpusdb.cli.tui resumes it)
-        resume_gc()
-    stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
+    stop_listening = None
     try:
+        allow_interrupts()
+        from corpusdb import writers
+
+        args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
+        name = command_name(args)
+        if name != "tui":  # the TUI loads Textual and the app first (corpusdb.cli.tui resumes it)
+            resume_gc()
+        stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
         # Only the command asked for is built (see app_for), its values coerced without pydantic where
-        # none is needed (see coercion); the rest is what ``app(...)`` does.
+        # none is needed (see coercion).
         command = typer.main.get_command(app_for(name))
         coercion.install(command)
-        command(args=args, prog_name="corpusdb", standalone_mode=True)
+        return _invoke(command, args)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
+    except FormatError as exc:
+        _say_problems(exc)
+        return exc.exit_code
     except CorpusError as exc:
         _say(f"corpusdb: error: {exc}")
         return exc.exit_code
@@ -206,20 +217,94 @@ def main(argv: list[str] | None = None) -> int:
 
         _say(f"corpusdb: error: {explain(exc)}")
         return 7
+    except BrokenPipeError:  # stdout closed early (`corpusdb agree | head -1`): nothing to say
+        _quiet_stdout()
+        return CLOSED_PIPE
     except OSError as exc:  # a file or folder the user named: one line, exit 7 (README)
         _say(f"corpusdb: error: {_file_error(exc)}")
         return 7
-    except KeyboardInterrupt:
-        # Every change is one transaction, and an interrupted one is rolled back.
-        _say("corpusdb: interrupted: the change in progress was rolled back, nothing of it was stored")
+    except KeyboardInterrupt as exc:
+        _say(f"corpusdb: interrupted: {exc.note if isinstance(exc, Interrupted) else INTERRUPTED}")
         return 130
     except Exception as exc:  # a bug: say so plainly, with the traceback for the report
         traceback.print_exc(file=sys.stderr)
         _say(f"corpusdb: internal error: {type(exc).__name__}: {exc}")
         return 1
     finally:
-        stop_listening()
+        if stop_listening is not None:
+            stop_listening()
+
+
+def _invoke(command: Any, args: list[str]) -> int:
+    """Parse ``args`` and run the command as Typer's ``main`` does (usage errors shown as click shows
+    them, ``--help``, ``typer.Exit``), except for Ctrl-C and a closed pipe: Typer turns the first into
+    a silent exit 130 and the second into exit 1 with nothing said (issue #22.15); here they reach
+    ``main``, which says what was kept, or ends quietly as other Unix tools do."""
+    try:
+        from typer._click.exceptions import ClickException
+    except ImportError:  # a Typer that uses click itself
+        from click.exceptions import ClickException  # type: ignore[no-redef]
+
+    try:
+        with command.make_context("corpusdb", list(args)) as ctx:
+            command.invoke(ctx)
+    except EOFError:  # input ended at a prompt
+        sys.stderr.write("\nAborted!\n")
+        return 1
+    except ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        sys.stderr.write("Aborted!\n")
+        return 1
     return 0
+
+
+def allow_interrupts() -> None:
+    """Ctrl-C raises KeyboardInterrupt again, caught by ``main`` (the console script ignored it while
+    its modules loaded: see ``corpusdb.cli``)."""
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is interrupted_while_loading:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:  # not the main thread: signals are the main thread's
+        pass
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null: the interpreter flushes it at exit, which would fail on the closed
+    pipe again and print "Exception ignored ... BrokenPipeError" (Python's documented remedy)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test's capture): nothing will flush it
+        pass
+
+
+def _say_problems(exc: FormatError) -> None:
+    """A refusal of input files: each problem once, with its file and line and without a second
+    ``error:`` (``corpusdb: error: f.run:2: rank ...``, not ``... f.run:2: error: rank ...``)."""
+    errors = [p for p in exc.problems if p.severity == "error"]
+    if len(exc.problems) <= 1:
+        if not exc.problems:
+            _say(f"corpusdb: error: {exc}")
+            return
+        p = exc.problems[0]
+        where = f"{p.file}:{p.line}" if p.line is not None else p.file
+        _say(f"corpusdb: error: {where}: {p.message}")
+        return
+    for p in exc.problems:
+        _say(str(p))
+    files = len({p.file for p in errors})
+    _say(
+        f"corpusdb: error: {len(errors)} error{'s' * (len(errors) != 1)} in {files} "
+        f"file{'s' * (files != 1)} (listed above)"
+    )
 
 
 def _file_error(exc: OSError) -> str:
@@ -245,8 +330,29 @@ def _say(message: str) -> None:
 
 
 def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script entry point. Why more than ``sys.exit(main())``: a closed stdout ends the process
+    by SIGPIPE, as it ends ``cat`` or ``grep`` (the shell then reports 141), also when the last output
+    only reaches the pipe as the interpreter flushes it at exit."""
+    code = main()
+    if code != CLOSED_PIPE:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_stdout()
+            code = CLOSED_PIPE
+    if code == CLOSED_PIPE:
+        _end_by_sigpipe()
+    sys.exit(code)
+
+
+def _end_by_sigpipe() -> None:
+    import os
+    import signal
+
+    if hasattr(signal, "SIGPIPE"):
+        sys.stderr.flush()
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
 
 
 _ = State  # re-exported for tests

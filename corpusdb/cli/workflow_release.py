@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from corpusdb.cli.common import emit, err, out, state
+from corpusdb.cli.common import Interrupted, emit, err, out, state
 from corpusdb.cli.workflow_common import bar, codes, fmt_float
 from corpusdb.errors import UsageError
 
@@ -64,9 +64,12 @@ def release(
 ) -> None:
     """Freeze gold and its splits into an immutable release (JSON, brat, manifest, change log)."""
     st = state(ctx)
-    with bar("releasing") as cb:
-        info = st.corpus().release(version, notes=notes, outdir=outdir, allow_open=allow_open,
-                                   agreement=agreement, progress=cb)  # fmt: skip
+    try:
+        with bar("releasing") as cb:
+            info = st.corpus().release(version, notes=notes, outdir=outdir, allow_open=allow_open,
+                                       agreement=agreement, progress=cb)  # fmt: skip
+    except KeyboardInterrupt:
+        raise Interrupted(_kept(st, version, outdir)) from None
     left_out = info.counts.get("standoff_left_out") or {}
     if left_out:  # the JSON (and BioRelEx) files hold them whole; brat/ could not: say so, counted
         from importers.standoff import left_out_notes
@@ -94,6 +97,26 @@ def release(
                       f"`corpusdb releases export {info.version} FOLDER` writes them", markup=False)  # fmt: skip
 
     emit(st, info.to_dict(), render)
+
+
+def _kept(st: Any, version: str, outdir: Path | None) -> str:
+    """What an interrupted ``release`` kept, as found afterwards: stored or not, its folder or not."""
+    import json
+
+    stored = any(r.version == version for r in st.corpus().releases())
+    try:
+        written = (
+            outdir is not None
+            and json.loads((outdir / "manifest.json").read_text("utf-8"))["version"] == version
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        written = False
+    if not stored:
+        folder = f"; {outdir} holds it nonetheless: delete it" if written else ""
+        return f"release {version} was not made: nothing of it was stored{folder}"
+    if outdir is None or written:
+        return f"release {version} was stored whole" + (f" and written to {outdir}" if written else "")
+    return f"release {version} was stored, but not written to {outdir}: `corpusdb releases export {version} {outdir}` writes it"
 
 
 releases_app = typer.Typer(help="Releases: list (default), show, export.", invoke_without_command=True)

@@ -185,6 +185,9 @@ class FormatsMixin(InterchangeMixin):
         self._require("lead", doing="import annotations")
         spath = os.fspath(path)
         rows = read_judgments(spath)
+        bad = _bad_annotators(spath, rows, ("", "gold") if kind == "gold" else ("",))
+        if bad:
+            raise FormatError(bad)
         names = sorted({r.annotator for r in rows if r.annotator})
         if annotator is None and kind != "gold":
             if len(names) != 1:
@@ -266,6 +269,19 @@ class FormatsMixin(InterchangeMixin):
         _write_bytes(target, data)
         notes = tuple(net.notes) + self._hidden_note(hidden)
         return ExportReport(f"network-{fmt}", target, len(items), (target,), hidden, notes)
+
+
+def _bad_annotators(path: str, rows: Sequence[Any], skip: tuple[str, ...]) -> list[Problem]:
+    """The annotator names of a judgments file that cannot name an annotator, at their first line."""
+    from corpusdb.projects import check_annotator_name
+
+    out: list[Problem] = []
+    for name in dict.fromkeys(r.annotator for r in rows if r.annotator not in skip):
+        try:
+            check_annotator_name(name)
+        except InvalidInput as err:
+            out.append(Problem(path, next(r.line for r in rows if r.annotator == name), str(err)))
+    return out
 
 
 def _write_bytes(target: str, data: bytes) -> None:

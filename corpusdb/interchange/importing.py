@@ -24,9 +24,9 @@ from corpusdb import content, db
 from corpusdb.documents import upsert_documents
 from corpusdb.errors import Problem
 from corpusdb.interchange import store
-from corpusdb.interchange.pipeline import Chunk, Held
+from corpusdb.interchange.pipeline import SUBMIT_HINT, Chunk, Held
 from corpusdb.interchange.report import refusal
-from corpusdb.interchange.schema_check import SchemaUsage
+from corpusdb.interchange.schema_check import SchemaUsage, headline
 from corpusdb.records import ParsedDocument
 from guidelines.schema import Schema
 
@@ -70,6 +70,10 @@ class Outcome:
     rejected: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     schema_warnings: list[str] = field(default_factory=list)
+    unknown_problems: list[Problem] = field(default_factory=list)
+    """Documents refused for names the schema does not define (one per document and name)."""
+    notes: list[str] = field(default_factory=list)
+    """What to do about the refusals, said once (the schema's unknown names, the submit check)."""
 
 
 Progress = Callable[[str, int, int | None], None]
@@ -101,6 +105,8 @@ def load(
         set_ids=db.allocate_ids(conn, "annotation_set", len(external_ids)),
     )
     usage = SchemaUsage(schema)
+    unknown = SchemaUsage(schema)
+    failed_submit = 0
     items = dict.fromkeys(("spans", "relations", "links", "notes", "labels"), 0)
     to_replace: list[tuple[int, Held]] = []
     done = 0
@@ -110,6 +116,9 @@ def load(
         out.rejected += chunk.rejected
         out.warnings += chunk.warnings
         usage.merge(chunk.usage)
+        unknown.merge(chunk.unknown)
+        out.unknown_problems += chunk.unknown_problems
+        failed_submit += chunk.failed_submit
         to_replace += _sort_held(conn, chunk.held, held_sets, target, out)
         if not _refused(out, target):  # once refused, the rest is only read: every problem gets listed
             _write_chunk(conn, project_id, guideline_version, annotator_id, target, chunk, out, stored)
@@ -118,8 +127,14 @@ def load(
         done += chunk.size
         if progress is not None:
             progress("importing", min(done, len(external_ids)), len(external_ids))
+    said = headline(unknown.found, schema.name)
+    out.notes = [said] if said else []
+    if failed_submit:
+        out.notes.append(f"{failed_submit} document(s) fail the submit check: {SUBMIT_HINT}")
     if _refused(out, target):
-        raise refusal(out.problems, out.conflicts, out.warnings)
+        raise refusal(
+            out.problems, out.conflicts, out.warnings, unknown=out.unknown_problems, notes=out.notes
+        )
     if to_replace:
         replaced = [(set_id, reread(h)) for set_id, h in to_replace]
         content.delete_annotations(conn, [set_id for set_id, _ in replaced])
@@ -137,7 +152,9 @@ def load(
 
 
 def _refused(out: Outcome, target: Target) -> bool:
-    return not target.lenient and (bool(out.conflicts) or any(p.severity == "error" for p in out.problems))
+    return not target.lenient and (
+        bool(out.conflicts or out.unknown_problems) or any(p.severity == "error" for p in out.problems)
+    )
 
 
 def _annotator(conn: Connection, project_id: int, target: Target, out: Outcome) -> int | None:

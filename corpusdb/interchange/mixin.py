@@ -219,8 +219,9 @@ class InterchangeMixin(ServiceBase):
             warnings=tuple(out.warnings),
             schema_warnings=tuple(out.schema_warnings),
             rejected=tuple(rejected),
-            problems=(*out.problems, *out.conflicts),
+            problems=(*out.problems, *out.conflicts, *out.unknown_problems),
             seconds=perf_counter() - t0,
+            notes=tuple(out.notes),
         )
 
     # -- exporting -------------------------------------------------------------------------------

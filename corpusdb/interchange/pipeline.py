@@ -19,7 +19,7 @@ import multiprocessing
 import os
 import sys
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult
 from typing import Any
@@ -101,6 +101,12 @@ class Chunk:
     """Warnings of accepted documents."""
     usage: Found = field(default_factory=dict)
     items: dict[str, int] = field(default_factory=dict)
+    unknown: Found = field(default_factory=dict)
+    """The names the schema does not define in the documents refused for them."""
+    unknown_problems: list[Problem] = field(default_factory=list)
+    """Those refusals, one per document and name, at the file and line of its first item."""
+    failed_submit: int = 0
+    """Documents refused by the submit check (their problems are in ``problems``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,22 +125,45 @@ class Task:
     checks: Checks = NO_CHECKS
 
 
-def _check(d: ParsedDocument, loc: str, usage: SchemaUsage, checks: Checks) -> list[Problem]:
-    """Why a document may not be stored under the project's schema (empty when it may)."""
+Locate = Callable[[ParsedDocument, str, str], tuple[str, int | None]]
+"""``(document, item id, where the document is)`` -> the file and line to name in a problem."""
+
+
+def _nowhere(_d: ParsedDocument, _item: str, loc: str) -> tuple[str, int | None]:
+    return loc, None
+
+
+SUBMIT_HINT = "import with --status in_progress to store them for correction, or --force"
+"""Said once per refused import (not on every line): what to do about the submit check's refusals."""
+
+
+def _check(
+    d: ParsedDocument, loc: str, usage: SchemaUsage, checks: Checks, locate: Locate
+) -> tuple[list[Problem], list[Problem]]:
+    """Why a document may not be stored under the project's schema: the names it does not define,
+    and the submit check's errors (both empty when it may), each at its item's file and line."""
     from guidelines.validate import errors, validate
 
     ext = d.document.external_id
-    out: list[Problem] = []
+    unknown = []
     if not checks.allow_unknown:
-        out += [Problem(loc, None, f"document {ext}: {msg}; amend the schema, or import with --allow-unknown")
-                for msg in usage.unknown_in(d)]  # fmt: skip
+        unknown = [
+            Problem(*locate(d, item, loc), f"document {ext}: {msg}") for item, msg in usage.unknown_in(d)
+        ]
+        unknown.sort(key=lambda p: (p.file, p.line or 0))
+    submit = []
     if checks.submit:
         # unknown names are the check above's (refused, or allowed and listed as schema warnings)
         bad = [v for v in errors(validate(usage.schema, d.annotations, d.document.text))
                if not v.code.startswith("unknown-")]  # fmt: skip
-        out += [Problem(loc, None, f"document {ext}: {v} (the submit check: import with --status in_progress "
-                        "to store it for correction, or --force)") for v in bad]  # fmt: skip
-    return out
+        submit = [Problem(*locate(d, v.item_id if v.item_kind in ("span", "relation", "link") else "", loc),
+                          f"document {ext}: {_violation(v)} (the submit check)") for v in bad]  # fmt: skip
+    return unknown, submit
+
+
+def _violation(v: Any) -> str:
+    """A submit-check violation without its severity (the problem line says ``error:`` already)."""
+    return f"{v.item_kind} {v.item_id}: {v.message}" if v.item_id else f"{v.item_kind}: {v.message}"
 
 
 def _digest(text: str) -> str | None:
@@ -157,13 +186,16 @@ def sort_documents(
     size: int,
     checked: bool = False,
     checks: Checks = NO_CHECKS,
+    locate: Locate = _nowhere,
 ) -> Chunk:
     """Sort valid documents into new sets (as rows), held ones and conflicts; count schema mismatches;
-    refuse the documents that break the schema (``checks``)."""
+    refuse the documents that break the schema (``checks``), naming where ``locate`` says each
+    offending item is (default: the document's ``where``)."""
     out = Chunk(size)
     accepted: list[ParsedDocument] = []
     items = []
     checker = SchemaUsage(schema)
+    refused = SchemaUsage(schema)
     for d, set_id, loc in zip(parsed, set_ids, where, strict=True):
         ext = d.document.external_id
         sha = stored.get(ext)
@@ -175,10 +207,14 @@ def sort_documents(
             )  # fmt: skip
             out.rejected.append(loc)
             continue
-        broken = _check(d, loc, checker, checks)
-        if broken:
-            out.problems.extend(broken)
+        unknown, submit = _check(d, loc, checker, checks, locate)
+        if unknown or submit:
+            out.unknown_problems.extend(unknown)
+            out.problems.extend(submit)
+            out.failed_submit += bool(submit)
             out.rejected.append(loc)
+            if unknown:
+                refused.add([d])
             continue
         out.warnings.extend(d.warnings)
         accepted.append(d)
@@ -192,6 +228,7 @@ def sort_documents(
     usage = SchemaUsage(schema)
     usage.add(accepted)
     out.usage = usage.found
+    out.unknown = refused.found
     out.rows = build_rows(items, checked=checked)
     out.items = out.rows.counts()
     return out
@@ -200,6 +237,15 @@ def sort_documents(
 def read_chunk(task: Task) -> Chunk:
     """Read one chunk of brat files and sort them (runs in a worker process)."""
     from importers.standoff import read_documents
+    from importers.standoff_where import item_line
+
+    files = {f.source: f.anns for f in task.files}
+
+    def locate(d: ParsedDocument, item: str, loc: str) -> tuple[str, int | None]:
+        """The .ann/.a1/.a2 line of the item (the document's annotation file without one)."""
+        anns = files.get(d.document.source, ())
+        found = item_line(anns, item) if item else None
+        return found if found is not None else (anns[-1] if anns else loc, None)
 
     with gc_paused():
         result = read_documents(task.files, keep_unknown=task.keep_unknown)
@@ -215,6 +261,7 @@ def read_chunk(task: Task) -> Chunk:
             size=len(task.files),
             checked=True,  # the standoff reader refuses unknown ids and duplicates itself
             checks=task.checks,
+            locate=locate,
         )
     out.problems = [*result.problems, *out.problems]
     out.rejected = result.rejected + out.rejected

@@ -44,6 +44,8 @@ class ImportReport:
     problems: tuple[Problem, ...] = ()
     """Lenient mode: why they were not."""
     seconds: float = 0.0
+    notes: tuple[str, ...] = ()
+    """Lenient mode: what to do about the refusals, said once (see ``ImportRefused.notes``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,6 +66,7 @@ class ImportReport:
             "schema_warnings": list(self.schema_warnings),
             "rejected": list(self.rejected),
             "problems": [str(p) for p in self.problems],
+            "notes": list(self.notes),
             "seconds": round(self.seconds, 3),
         }
 
@@ -118,14 +121,31 @@ class ImportProblems(CorpusError):
 
     problems: tuple[Problem, ...]
     warnings: tuple[str, ...]
+    unknown: tuple[Problem, ...] = ()
+    """The problems that are names the schema does not define (one per document and name: a corpus
+    in the wrong project has hundreds; the first of ``notes`` sums them up)."""
+    notes: tuple[str, ...] = ()
+    """What the problems amount to and what to do, each said once (not on every line)."""
 
 
 class ImportRefused(FormatError, ImportProblems):
-    """Invalid input: the database is unchanged; ``problems`` lists every error (exit code 4)."""
+    """Invalid input: the database is unchanged; ``problems`` lists every error (exit code 4), the
+    names the schema does not define last (also in ``unknown``), and ``notes`` what to do."""
 
-    def __init__(self, problems: Sequence[Problem], warnings: Sequence[str] = ()) -> None:
-        super().__init__(list(problems))
+    def __init__(
+        self,
+        problems: Sequence[Problem],
+        warnings: Sequence[str] = (),
+        *,
+        unknown: Sequence[Problem] = (),
+        notes: Sequence[str] = (),
+    ) -> None:
+        super().__init__([*problems, *unknown])
         self.warnings = tuple(warnings)
+        self.unknown = tuple(unknown)
+        self.notes = tuple(notes)
+        if notes:  # the message (the API's; the CLI prints every line) starts with what they amount to
+            self.args = (f"{notes[0]} — {self.args[0]}",)
 
 
 class ImportConflict(Conflict, ImportProblems):
@@ -141,9 +161,14 @@ class ImportConflict(Conflict, ImportProblems):
 
 
 def refusal(
-    problems: Sequence[Problem], conflicts: Sequence[Problem], warnings: Sequence[str]
+    problems: Sequence[Problem],
+    conflicts: Sequence[Problem],
+    warnings: Sequence[str],
+    *,
+    unknown: Sequence[Problem] = (),
+    notes: Sequence[str] = (),
 ) -> CorpusError:
     """The error for a refused import: invalid input when any file is invalid, else a conflict."""
-    if any(p.severity == "error" for p in problems):
-        return ImportRefused([*problems, *conflicts], warnings)
+    if unknown or any(p.severity == "error" for p in problems):
+        return ImportRefused([*problems, *conflicts], warnings, unknown=unknown, notes=notes)
     return ImportConflict([*problems, *conflicts], warnings)

@@ -106,13 +106,19 @@ class SchemaUsage:
                 if self._unknown("document label", lb.name):
                     self._note("document label", lb.name, ext)
 
-    def unknown_in(self, d: ParsedDocument) -> list[str]:
-        """What one document uses that the schema does not define, one message per name."""
+    def unknown_in(self, d: ParsedDocument) -> list[tuple[str, str]]:
+        """What one document uses that the schema does not define: ``(first item's id, message)`` per
+        name (the item id, empty for a document label, says where to look)."""
         saved, self.found = self.found, {}
+        ext = d.document.external_id
         try:
             self.add([d])
-            return [f"{count} {_WHAT[what].format(name)} of schema {self.schema.name} (first: {example})"
-                    for (what, name), (count, example) in self.found.items()]  # fmt: skip
+            out = []
+            for (what, name), (count, example) in self.found.items():
+                item = str(example)[len(ext) + 1 :]
+                first = f" (first: {item})" if item else ""
+                out.append((item, f"{count} {_WHAT[what].format(name)} of schema {self.schema.name}{first}"))
+            return out
         finally:
             self.found = saved
 
@@ -130,6 +136,43 @@ class SchemaUsage:
             "stored as they are"
             for (what, name), (count, example) in self.found.items()
         ]
+
+
+_KINDS = {
+    "span": ("entity type", "entity types"),
+    "relation": ("relation type", "relation types"),
+    "role": ("role", "roles"),
+    "attribute": ("attribute", "attributes"),
+    "link": ("link type", "link types"),
+    "document label": ("document label", "document labels"),
+}
+SHOWN_NAMES = 12
+"""Names a headline lists before "…"."""
+
+
+def headline(found: Found, schema_name: str) -> str | None:
+    """Every name refused documents use that the schema does not define, said once, e.g. "9 entity
+    types and 2 relation types are not in schema biorelex-1.0: Bacterium, Host, …; is this the right
+    project?" (None when there are none). Why: a corpus imported into the wrong project refuses every
+    document for the same few names; one line says so, where one line per document and name did not."""
+    if not found:
+        return None
+    parts: list[str] = []
+    names: list[str] = []
+    for what, (one, many) in _KINDS.items():
+        here = sorted(
+            ((int(c), n) for (w, n), (c, _e) in found.items() if w == what), key=lambda x: (-x[0], x[1])
+        )
+        if here:
+            parts.append(f"{len(here)} {one if len(here) == 1 else many}")
+            names += [n for _c, n in here]
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    verb = "is" if len(names) == 1 else "are"
+    shown = ", ".join(names[:SHOWN_NAMES]) + (", …" if len(names) > SHOWN_NAMES else "")
+    return (
+        f"{said} {verb} not in schema {schema_name}: {shown}; is this the right project? (amend the "
+        "schema, or import with --allow-unknown to store them as they are)"
+    )
 
 
 def schema_warnings(schema: Schema, docs: Iterable[ParsedDocument]) -> list[str]:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from corpusdb.errors import FormatError, Problem
+from corpusdb.names import name_problem
 from corpusdb.records import Document
 from importers.standoff import read_document
 
@@ -31,6 +32,11 @@ def read_texts(path: str | os.PathLike[str]) -> tuple[list[Document], list[Probl
     seen: dict[str, list[str]] = defaultdict(list)
     for f in files:
         rel = f.name if root.is_file() else f.relative_to(root).as_posix()
+        bad = name_problem(f.stem, "document id")
+        if bad is not None:  # (brat imports say the same: a document id becomes file names)
+            problems.append(Problem(str(f), None, f"{bad}: rename the file"))
+            rejected.append(str(f))
+            continue
         seen[f.stem].append(rel)
         try:
             parsed = read_document(f, ann_paths=[], source=rel)

@@ -14,7 +14,9 @@ from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 from corpusdb import db, rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound
 from corpusdb.relevance.pooling import disorder_warning, rank_disorder
+from corpusdb.projects import check_annotator_name
 from corpusdb.relevance.records import RunInfo, RunLine, Topic
+from corpusdb.relevance.topics import topic_id_problem
 from corpusdb.service import ServiceBase, utcnow_aware
 
 T = tables.topic
@@ -43,10 +45,9 @@ class CatalogMixin(ServiceBase):
         with self._write() as conn:
             have = {r.topic_id: r for r in conn.execute(select(T).where(T.c.project_id == self.project_id))}
             for t in topics:
-                if not t.id or t.id != t.id.strip() or "+" in t.id or "/" in t.id:
-                    raise InvalidInput(
-                        f"topic id {t.id!r} must be non-empty, without spaces around, '+' or '/'"
-                    )
+                bad = topic_id_problem(t.id)
+                if bad is not None:
+                    raise InvalidInput(bad)
                 old = have.get(t.id)
                 vals = {"title": t.title, "need": t.need, "context": t.context}
                 if old is None:
@@ -92,6 +93,7 @@ class CatalogMixin(ServiceBase):
                     f"{source or 'a run'}: a run has one tag and at least one line; got tags {sorted(tags)}"
                 )
             name = tags.pop()
+            check_annotator_name(name)  # a run is a system annotator named by its tag
             if len({(r.topic, r.doc) for r in lines}) != len(lines):
                 raise InvalidInput(f"run {name}: a document is retrieved twice for one topic")
             if any(n == name for n, _, _ in named):

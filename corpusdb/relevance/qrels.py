@@ -58,10 +58,8 @@ def read_qrels(path: str | Path) -> list[QrelLine]:
     rows = Rows(path, "qrels", "topic iteration doc grade")
     out: list[QrelLine] = []
     for n, (topic, _it, doc, grade_s) in rows:
-        try:
-            grade = int(grade_s)
-        except ValueError:
-            rows.problem(n, f"grade {grade_s!r} is not an integer")
+        grade = rows.integer(n, grade_s, "grade")
+        if grade is None:
             continue
         if rows.first_time(n, topic, doc, "judged"):
             out.append(QrelLine(topic, doc, grade))

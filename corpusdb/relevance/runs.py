@@ -19,11 +19,10 @@ def read_run(path: str | Path, *, tag: str | None = None) -> list[RunLine]:
     the file's tag column (a file must hold one tag, else name which one to keep with ``tag``)."""
     rows = Rows(path, "run", "topic Q0 doc rank score tag")
     out: list[RunLine] = []
+    tags: dict[str, str | None] = {}  # each tag checked once
     for n, (topic, _q0, doc, rank_s, score_s, file_tag) in rows:
-        try:
-            rank = int(rank_s)
-        except ValueError:
-            rows.problem(n, f"rank {rank_s!r} is not an integer")
+        rank = rows.integer(n, rank_s, "rank")
+        if rank is None:
             continue
         try:
             score = float(score_s)
@@ -33,13 +32,30 @@ def read_run(path: str | Path, *, tag: str | None = None) -> list[RunLine]:
         if not math.isfinite(score):
             rows.problem(n, f"score {score_s!r} is not finite")
             continue
-        if rows.first_time(n, topic, doc, "retrieved"):
+        if tag is None and file_tag not in tags:
+            tags[file_tag] = _tag_problem(file_tag)
+        bad_tag = None if tag else tags[file_tag]
+        if bad_tag is not None:
+            rows.problem(n, bad_tag)
+        elif rows.first_time(n, topic, doc, "retrieved"):
             out.append(RunLine(topic, doc, rank, score, tag or file_tag))
     if out and not rows.problems and tag is None and len({r.tag for r in out}) > 1:
-        tags = sorted({r.tag for r in out})
-        rows.problem(None, f"one run per file: it holds several tags ({', '.join(tags[:5])})")
+        several = sorted({r.tag for r in out})
+        rows.problem(None, f"one run per file: it holds several tags ({', '.join(several[:5])})")
     rows.done(len(out))
     return out
+
+
+def _tag_problem(tag: str) -> str | None:
+    """Why a run's tag cannot name its system annotator, or None."""
+    from corpusdb.errors import InvalidInput
+    from corpusdb.projects import check_annotator_name
+
+    try:
+        check_annotator_name(tag)
+    except InvalidInput as err:
+        return f"run tag: {err}"
+    return None
 
 
 def format_run(lines: Iterable[RunLine]) -> str:

@@ -146,16 +146,18 @@ class RelevanceMixin(JudgingMixin):
 
         inv = qrels_mod.inverse(qrels_mod.parse_mapping(mapping))
         name, _ = self._label()
+        where = f"{source}: " if source else ""  # the file the lines come from
         bad = sorted({q.grade for q in lines} - set(inv))
         if bad:
             raise InvalidInput(
-                f"grade {bad[0]} is not in the grade mapping ({', '.join(f'{v}={g}' for g, v in inv.items())})"
+                f"{where}grade {bad[0]} is not in the grade mapping "
+                f"({', '.join(f'{v}={g}' for g, v in inv.items())})"
             )
         known = {t.id for t in self.topics()}
         unknown = sorted({q.topic for q in lines} - known)
         if unknown:
             raise InvalidInput(
-                f"qrels name topics not in the project (import topics first): {', '.join(unknown[:10])}"
+                f"{where}qrels name topics not in the project (import topics first): {', '.join(unknown[:10])}"
             )
         with self._write() as conn:
             units = {unit_id(q.topic, q.doc): q for q in lines}

@@ -13,10 +13,19 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from corpusdb.errors import FormatError, Problem
+from corpusdb.names import name_problem
 from corpusdb.relevance.records import Topic
 
 _FIELDS = {"id": "id", "num": "id", "number": "id", "title": "title", "need": "need", "desc": "need",
            "description": "need", "context": "context", "narr": "context", "narrative": "context"}  # fmt: skip
+
+
+def topic_id_problem(topic_id: str) -> str | None:
+    """Why ``topic_id`` cannot name a topic (judged units are ``TOPIC+DOC``, and become file names),
+    or None. One rule for the files read and the API."""
+    if not topic_id or topic_id != topic_id.strip() or "+" in topic_id or "/" in topic_id:
+        return f"topic id {topic_id!r} must be non-empty, without spaces around, '+' or '/'"
+    return name_problem(topic_id, "topic id")
 
 
 def read_topics(path: str | Path) -> list[Topic]:
@@ -30,24 +39,31 @@ def read_topics(path: str | Path) -> list[Topic]:
     if not stripped:
         raise FormatError.single(p, 1, "the topic file is empty")
     if stripped.startswith("<") and re.search(r"<top>", text, re.IGNORECASE) and "<num>" in text.lower():
-        topics = _sgml(p, text)
+        found = _sgml(p, text)
     elif stripped.startswith("<"):
-        topics = _xml(p, text)
+        found = _xml(p, text)
     else:
-        topics = _tsv(p, text)
-    seen: dict[str, int] = {}
-    for i, t in enumerate(topics):
-        if t.id in seen:
-            raise FormatError.single(p, None, f"topic {t.id!r} is given twice")
-        seen[t.id] = i
-    return topics
+        found = _tsv(p, text)
+    seen: dict[str, int | None] = {}
+    problems = []
+    for t, line in found:
+        bad = topic_id_problem(t.id)
+        if bad is not None:
+            problems.append(Problem(str(p), line, bad))
+        elif t.id in seen:
+            first = f" (first at line {seen[t.id]})" if seen[t.id] is not None else ""
+            problems.append(Problem(str(p), line, f"topic {t.id!r} is given twice{first}"))
+        seen.setdefault(t.id, line)
+    if problems:
+        raise FormatError(problems)
+    return [t for t, _ in found]
 
 
 def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
-def _xml(p: Path, text: str) -> list[Topic]:
+def _xml(p: Path, text: str) -> list[tuple[Topic, int | None]]:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -67,7 +83,9 @@ def _xml(p: Path, text: str) -> list[Topic]:
             vals.setdefault("id", e.attrib.get("id") or e.attrib.get("number", ""))
         if not vals.get("id"):
             raise FormatError.single(p, None, f"topic number {n} has no <ID>")
-        out.append(Topic(vals["id"], vals.get("title", ""), vals.get("need", ""), vals.get("context", "")))
+        out.append(
+            (Topic(vals["id"], vals.get("title", ""), vals.get("need", ""), vals.get("context", "")), None)
+        )
     return out
 
 
@@ -75,7 +93,7 @@ _TAG = re.compile(r"<(num|title|desc|narr)>", re.IGNORECASE)
 _LABEL = re.compile(r"^\s*(Number|Description|Narrative|Title)\s*:\s*", re.IGNORECASE)
 
 
-def _sgml(p: Path, text: str) -> list[Topic]:
+def _sgml(p: Path, text: str) -> list[tuple[Topic, int | None]]:
     out = []
     for m in re.finditer(r"<top>(.*?)</top>", text, re.IGNORECASE | re.DOTALL):
         body, vals = m.group(1), {}
@@ -83,16 +101,20 @@ def _sgml(p: Path, text: str) -> list[Topic]:
         for i, t in enumerate(tags):
             end = tags[i + 1].start() if i + 1 < len(tags) else len(body)
             vals[_FIELDS[t.group(1).lower()]] = " ".join(_LABEL.sub("", body[t.end() : end]).split())
+        line = _line_of(text, m.start())
         if not vals.get("id"):
-            raise FormatError.single(p, _line_of(text, m.start()), "a <top> without <num>")
-        out.append(Topic(vals["id"], vals.get("title", ""), vals.get("need", ""), vals.get("context", "")))
+            raise FormatError.single(p, line, "a <top> without <num>")
+        out.append(
+            (Topic(vals["id"], vals.get("title", ""), vals.get("need", ""), vals.get("context", "")), line)
+        )
     if not out:
         raise FormatError.single(p, 1, "no <top> ... </top> topic found")
     return out
 
 
-def _tsv(p: Path, text: str) -> list[Topic]:
-    out, problems = [], []
+def _tsv(p: Path, text: str) -> list[tuple[Topic, int | None]]:
+    out: list[tuple[Topic, int | None]] = []
+    problems = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -112,7 +134,7 @@ def _tsv(p: Path, text: str) -> list[Topic]:
             problems.append(Problem(str(p), n, "empty topic id"))
             continue
         cols = [c.strip() for c in cols] + [""] * (4 - len(cols))
-        out.append(Topic(*cols))
+        out.append((Topic(*cols), n))
     if problems:
         raise FormatError(problems)
     if not out:
