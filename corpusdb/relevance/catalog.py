@@ -13,8 +13,8 @@ from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 
 from corpusdb import db, rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound
-from corpusdb.relevance.pooling import disorder_warning, rank_disorder
 from corpusdb.projects import check_annotator_name
+from corpusdb.relevance.pooling import disorder_warning, rank_disorder
 from corpusdb.relevance.records import RunInfo, RunLine, Topic
 from corpusdb.relevance.topics import topic_id_problem
 from corpusdb.service import ServiceBase, utcnow_aware
