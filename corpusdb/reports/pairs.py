@@ -22,8 +22,7 @@ from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, compare_relations
 from corpusdb.agreement.results import PRF, BootstrapCI, Coefficient
 from corpusdb.agreement.spans import PreparedSpans, SpanComparison, compare_spans
 from corpusdb.records import Annotations
-from corpusdb.reports.loading import Rater
-from corpusdb.reports.options import AgreementOptions
+from corpusdb.reports.options import AgreementOptions, Rater
 from guidelines.schema import Schema
 
 
