@@ -1,4 +1,6 @@
-"""BB 2011 and Rename 2011 scoring: a case computed by hand from the seed's formula, and real files."""
+"""BB 2011 and Rename 2011 scoring: a case computed by hand from the task's published formula (Bossy et al.
+2011, BioNLP Shared Task 2011 - Bacteria Biotope, evaluation section; see corpusdb.evaluation.bb2011), and
+real files."""
 
 from __future__ import annotations
 

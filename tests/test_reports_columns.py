@@ -22,7 +22,7 @@ from corpusdb.api import Corpus
 from corpusdb.records import Annotations, Document, Span
 from corpusdb.reports import AgreementOptions, build_report
 from corpusdb.reports.columns import read_span_columns
-from corpusdb.reports.loading import Rater
+from corpusdb.reports.options import Rater
 
 TYPES = ("Bacterium", "Habitat", "Geographical", "Host")
 WORDS = ("Bacillus", "subtilis", "lives", "in", "soil", "and", "water", "of", "the", "gut", ",", ".")

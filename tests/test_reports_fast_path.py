@@ -24,7 +24,8 @@ from corpusdb.errors import InvalidInput, PermissionDenied
 from corpusdb.records import Annotations, Document, Span
 from corpusdb.reports import AgreementOptions, build_report
 from corpusdb.reports.columns import read_span_columns
-from corpusdb.reports.loading import Rater, load_raters
+from corpusdb.reports.loading import load_raters
+from corpusdb.reports.options import Rater
 from corpusdb.sets import read_contents
 from tests.conftest import shared_path
 

@@ -16,6 +16,7 @@ from sqlalchemy.pool import QueuePool
 
 from tui.app import build_app
 from tui.facade import open_facade
+from tui.host import AppHost
 from tui.sample import build_sample
 from tui.screens.annotate import AnnotateScreen
 from tui.screens.documents import DocumentsScreen
@@ -91,3 +92,14 @@ async def test_lead_view_reads_agreement_only_when_its_tab_opens(sqlite_url: str
         await settle(pilot)
         text = screen_text(app)
         assert "protein" in text and "mean pairwise span F1" in text
+
+
+def test_the_app_offers_what_screens_ask_of_it(sqlite_url: str) -> None:
+    """Screens and the command palette type the app as ``tui.host.AppHost`` (not ``CorpusApp``, which
+    imports them): the real app must have every member of it, so a renamed method fails here."""
+    build_sample(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "demo", "alice"))
+    assert isinstance(app, AppHost)
+    missing = [m for m in ("open_document", "open_adjudication", "show_queue", "show_progress",
+                           "show_my_documents") if not callable(getattr(app, m, None))]  # fmt: skip
+    assert missing == [] and app.facade.user == "alice"

@@ -11,21 +11,21 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from corpusdb.errors import CorpusError
 
 if TYPE_CHECKING:
-    from tui.app import CorpusApp
+    from tui.host import AppHost
 
 
 class DocumentCommands(Provider):
     """``open DOCUMENT``: my documents to annotate, and documents to adjudicate when I may."""
 
     async def startup(self) -> None:
-        app = cast("CorpusApp", self.app)
+        app = cast("AppHost", self.app)
         try:
             self.targets = await asyncio.to_thread(app.facade.document_targets)
         except CorpusError:
             self.targets = []
 
     def _command(self, document: str, mode: str) -> object:
-        app = cast("CorpusApp", self.app)
+        app = cast("AppHost", self.app)
         return (
             partial(app.open_document, document)
             if mode == "annotate"

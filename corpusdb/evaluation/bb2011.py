@@ -1,7 +1,10 @@
 """BioNLP-ST 2011 Bacteria Biotope (BB) events and Bacteria Gene Renaming (Rename) relations.
 
-**BB 2011** (Bossy et al. 2011, as the project's seed 001 §6 quotes it). Each reference event is paired
-with at most one predicted event of the same type, one to one, so that ΣS is largest; then
+**BB 2011** (Bossy, Jourde, Bessières, van de Guchte and Nédellec 2011, *BioNLP Shared Task 2011 -
+Bacteria Biotope*, Proceedings of the BioNLP Shared Task 2011 Workshop, ACL, the evaluation section;
+the same metric in Bossy et al. 2012, *BioNLP Shared Task - The Bacteria Track*, BMC Bioinformatics
+13(Suppl 11):S3). Each reference event is paired with at most one predicted event of the same type, one
+to one, so that ΣS is largest; then
 
     recall = ΣS / |reference events|,   precision = ΣS / |predicted events|,
 
@@ -19,9 +22,10 @@ reference event r, with every argument equivalent to the members of its referenc
 In :class:`corpusdb.evaluation.counts.Score` terms tp = ΣS, fn = |reference| - ΣS, fp = |predicted| - ΣS,
 so P and R above are the usual formulas.
 
-**Rename 2011** (Jourde et al. 2011): ``Renaming(Former, New)`` between gene mentions (the ``.a1``
-genes, matched by their boundaries, not their ids). *strict*: Former and New must both match;
-*relaxed direction*: the pair matches in either direction. Counts are exact (tp/fn/fp of pairs).
+**Rename 2011** (Jourde et al. 2011, *BioNLP Shared Task 2011 - Bacteria Gene Interactions and Renaming*,
+Proceedings of the BioNLP Shared Task 2011 Workshop, ACL): ``Renaming(Former, New)`` between gene
+mentions (the ``.a1`` genes, matched by their boundaries, not their ids). *strict*: Former and New must
+both match; *relaxed direction*: the pair matches in either direction. Counts are exact (tp/fn/fp of pairs).
 """
 
 from __future__ import annotations

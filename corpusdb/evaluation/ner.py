@@ -1,5 +1,7 @@
 """Named-entity scoring under the bio-NER matching criteria, with partial credit where the literature
-gives it (seed 004; Tsai et al. 2006 for the criteria, Smith et al. 2008 for GENETAG's alternatives).
+gives it: Tsai et al. 2006, *Various criteria in the evaluation of biomedical named entity recognition*,
+BMC Bioinformatics 7:92, for the criteria; Smith et al. 2008, *Overview of BioCreative II gene mention
+recognition*, Genome Biology 9(Suppl 2):S2, for GENETAG's alternative boundaries.
 
 Criteria (a reference span r and a predicted span p; ``corpusdb.agreement.spans`` has the same names):
 

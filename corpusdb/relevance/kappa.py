@@ -1,7 +1,9 @@
 """Agreement between two judgments of the same (topic, document), as TREC 2004 Genomics reported it:
 Cohen's kappa over the doubly judged units, three-way (DR / PR / NR) and with DR and PR merged into
-"relevant" (the seed's binary figure). The coefficients are ``corpusdb.agreement``'s (statsmodels
-kappa with its standard error); this module only builds the two tables.
+"relevant" (the binary figure; Hersh et al. 2006, *Enhancing access to the Bibliome: the TREC 2004
+Genomics Track*, Journal of Biomedical Discovery and Collaboration 1:3, on the relevance judgments).
+The coefficients are ``corpusdb.agreement``'s (statsmodels kappa with its standard error); this module
+only builds the two tables.
 """
 
 from __future__ import annotations

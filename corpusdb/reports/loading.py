@@ -9,36 +9,16 @@ their own sets and learns nothing of anybody else's, not even whether they exist
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
 from sqlalchemy import Connection
 
 from corpusdb import access
 from corpusdb.errors import InvalidInput, NotFound, PermissionDenied
-from corpusdb.records import Annotations, SetInfo
-from corpusdb.reports.options import GOLD, AgreementOptions
+from corpusdb.records import SetInfo
+from corpusdb.reports.options import GOLD, AgreementOptions, Rater
 from corpusdb.service import Actor
 from corpusdb.sets import read_contents
-
-if TYPE_CHECKING:
-    from corpusdb.agreement.spans import SpanColumns
-
-
-@dataclass(frozen=True, slots=True)
-class Rater:
-    """One side of the comparison: an annotator, a system's predictions, or gold."""
-
-    name: str
-    kind: str
-    sets: Mapping[str, Annotations]
-    """Document external id -> that rater's annotations."""
-    columns: SpanColumns | None = None
-    """The spans as columns (layer ``spans`` from the store): what the report computes from."""
-
-    def info(self) -> dict[str, object]:
-        return {"name": self.name, "kind": self.kind, "documents": len(self.sets)}
 
 
 def rater_name(info: SetInfo, annotation_names: set[str]) -> str:

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from corpusdb.agreement.spans import CRITERIA, TYPE_MODES
+from corpusdb.agreement.spans import CRITERIA, TYPE_MODES, SpanColumns
 from corpusdb.errors import InvalidInput
+from corpusdb.records import Annotations
 
 LAYERS: tuple[str, ...] = ("spans", "relations", "links", "groundings", "labels")
 RELATION_MODES: tuple[str, ...] = ("strict", "relaxed")
@@ -25,6 +26,21 @@ GOLD = "gold"
 """The rater name of the gold (adjudicated) sets."""
 
 _EMPTY: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Rater:
+    """One side of the comparison: an annotator, a system's predictions, or gold."""
+
+    name: str
+    kind: str
+    sets: Mapping[str, Annotations]
+    """Document external id -> that rater's annotations."""
+    columns: SpanColumns | None = None
+    """The spans as columns (layer ``spans`` from the store): what the report computes from."""
+
+    def info(self) -> dict[str, object]:
+        return {"name": self.name, "kind": self.kind, "documents": len(self.sets)}
 
 
 def parse_merge(spec: str) -> tuple[str, tuple[str, ...]]:

@@ -23,8 +23,7 @@ from corpusdb.agreement.results import PRF, BootstrapCI, Coefficient
 from corpusdb.agreement.spans import PreparedSpans, SpanComparison, compare_spans
 from corpusdb.clusters import cluster_link_types, drawing_type
 from corpusdb.records import Annotations
-from corpusdb.reports.loading import Rater
-from corpusdb.reports.options import AgreementOptions
+from corpusdb.reports.options import AgreementOptions, Rater
 from guidelines.schema import Schema
 
 

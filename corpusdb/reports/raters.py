@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from corpusdb.reports.loading import Rater
-from corpusdb.reports.options import AgreementOptions
+from corpusdb.reports.options import AgreementOptions, Rater
 from corpusdb.reports.pairs import PairResult
 
 if TYPE_CHECKING:

@@ -17,8 +17,7 @@ from corpusdb.agreement.labels import LabelAgreement, PairwiseMatrix
 from corpusdb.reports import aggregate
 from corpusdb.reports import raters as _raters
 from corpusdb.reports.doclabels import compute_labels
-from corpusdb.reports.loading import Rater
-from corpusdb.reports.options import AgreementOptions
+from corpusdb.reports.options import AgreementOptions, Rater
 from corpusdb.reports.pairs import PairResult, SchemaTypes, compare_pair
 from corpusdb.reports.units import UnitAgreement, span_units
 from guidelines.schema import Schema

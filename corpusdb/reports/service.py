@@ -14,8 +14,7 @@ from corpusdb.errors import NotFound
 from corpusdb.service import ServiceBase
 
 if TYPE_CHECKING:  # the engine (numpy, scipy, statsmodels) loads on first use, not with corpusdb.api
-    from corpusdb.reports.loading import Rater
-    from corpusdb.reports.options import AgreementOptions
+    from corpusdb.reports.options import AgreementOptions, Rater
     from corpusdb.reports.report import AgreementReport, Progress
 
 

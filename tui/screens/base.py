@@ -12,8 +12,8 @@ from textual.screen import Screen
 from corpusdb.errors import CorpusError
 
 if TYPE_CHECKING:
-    from tui.app import CorpusApp
     from tui.facade import TuiFacade
+    from tui.host import AppHost
 
 HelpRows = list[tuple[str, str]]
 """(keys, what they do) rows for the help screen."""
@@ -25,8 +25,9 @@ class BaseScreen(Screen[Any]):
     HELP = ""
 
     @property
-    def corpus_app(self) -> CorpusApp:
-        return cast("CorpusApp", self.app)
+    def corpus_app(self) -> AppHost:
+        """The running app, seen through what screens use of it (``tui.host.AppHost``)."""
+        return cast("AppHost", self.app)
 
     @property
     def facade(self) -> TuiFacade:

@@ -1,1 +1,1 @@
-"""Widgets of the corpusdb TUI."""
+"""Widgets of the corpusdb TUI: the document view (text, spans, relation markers) and tables."""

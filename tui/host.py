@@ -1,0 +1,35 @@
+"""What screens and commands ask of the running app, as a Protocol (``CorpusApp`` is one).
+
+Why a Protocol here rather than ``CorpusApp`` itself: ``tui.app`` imports the screens and the
+command palette's providers, so their importing ``tui.app`` back, even for type hints only, made a
+circle; against this small interface the package reads top-down (app -> screens -> host).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from tui.facade import TuiFacade
+
+
+@runtime_checkable
+class AppHost(Protocol):
+    """The app's navigation and its facade: all a screen or a command needs beyond Textual's ``App``."""
+
+    facade: TuiFacade
+
+    def open_document(self, document: str) -> None:
+        """Annotate my set on ``document``."""
+
+    def open_adjudication(self, document: str) -> None:
+        """Adjudicate ``document``."""
+
+    def show_queue(self) -> None:
+        """The adjudication queue."""
+
+    def show_progress(self) -> None:
+        """The lead's progress view."""
+
+    def show_my_documents(self) -> None:
+        """My assigned documents."""
