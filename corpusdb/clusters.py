@@ -19,14 +19,29 @@ Pure: records in, records out (importers, agreement and the TUI use it like ``co
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from corpusdb.records import Annotations, Argument, Entity, Grounding
 
-if TYPE_CHECKING:
-    from guidelines.schema import Schema
+
+class _LinkType(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> Sequence[str]: ...
+    @property
+    def symmetric(self) -> bool: ...
+
+
+class Schema(Protocol):
+    """What this module reads of a ``guidelines.schema.Schema``: its link types. Why a Protocol: this
+    module is a basic the importers use too, below the schemas, so it must not import them."""
+
+    @property
+    def links(self) -> Sequence[_LinkType]: ...
+
 
 SYMMETRIC_LINK_TYPES: frozenset[str] = frozenset(
     {"synonym", "abbreviation", "coreference", "Equiv", "Alias", "Synonym", "Abbreviation", "Coreference"}
