@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from corpusdb.records import Span
+from corpusdb.basics.records import Span
 
 TYPES = ("Protein", "DNA", "RNA", "Cell_line", "Cell_type", "Chemical", "Species", "Disease")
 DOC_LEN = 2000

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
 
 
 def scene(path: Path, n: int) -> Corpus:

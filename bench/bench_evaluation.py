@@ -17,10 +17,10 @@ import time
 import numpy as np
 
 from corpusdb.agreement import compare_spans
+from corpusdb.basics.records import Span
 from corpusdb.evaluation import biorelex as bx
 from corpusdb.evaluation.ner import score_ner
 from corpusdb.evaluation.significance import bootstrap_ci, rows_of
-from corpusdb.records import Span
 
 
 def spans(n: int, per_doc: int = 100, seed: int = 0) -> tuple[dict, dict, dict]:

@@ -47,8 +47,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from corpusdb import db, migrate  # noqa: E402
 from corpusdb.api import Corpus  # noqa: E402
+from corpusdb.store import db, migrate  # noqa: E402
 
 GE = REPO.parent / "shared" / "data" / "bionlp-st-2011-ge"
 WORDS = ("IL-2", "binds", "the", "receptor", "alpha", "chain", "in", "T", "cells", "and", "p53", "kinase",

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench.bench_report import synthetic
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Argument, Document, Link, Relation
+from corpusdb.basics.records import Annotations, Argument, Document, Link, Relation
 from tui.facade import TuiFacade
 
 

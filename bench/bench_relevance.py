@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.records import Document
+from corpusdb.basics.records import Document
 from corpusdb.relevance.records import RunLine, Topic
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from corpusdb.agreement import compare_spans
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.reports import AgreementOptions, build_report
 from corpusdb.reports.loading import Rater
 

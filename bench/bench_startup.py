@@ -93,7 +93,7 @@ def _project(path: Path) -> str:
     """A small real project: alice and bob each annotated 50 documents (submitted but D0), gold for
     D40-D49 adjudicated, carol (nothing assigned yet) and dave (who imports) as annotators."""
     from corpusdb.api import Corpus
-    from corpusdb.records import Annotations, Document, Span
+    from corpusdb.basics.records import Annotations, Document, Span
 
     url = f"sqlite:///{path}"
     corpus = Corpus.create("p", "bb-2011", url=url)

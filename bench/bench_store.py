@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.content import build_rows
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
+from corpusdb.services.content import build_rows
 
 TYPES = ("protein", "gene", "chemical", "cell", "DNA", "RNA")
 

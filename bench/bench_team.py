@@ -21,9 +21,9 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from corpusdb.api import Corpus
-from corpusdb.db import make_engine
-from corpusdb.edits import Put, Remove
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
+from corpusdb.services.edits import Put, Remove
+from corpusdb.store.db import make_engine
 
 
 def timed(fn: Callable[[Any], Any], corpus: Any, repeat: int = 3) -> float:

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.records import Annotations, Argument, Document, Relation
+from corpusdb.basics.records import Annotations, Argument, Document, Relation
+from corpusdb.services.edits import Put
 from tui.app import build_app
 from tui.facade import open_facade
 from tui.items import new_span

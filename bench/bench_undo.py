@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
+from corpusdb.services.edits import Put
 from tui.sample import long_document
 
 

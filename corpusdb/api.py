@@ -15,23 +15,29 @@ from pathlib import Path
 
 from sqlalchemy import Engine, select
 
-from corpusdb import db, migrate, tables
-from corpusdb.documents import DocumentsMixin
-from corpusdb.errors import PermissionDenied
-from corpusdb.evaluation_store import EvaluationMixin
-from corpusdb.history import HistoryMixin
-from corpusdb.hygiene import HygieneMixin
+from corpusdb.basics.errors import PermissionDenied
 from corpusdb.interchange.formats_mixin import FormatsMixin
-from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
 from corpusdb.relevance.service import RelevanceMixin
+from corpusdb.reports.evaluations import EvaluationMixin
 from corpusdb.reports.service import AgreementMixin
-from corpusdb.service import OWNER, Actor
-from corpusdb.sets import SetsMixin
-from corpusdb.skips import SkipsMixin
-from corpusdb.status import StatusMixin
-from corpusdb.team import TeamMixin, connection_annotator
+from corpusdb.services.base import OWNER, Actor
+from corpusdb.services.documents import DocumentsMixin
+from corpusdb.services.history import HistoryMixin
+from corpusdb.services.hygiene import HygieneMixin
+from corpusdb.services.projects import (
+    ProjectMixin,
+    insert_project,
+    project_id_by_name,
+    resolve_actor,
+    resolve_schema,
+)
+from corpusdb.services.sets import SetsMixin
+from corpusdb.services.skips import SkipsMixin
+from corpusdb.services.team import TeamMixin, connection_annotator
+from corpusdb.store import db, migrate, tables
 from corpusdb.workflow import WorkflowMixin
 from corpusdb.workflow.groups import GroupsMixin
+from corpusdb.workflow.status import StatusMixin
 from guidelines.schema import Schema
 
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from corpusdb import db, migrate
 from corpusdb.api import Corpus, list_projects
-from corpusdb.errors import Conflict, NotFound
+from corpusdb.basics.errors import Conflict, NotFound
 from corpusdb.reports import AgreementReport
+from corpusdb.store import db, migrate
 
 SAMPLE_PROJECT = "sample"
 SAMPLE_ANNOTATORS = ("Lisa", "Maria", "Max", "Peter")

@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from corpusdb.errors import NotFound, SchemaError
+from corpusdb.basics.errors import NotFound, SchemaError
 
 SCHEMA_FORMAT = 1
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")

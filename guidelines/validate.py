@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from corpusdb.records import Annotations, Relation, Span
+from corpusdb.basics.records import Annotations, Relation, Span
 from guidelines.schema import AttributeDef, Schema
 
 Severity = Literal["error", "warning"]

@@ -34,8 +34,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from corpusdb.errors import FormatError
-from corpusdb.records import (
+from corpusdb.basics.errors import FormatError
+from corpusdb.basics.records import (
     Annotations,
     Argument,
     DocLabel,

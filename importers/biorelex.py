@@ -63,10 +63,10 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from corpusdb.clusters import clusters
-from corpusdb.errors import FormatError, InvalidInput, Problem, Severity
-from corpusdb.names import name_problem
-from corpusdb.records import (
+from corpusdb.basics.clusters import clusters
+from corpusdb.basics.errors import FormatError, InvalidInput, Problem, Severity
+from corpusdb.basics.names import name_problem
+from corpusdb.basics.records import (
     Annotations,
     Argument,
     Document,

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpusdb.errors import FormatError, Problem
-from corpusdb.names import name_problem
-from corpusdb.records import Annotations, Document, ParsedDocument
+from corpusdb.basics.errors import FormatError, Problem
+from corpusdb.basics.names import name_problem
+from corpusdb.basics.records import Annotations, Document, ParsedDocument
 from importers.standoff import ReadResult
 
 __all__ = ["Collector", "annotation_problems", "read_text", "strict"]

@@ -32,8 +32,8 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from corpusdb.errors import FormatError, Problem
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Relation, Span
+from corpusdb.basics.errors import FormatError, Problem
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Document, Relation, Span
 from importers import jsonin
 from importers.common import Collector, read_text
 from importers.standoff import ReadResult

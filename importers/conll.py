@@ -37,8 +37,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from corpusdb.errors import UsageError
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.errors import UsageError
+from corpusdb.basics.records import Annotations, Document, Span
 from importers.common import Collector, read_text, strict
 from importers.standoff import ReadResult
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from corpusdb.errors import FormatError
+from corpusdb.basics.errors import FormatError
 
 __all__ = ["MAX_DEPTH", "load_file", "loads"]
 

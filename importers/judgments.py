@@ -12,8 +12,8 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from corpusdb.errors import FormatError, Problem
-from corpusdb.records import Annotations, DocLabel, Document
+from corpusdb.basics.errors import FormatError, Problem
+from corpusdb.basics.records import Annotations, DocLabel, Document
 from importers.common import Collector, read_text
 from importers.standoff import ReadResult
 

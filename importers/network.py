@@ -9,7 +9,7 @@ with counts per label: ``asserted`` (1 or no label), ``speculative`` (0), ``nega
 Entities without a grounding cannot be merged across documents: they are left out (counted in the
 notes) unless ``keep_ungrounded``, which makes one node per document and name.
 
-``entities_of`` turns the clusters of ``corpusdb.clusters`` (the one model: an entity, coreference
+``entities_of`` turns the clusters of ``corpusdb.basics.clusters`` (the one model: an entity, coreference
 links and brat ``Equiv`` lines alike) into this module's per-document entities.
 """
 
@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from corpusdb.clusters import clusters
-from corpusdb.records import Annotations, Document
+from corpusdb.basics.clusters import clusters
+from corpusdb.basics.records import Annotations, Document
 
 __all__ = ["CLUSTER_LINKS", "Network", "build_network", "entities_of", "format_graphml", "format_sif"]
 

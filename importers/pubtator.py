@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from corpusdb.records import Annotations, Argument, Document, Grounding, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, Document, Grounding, Relation, Span
 from importers.common import Collector, read_text, strict
 from importers.standoff import ReadResult
 

@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from corpusdb.errors import UsageError
-from corpusdb.records import Annotations, Document
+from corpusdb.basics.errors import UsageError
+from corpusdb.basics.records import Annotations, Document
 
 __all__ = ["docbin_bytes", "format_jsonl"]
 

@@ -27,7 +27,7 @@ import os
 import re
 from typing import Any
 
-from corpusdb.records import Annotations, Argument, Document, Grounding, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, Document, Grounding, Relation, Span
 from importers.common import Collector, read_text
 from importers.standoff import ReadResult
 

@@ -62,8 +62,8 @@ def pg_available() -> str | None:
 @pytest.fixture(scope="session")
 def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated, empty database built once; each test copies it (migrations are tested apart)."""
-    from corpusdb import migrate
-    from corpusdb.db import make_engine
+    from corpusdb.store import migrate
+    from corpusdb.store.db import make_engine
 
     path = tmp_path_factory.mktemp("template") / "template.sqlite"
     engine = make_engine(f"sqlite:///{path}")
@@ -127,7 +127,7 @@ class TeamRoles:
     def open(self, url: str, person: str, **kw: object) -> object:
         """``Corpus.open`` through ``person``'s login role (their own engine, disposed afterwards)."""
         from corpusdb.api import Corpus
-        from corpusdb.db import make_engine
+        from corpusdb.store.db import make_engine
 
         engine = make_engine(role_url(url, self.name(person)))
         self.engines.append(engine)
@@ -168,8 +168,8 @@ def any_url(request: pytest.FixtureRequest) -> str:
     if request.param == "sqlite":
         return request.getfixturevalue("sqlite_url")
     url = request.getfixturevalue("pg_url")
-    from corpusdb import migrate
-    from corpusdb.db import make_engine
+    from corpusdb.store import migrate
+    from corpusdb.store.db import make_engine
 
     engine = make_engine(url)
     migrate.upgrade(engine)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Link, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Document, Link, Relation, Span
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain (IL-2Ra) in T cells."
 

@@ -35,8 +35,8 @@ from corpusdb.agreement import (
     unitizing_alpha_spans,
 )
 from corpusdb.agreement.alpha import alpha_from_coincidences, coincidences_from_counts
-from corpusdb.errors import InvalidInput
-from corpusdb.records import Span
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import Span
 
 NAN = math.nan
 # Krippendorff (2011) "Computing Krippendorff's alpha-reliability", data C; also Krippendorff (2004) p. 230.

@@ -24,7 +24,7 @@ from corpusdb.agreement.groundings import compare_groundings
 from corpusdb.agreement.links import compare_links
 from corpusdb.agreement.relations import compare_relations
 from corpusdb.agreement.spans import compare_spans
-from corpusdb.records import Annotations, Link, Span
+from corpusdb.basics.records import Annotations, Link, Span
 from importers.biorelex import read_biorelex
 from tests.conftest import FIXTURES
 
@@ -180,7 +180,7 @@ def test_groundings_per_span_and_per_document(tmp_path: Path) -> None:
 
 
 def test_grounding_overlap_counts_a_shared_id() -> None:
-    from corpusdb.records import Grounding
+    from corpusdb.basics.records import Grounding
 
     def sp(refs: tuple[str, ...]) -> Span:
         return Span("T1", "protein", ((0, 4),), "IL-2", groundings=tuple(Grounding(r) for r in refs))

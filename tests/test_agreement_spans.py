@@ -28,7 +28,7 @@ from corpusdb.agreement import (
 from corpusdb.agreement.bootstrap import f1_statistic
 from corpusdb.agreement.spans import _token_bounds, match_pairs
 from corpusdb.agreement.tokens import tokenize
-from corpusdb.records import Annotations, Argument, Link, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, Link, Relation, Span
 from tests.conftest import shared_path
 
 

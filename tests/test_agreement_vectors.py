@@ -36,7 +36,7 @@ from corpusdb.agreement import (
 )
 from corpusdb.agreement.gamma import best_alignment_disorder, gamma_agreement
 from corpusdb.agreement.weights import agreement_weights
-from corpusdb.records import Span
+from corpusdb.basics.records import Span
 from tests.conftest import SHARED_REFERENCE, shared_path
 
 pytestmark = pytest.mark.shared

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from corpusdb.errors import FormatError, InvalidInput
-from corpusdb.records import Annotations, Argument, Document, Link, ParsedDocument, Relation, Span
+from corpusdb.basics.errors import FormatError, InvalidInput
+from corpusdb.basics.records import Annotations, Argument, Document, Link, ParsedDocument, Relation, Span
 from importers.biorelex import format_biorelex, read_biorelex, read_biorelex_lenient, write_biorelex
 from tests.conftest import FIXTURES
 

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.errors import CorpusError, PermissionDenied
-from corpusdb.records import Annotations, Document, Grounding, Span
+from corpusdb.basics.errors import CorpusError, PermissionDenied
+from corpusdb.basics.records import Annotations, Document, Grounding, Span
 from corpusdb.relevance.records import QrelLine, RunLine, Topic
+from corpusdb.services.edits import Put
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
 SECRET_OPEN = "uniprot:SECRET-OPEN-42"

@@ -16,9 +16,9 @@ import pytest
 import typer.main
 
 from corpusdb.api import Corpus
+from corpusdb.basics.records import Document, Grounding, Span
 from corpusdb.cli.main import app, main
-from corpusdb.edits import Put
-from corpusdb.records import Document, Grounding, Span
+from corpusdb.services.edits import Put
 from tests.conftest import pg_schema, role_url, team_roles_ctx
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."

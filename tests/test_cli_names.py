@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import InvalidInput
 from corpusdb.cli.main import main
-from corpusdb.errors import InvalidInput
 
 Cap = pytest.CaptureFixture[str]
 

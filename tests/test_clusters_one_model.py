@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList
 
-from corpusdb import clusters
 from corpusdb.api import Corpus
-from corpusdb.edits import Put, apply_changes
-from corpusdb.records import Annotations, Document, Entity, Link, Span
+from corpusdb.basics import clusters
+from corpusdb.basics.records import Annotations, Document, Entity, Link, Span
+from corpusdb.services.edits import Put, apply_changes
 from importers.standoff import format_annotations, read_directory
 from tests.test_tui_annotate import annotate_screen
 from tui import clusters as cl

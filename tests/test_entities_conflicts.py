@@ -111,7 +111,7 @@ def test_resolving_a_cluster_lets_its_relations_into_gold(sqlite_url: str, tmp_p
 def test_an_equiv_cluster_is_one_unit_whatever_its_hub(sqlite_url: str) -> None:
     """brat Equiv sets: the same cluster drawn from another first member agrees; a member more is
     one conflict about the cluster; gold keeps it as one entity and writes one * line back."""
-    from corpusdb.records import Annotations, Document, Link, Span
+    from corpusdb.basics.records import Annotations, Document, Link, Span
     from importers.standoff import format_annotations
 
     text = "Bacillus subtilis (B. subtilis, BS) grows."

@@ -13,7 +13,7 @@ import pytest
 
 from corpusdb.agreement.links import compare_links
 from corpusdb.agreement.spans import compare_spans
-from corpusdb.records import Annotations, Link
+from corpusdb.basics.records import Annotations, Link
 from tests.conftest import shared_path
 from tests.test_reports_support import project_from_sets
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import Annotations, Argument, Document, Entity, Relation, Span
 from corpusdb.cli.main import main
-from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations, Argument, Document, Entity, Relation, Span
 from importers.biorelex import read_biorelex
 from tests.conftest import FIXTURES
 from tests.test_agreement_entities import RAW, shuffled
@@ -99,7 +99,7 @@ def test_an_entity_member_must_be_a_span_of_the_set(sqlite_url: str) -> None:
 def test_deleting_a_mention_leaves_its_entity_and_undo_restores_it() -> None:
     """An annotator removes a mention of a BioRelEx cluster: the entity keeps its other members (the
     set stays valid), and the inverse changes put the mention back into the cluster."""
-    from corpusdb.edits import Remove, apply_changes
+    from corpusdb.services.edits import Remove, apply_changes
 
     ann = read_biorelex(ENTITIES)[0].annotations
     c1 = ann.entities[0]
@@ -116,7 +116,7 @@ def test_migration_0004_goes_down_and_up_again(any_url: str, tmp_path: Path) -> 
     from alembic import command
     from sqlalchemy import inspect
 
-    from corpusdb import db, migrate
+    from corpusdb.store import db, migrate
 
     corpus = _project(any_url, tmp_path)
     engine = corpus.engine

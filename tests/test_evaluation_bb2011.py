@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from corpusdb.basics.records import Annotations, Argument, Link, Relation, Span
 from corpusdb.evaluation.bb2011 import documents_of, score_bb, score_rename
-from corpusdb.records import Annotations, Argument, Link, Relation, Span
 from importers.standoff import read_directory
 from tests.conftest import shared_path
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from corpusdb.agreement.spans import compare_spans
+from corpusdb.basics.records import Span
 from corpusdb.evaluation.counts import EvaluationInputError
 from corpusdb.evaluation.ner import RefSpan, score_ner
-from corpusdb.records import Span
 from importers.standoff import read_directory
 from tests.conftest import shared_path
 

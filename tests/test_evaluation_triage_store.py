@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.records import Annotations, DocLabel, Document
 from corpusdb.cli.main import main
-from corpusdb.errors import InvalidInput, NotFound, PermissionDenied, UsageError
 from corpusdb.evaluation.triage import confidence_of, parse_positive, reference_from_labels, run_from_labels
-from corpusdb.records import Annotations, DocLabel, Document
 
 GOLD = {"d0": "DR", "d1": "PR", "d2": "NR", "d3": "DR", "d4": "NR", "d5": "NR", "d6": "PR", "d7": "NR"}
 # (value, confidence); alpha did not answer d7

@@ -10,9 +10,19 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import FormatError
+from corpusdb.basics.errors import FormatError
+from corpusdb.basics.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Document,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
 from corpusdb.interchange import ImportRefused
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Note, Relation, Span
 from importers.bioc_io import format_bioc, read_bioc, read_bioc_lenient
 from tests.conftest import shared_path
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import FormatError
+from corpusdb.basics.errors import FormatError
+from corpusdb.basics.records import Argument, DocLabel, Grounding
 from corpusdb.interchange import ImportRefused
-from corpusdb.records import Argument, DocLabel, Grounding
 from importers.common import strict
 from importers.competitors import read_doccano, read_labelstudio, read_prodigy
 from importers.webanno import read_webanno_lenient

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import FormatError
+from corpusdb.basics.errors import FormatError
+from corpusdb.basics.records import Annotations, Argument, Document, Grounding, Relation, Span
 from corpusdb.interchange import ImportRefused
-from corpusdb.records import Annotations, Argument, Document, Grounding, Relation, Span
 from importers.conll import format_conll, read_conll, tokenize
 from importers.pubtator import format_pubtator, read_pubtator
 from tests.conftest import shared_path

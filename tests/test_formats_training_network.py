@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import FormatError, UsageError
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Relation, Span
+from corpusdb.basics.errors import FormatError, UsageError
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Relation, Span
 from importers.spacy_out import docbin_bytes, format_jsonl
 
 T1 = "IL-2 binds IL2RA. Interleukin-2 also binds p53."
@@ -150,7 +150,7 @@ def test_network_merged_by_grounding(tmp_path: Path, corpus: Corpus) -> None:
 
 def test_judgments_export_is_blind(tmp_path: Path, sqlite_url: str) -> None:
     """Bob's judgment on a document where he has not submitted stays his: alice and the lead never see it."""
-    from corpusdb.edits import Put
+    from corpusdb.services.edits import Put
 
     c = Corpus.create("p", "biorelex-1.0", url=sqlite_url)
     for n in ("alice", "bob"):

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import FormatError, PermissionDenied, UsageError
-from corpusdb.records import Document
+from corpusdb.basics.errors import FormatError, PermissionDenied, UsageError
+from corpusdb.basics.records import Document
 from tests.conftest import shared_path
 
 DOCS = [

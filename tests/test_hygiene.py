@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import Conflict, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.records import Document
 from corpusdb.cli.main import main
-from corpusdb.errors import Conflict, NotFound, PermissionDenied, UsageError
-from corpusdb.records import Document
 
 
 @pytest.fixture

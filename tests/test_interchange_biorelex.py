@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import PermissionDenied
+from corpusdb.basics.errors import PermissionDenied
 from corpusdb.interchange import ImportRefused
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "biorelex" / "sample.json"

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from corpusdb.api import Corpus
 from corpusdb.interchange import ImportRefused
-from corpusdb.models import AnnotationSetRow, DocumentRow
+from corpusdb.store.models import AnnotationSetRow, DocumentRow
 
 try:
     from tests.conftest import shared_path
@@ -141,8 +141,8 @@ def test_refusals_on_real_data(workdir: tuple[str, Path]) -> None:
 def test_round_trip_on_postgres(pg_url: str, tmp_path: Path) -> None:
     """Discontinuous spans and NBSP (BB 2016), N/#/Alias lines (brat tutorial), four annotators
     (bratiaa), verbatim lines (GI) on PostgreSQL."""
-    from corpusdb import migrate
-    from corpusdb.db import make_engine
+    from corpusdb.store import migrate
+    from corpusdb.store.db import make_engine
 
     engine = make_engine(pg_url)
     migrate.upgrade(engine)

@@ -15,10 +15,10 @@ import pytest
 from sqlalchemy import func, select, update
 
 from corpusdb.api import Corpus
-from corpusdb.errors import Conflict, FormatError, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.errors import Conflict, FormatError, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.records import Annotations, DocLabel, Document, Span
 from corpusdb.interchange import ImportConflict, ImportRefused
-from corpusdb.models import AnnotationSetRow, AnnotatorRow, DocumentRow, SpanRow
-from corpusdb.records import Annotations, DocLabel, Document, Span
+from corpusdb.store.models import AnnotationSetRow, AnnotatorRow, DocumentRow, SpanRow
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -408,8 +408,8 @@ def test_upsert_documents_uses_given_hashes_and_computes_missing_ones(corpus: Co
     a Conflict whichever way its hash came."""
     import hashlib
 
-    from corpusdb import db
-    from corpusdb.documents import sha256_text, upsert_documents
+    from corpusdb.services.documents import sha256_text, upsert_documents
+    from corpusdb.store import db
 
     docs = [Document("d1", TEXT_A), Document("d2", TEXT_B)]
     with db.write(corpus.engine) as conn:
@@ -428,9 +428,9 @@ def test_upsert_documents_uses_given_hashes_and_computes_missing_ones(corpus: Co
 def test_upsert_documents_with_the_callers_lookup(corpus: Corpus) -> None:
     """``upsert_documents(..., stored=...)``: documents the caller found stored keep their ids and are
     not inserted again, the rest are added, and a stored id with another text is still a Conflict."""
-    from corpusdb import db
-    from corpusdb.documents import sha256_text, upsert_documents
     from corpusdb.interchange import store
+    from corpusdb.services.documents import sha256_text, upsert_documents
+    from corpusdb.store import db
 
     with db.write(corpus.engine) as conn:
         first = upsert_documents(conn, corpus.project_id, [Document("d1", TEXT_A)])
@@ -470,7 +470,7 @@ def test_reader_processes_by_import_size(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_an_api_import_loads_no_terminal_library(tmp_path: Path, sqlite_url: str) -> None:
-    """``import_brat`` checks the annotator's name without ``corpusdb.terminal``: loading Rich cost an
+    """``import_brat`` checks the annotator's name without ``corpusdb.basics.terminal``: loading Rich cost an
     import ~30 ms (issue #14); only printing needs it."""
     import subprocess
 
@@ -480,7 +480,7 @@ def test_an_api_import_loads_no_terminal_library(tmp_path: Path, sqlite_url: str
         "import sys\nfrom corpusdb.api import Corpus\n"
         f"c = Corpus.open('p', url={sqlite_url!r})\n"
         f"r = c.import_brat({str(src)!r}, 'alice', allow_unknown=True, force=True)\n"
-        "print(r.sets_created, 'rich' in sys.modules, 'corpusdb.terminal' in sys.modules)\n"
+        "print(r.sets_created, 'rich' in sys.modules, 'corpusdb.basics.terminal' in sys.modules)\n"
     )
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr

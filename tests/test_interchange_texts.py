@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import Conflict, FormatError, PermissionDenied
 from corpusdb.cli.main import main
-from corpusdb.errors import Conflict, FormatError, PermissionDenied
 
 
 def texts(tmp_path: Path) -> Path:

@@ -9,11 +9,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from corpusdb import db, migrate
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import DatabaseError
 from corpusdb.cli.main import main
-from corpusdb.errors import DatabaseError
-from corpusdb.models import metadata
+from corpusdb.store import db, migrate
+from corpusdb.store.models import metadata
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

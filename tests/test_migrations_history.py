@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from corpusdb import db, migrate
+from corpusdb.store import db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(__file__).parent / "fixtures" / "migrations" / "build.py"

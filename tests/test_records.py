@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from corpusdb.records import (
+from corpusdb.basics.records import (
     Argument,
     Grounding,
     Relation,

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import Conflict, InvalidInput
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.cli.main import main
-from corpusdb.errors import Conflict, InvalidInput
-from corpusdb.records import Annotations, Document, Span
 
 Cap = pytest.CaptureFixture[str]
 
@@ -179,7 +179,7 @@ def _bob_copy(src: Path, dst: Path) -> Path:
 
 def _items(ann: Annotations) -> dict[str, object]:
     """Every item of a set, compared as content (clusters as member sets, however they are drawn)."""
-    from corpusdb.clusters import clusters
+    from corpusdb.basics.clusters import clusters
 
     return {
         "spans": sorted((s.id, s.type, s.fragments, s.text) for s in ann.spans),

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import Conflict, FormatError, InvalidInput, PermissionDenied, UsageError
 from corpusdb.cli.main import main
-from corpusdb.errors import Conflict, FormatError, InvalidInput, PermissionDenied, UsageError
 from corpusdb.relevance.pooling import doubled_subset, pool_pairs
 from corpusdb.relevance.qrels import format_qrels, inverse, parse_mapping, read_qrels
 from corpusdb.relevance.records import QrelLine, RunLine, Topic
@@ -411,7 +411,7 @@ def test_migration_0005_down_and_up(backend: str, tmp_path: Path, request: pytes
     from alembic import command
     from sqlalchemy import inspect
 
-    from corpusdb import db, migrate
+    from corpusdb.store import db, migrate
 
     url = f"sqlite:///{tmp_path / 'm.sqlite'}" if backend == "sqlite" else request.getfixturevalue("pg_url")
     c = project(url)

@@ -9,9 +9,9 @@ import pytest
 
 from corpusdb.agreement import CRITERIA, compare_spans
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import InvalidInput, NotFound, PermissionDenied
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.demo import sample_dir
-from corpusdb.errors import InvalidInput, NotFound, PermissionDenied
-from corpusdb.records import Annotations, Document, Span
 from corpusdb.reports import AgreementOptions, parse_merge
 from importers.standoff import read_directory
 from tests.test_reports_support import project_from_annotators, project_from_sets

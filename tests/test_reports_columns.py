@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from corpusdb.agreement.spans import CRITERIA, PreparedSpans
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.reports import AgreementOptions, build_report
 from corpusdb.reports.columns import read_span_columns
 from corpusdb.reports.options import Rater

@@ -17,16 +17,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from corpusdb import access
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.errors import InvalidInput, PermissionDenied
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.errors import InvalidInput, PermissionDenied
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.reports import AgreementOptions, build_report
 from corpusdb.reports.columns import read_span_columns
 from corpusdb.reports.loading import load_raters
 from corpusdb.reports.options import Rater
-from corpusdb.sets import read_contents
+from corpusdb.services import access
+from corpusdb.services.edits import Put
+from corpusdb.services.sets import read_contents
 from tests.conftest import shared_path
 
 TYPES = ("Bacterium", "Habitat", "Geographical")

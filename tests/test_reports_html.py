@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.reports import raters as raters_mod
 from corpusdb.reports.html import render_html
 

@@ -11,8 +11,8 @@ import pytest
 from statsmodels.stats.inter_rater import cohens_kappa
 
 from corpusdb.agreement import fleiss_kappa, gwet_ac, krippendorff_alpha, ratings_to_counts
+from corpusdb.basics.records import Annotations, DocLabel, Document
 from corpusdb.cli.main import main
-from corpusdb.records import Annotations, DocLabel, Document
 from tests.test_reports_support import project_from_sets
 
 RATERS = ("ann1", "ann2", "ann3", "ann4")

@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import event
 
 from corpusdb.api import Corpus
-from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import Annotations
 from tests.conftest import shared_path
 from tests.test_reports_support import project_from_sets
 from tui.sample import build_sample

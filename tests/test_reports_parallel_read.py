@@ -13,14 +13,14 @@ import threading
 import numpy as np
 import pytest
 
-from corpusdb import access
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.errors import PermissionDenied
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.errors import PermissionDenied
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.reports import AgreementOptions
 from corpusdb.reports.columns import _read_parallel, read_raters_columns, read_span_columns
 from corpusdb.reports.loading import load_raters
+from corpusdb.services import access
+from corpusdb.services.edits import Put
 
 TYPES = ("Bacterium", "Habitat", "Geographical")
 

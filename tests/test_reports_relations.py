@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import cohens_kappa
 
-from corpusdb.records import Annotations, Argument
+from corpusdb.basics.records import Annotations, Argument
 from tests.conftest import shared_path
 from tests.test_reports_support import project_from_sets
 

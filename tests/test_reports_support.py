@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Document
+from corpusdb.basics.records import Annotations, Document
 
 
 def project_from_annotators(

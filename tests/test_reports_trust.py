@@ -12,9 +12,9 @@ import pytest
 
 from corpusdb.agreement.coefficients import cohen_kappa
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import InvalidInput, NotFound
+from corpusdb.basics.records import Annotations, DocLabel, Document, Span
 from corpusdb.cli.main import main
-from corpusdb.errors import InvalidInput, NotFound
-from corpusdb.records import Annotations, DocLabel, Document, Span
 
 TEXT = "Bacillus subtilis lives in soil near Paris."
 B = Span("T1", "Bacterium", ((0, 17),), "Bacillus subtilis")

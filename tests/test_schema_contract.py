@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import FormatError
+from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
 from corpusdb.cli.main import main
-from corpusdb.errors import FormatError
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
 
 Cap = pytest.CaptureFixture[str]
 TEXT = "Bacillus subtilis lives in soil."

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from corpusdb.basics.errors import NotFound, SchemaError
 from corpusdb.cli.main import main
-from corpusdb.errors import NotFound, SchemaError
 from guidelines.schema import guideline_text, load_schema, schema_from_dict, shipped_schemas
 
 BIORELEX_TYPES = {

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from corpusdb.errors import FormatError
-from corpusdb.records import Annotations, ParsedDocument
+from corpusdb.basics.errors import FormatError
+from corpusdb.basics.records import Annotations, ParsedDocument
 from importers.standoff import format_annotations, read_directory, read_directory_lenient
 from tests.conftest import shared_path
 from tests.test_standoff_positions import without_positions

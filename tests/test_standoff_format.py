@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from corpusdb.errors import FormatError, InvalidInput
-from corpusdb.records import Annotations, Argument, DocLabel, Grounding, Link, Note, Relation, Span
+from corpusdb.basics.errors import FormatError, InvalidInput
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Grounding, Link, Note, Relation, Span
 from importers.standoff import (
     format_annotations,
     read_directory,
@@ -489,7 +489,7 @@ def test_new_items_get_valid_ids_and_read_back(tmp_path: Path) -> None:
     notes = (Note("n1", "AnnotatorNotes", "ev", " check this"),)
     ann = Annotations(spans=spans, relations=relations, links=links, notes=notes)
     (tmp_path / "n.txt").write_text(text)
-    from corpusdb.records import Document
+    from corpusdb.basics.records import Document
 
     write_document(Document("n", text), ann, tmp_path)
     content = (tmp_path / "n.ann").read_text()

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from corpusdb.records import Annotations, Span
+from corpusdb.basics.records import Annotations, Span
 from importers.standoff import format_annotations, read_document
 
 WORDS = ["IL-2", "binds", "the", "receptor", "in", "T-cells", "and", "p53", "kinase", "activates", "NF-kB"]

@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.records import Annotations, Document, Span
 
 REPO = Path(__file__).resolve().parents[1]
 HEAVY = (
     "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "textual", "alembic", "jinja2",
-    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.models", "sqlalchemy.dialects.postgresql",
+    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.store.models", "sqlalchemy.dialects.postgresql",
 )  # fmt: skip
 """Never loaded to parse arguments or to run an ordinary command (alembic: only to upgrade; SQLModel's
-table classes, pydantic and the ORM: the store queries ``corpusdb.tables``, and option values need
+table classes, pydantic and the ORM: the store queries ``corpusdb.store.tables``, and option values need
 no pydantic; PostgreSQL's dialect on a SQLite database)."""
 
 _PROBE = """
@@ -145,7 +145,7 @@ def test_agreement_loads_what_it_computes_with(project: str) -> None:
 
 TUI_HEAVY = (
     "numpy", "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "alembic", "jinja2",
-    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.models",
+    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.store.models",
 )  # fmt: skip
 """Not needed to paint the TUI's first screen and show its data (the lead's agreement tab, which
 computes with numpy, is read when opened)."""

@@ -9,12 +9,22 @@ import pytest
 from sqlalchemy import Connection, func, select, text
 from sqlalchemy.exc import IntegrityError
 
-from corpusdb import db
 from corpusdb.api import Corpus
-from corpusdb.edits import Put, Remove, dependents
-from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, StaleVersion
-from corpusdb.models import DocumentRow, SpanRow
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Note, Relation, Span
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied, StaleVersion
+from corpusdb.basics.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Document,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
+from corpusdb.services.edits import Put, Remove, dependents
+from corpusdb.store import db
+from corpusdb.store.models import DocumentRow, SpanRow
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain (IL-2Ra) in T cells 𝛼 but not IL-4."
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from corpusdb import db, writers
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.records import Document, Span
+from corpusdb.basics.records import Document, Span
+from corpusdb.services.edits import Put
+from corpusdb.store import db, writers
 
 
 def _brat_folder(root: Path, n: int) -> Path:
@@ -76,7 +76,7 @@ def test_without_a_long_writer_a_timed_out_save_is_one_line(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A writer stuck behind another (not an import) gets a one-line DatabaseError, exit 7, not the driver's text."""
-    from corpusdb.errors import DatabaseError
+    from corpusdb.basics.errors import DatabaseError
 
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 50)
     lead = Corpus.create("bb", "bb-2011", url=sqlite_url)

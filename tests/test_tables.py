@@ -1,6 +1,6 @@
-"""corpusdb/tables.py (Core tables, what the store queries) is the models' tables, and is current.
+"""corpusdb/store/tables.py (Core tables, what the store queries) is the models' tables, and is current.
 
-The file is generated from corpusdb/models.py (``python -m corpusdb.tablegen``) so that ordinary
+The file is generated from corpusdb/store/models.py (``python -m corpusdb.store.tablegen``) so that ordinary
 commands need not build SQLModel's classes (issue #14). These tests fail when models.py changed and
 the file was not regenerated, and compare what both produce as DDL on SQLite and PostgreSQL.
 """
@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from corpusdb import models, tablegen, tables
+from corpusdb.store import models, tablegen, tables
 
 REPO = Path(__file__).resolve().parents[1]
 DIALECTS = [sqlite.dialect(), postgresql.dialect()]
@@ -26,7 +26,7 @@ DIALECTS = [sqlite.dialect(), postgresql.dialect()]
 
 def test_tables_py_is_generated_from_the_current_models() -> None:
     assert tablegen.TABLES_PY.read_text(encoding="utf-8") == tablegen.generate(), (
-        "corpusdb/tables.py is stale: run `python -m corpusdb.tablegen`"
+        "corpusdb/store/tables.py is stale: run `python -m corpusdb.store.tablegen`"
     )
     assert tablegen.main(["--check"]) == 0
     assert tables.metadata is not models.metadata  # the generated tables, not the fallback
@@ -90,9 +90,9 @@ def test_stale_tables_py_falls_back_to_the_models() -> None:
 
 def test_importing_the_tables_loads_no_orm() -> None:
     code = (
-        "import json, sys; import corpusdb.tables; "
+        "import json, sys; import corpusdb.store.tables; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlmodel', 'pydantic') "
-        "or m.startswith(('sqlalchemy.orm', 'sqlalchemy.dialects.postgresql')) or m == 'corpusdb.models')))"
+        "or m.startswith(('sqlalchemy.orm', 'sqlalchemy.dialects.postgresql')) or m == 'corpusdb.store.models')))"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert res.returncode == 0, res.stderr

@@ -31,11 +31,21 @@ import pytest
 from psycopg import errors as pgerr
 from sqlalchemy.engine import make_url
 
-from corpusdb import rls
 from corpusdb.api import Corpus
+from corpusdb.basics.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Document,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
 from corpusdb.cli.main import main
-from corpusdb.edits import Put, Remove
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Note, Relation, Span
+from corpusdb.services.edits import Put, Remove
+from corpusdb.store import rls
 from tests.conftest import PG_URL, TeamRoles, pg_available, role_url
 
 pytestmark = pytest.mark.postgres
@@ -224,7 +234,7 @@ def test_every_delete_goes_through_rls_delete_rows() -> None:
 def test_every_reference_between_set_items_stays_in_its_set() -> None:
     """A foreign key from one table of set items to another (a link's span...) needs its line in
     ``rls.REFERENCES``, or a login could point at anyone's row (and learn that it exists)."""
-    from corpusdb.models import metadata
+    from corpusdb.store.models import metadata
 
     owned = set(rls.SET_OWNED)
     found = {

@@ -20,14 +20,24 @@ import psycopg
 import pytest
 from sqlalchemy import inspect
 
-from corpusdb import migrate, rls
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import PermissionDenied, StaleVersion
+from corpusdb.basics.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Document,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
 from corpusdb.cli.main import main
-from corpusdb.db import make_engine
-from corpusdb.edits import Put
-from corpusdb.errors import PermissionDenied, StaleVersion
-from corpusdb.models import metadata
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Note, Relation, Span
+from corpusdb.services.edits import Put
+from corpusdb.store import migrate, rls
+from corpusdb.store.db import make_engine
+from corpusdb.store.models import metadata
 from tests.conftest import TeamRoles, role_url
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
@@ -305,7 +315,7 @@ def test_team_logins_need_postgresql(sqlite_url: str, capsys: pytest.CaptureFixt
 
 
 def test_every_table_has_a_policy_line() -> None:
-    """A table added without a line in corpusdb.rls fails here (and is refused to team roles)."""
+    """A table added without a line in corpusdb.store.rls fails here (and is refused to team roles)."""
     tables = set(metadata.tables)
     assert tables - rls.covered_tables() - set(rls.READ_ONLY) == set()
     to_sets = {
@@ -342,7 +352,7 @@ def test_policies_go_down_and_up_with_the_migration(pg_url: str) -> None:
 def migrate_down(engine: Any, revision: str) -> None:
     from alembic import command
 
-    from corpusdb import db
+    from corpusdb.store import db
 
     cfg = migrate._config()
     with db.write(engine) as conn:
@@ -450,7 +460,7 @@ def test_on_sqlite_the_migration_only_adds_the_table(sqlite_url: str) -> None:
 
 def test_one_line_covers_a_new_table_of_set_items(team: Team, monkeypatch: pytest.MonkeyPatch) -> None:
     """What a later migration does for its new table (say, entity clusters and their members): one
-    line each in corpusdb.rls, then ``install`` (run after every upgrade) protects and grants them."""
+    line each in corpusdb.store.rls, then ``install`` (run after every upgrade) protects and grants them."""
     with team.owner_sql() as o:
         o.execute(
             "CREATE TABLE entity_cluster (id serial PRIMARY KEY, set_id integer REFERENCES annotation_set(id), name text)"

@@ -30,9 +30,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import CorpusError, FormatError, InvalidInput
+from corpusdb.basics.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Document,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
 from corpusdb.cli.main import main
-from corpusdb.errors import CorpusError, FormatError, InvalidInput
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Grounding, Link, Note, Relation, Span
 from tests.test_trust_readers import _mutate, _snapshot
 
 settings.register_profile(

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import Conflict, FormatError, InvalidInput
+from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.cli.main import main
-from corpusdb.errors import Conflict, FormatError, InvalidInput
-from corpusdb.records import Annotations, Document, Span
 from corpusdb.workflow.release_folder import write_folder
 
 SENTENCE = {

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corpusdb.api import Corpus
-from corpusdb.errors import CorpusError, FormatError
+from corpusdb.basics.errors import CorpusError, FormatError
 from importers.biorelex import read_biorelex
 from importers.standoff import find_documents, read_documents
 

@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import CorpusError
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
+from corpusdb.basics.errors import CorpusError
+from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
 from tui import adjudication as adj
 from tui.app import build_app
 from tui.facade import open_facade

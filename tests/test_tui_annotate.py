@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.records import Span
+from corpusdb.basics.records import Span
+from corpusdb.services.edits import Put
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample, build_triage

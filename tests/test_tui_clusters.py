@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from corpusdb.edits import Put, Remove, apply_changes
-from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations, Argument, Entity, Note, Relation, Span
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import Annotations, Argument, Entity, Note, Relation, Span
+from corpusdb.services.edits import Put, Remove, apply_changes
 from guidelines.schema import load_schema
 from tui import clusters as cl
 from tui import items as it

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.errors import Conflict, InvalidInput
-from corpusdb.records import Annotations, Argument, Document, Grounding, Relation, Span
+from corpusdb.basics.errors import Conflict, InvalidInput
+from corpusdb.basics.records import Annotations, Argument, Document, Grounding, Relation, Span
+from corpusdb.services.edits import Put
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample
@@ -295,8 +295,8 @@ async def test_undo_after_closing_and_reopening_the_app(url: str) -> None:
 
 
 def test_edit_history_is_the_annotators_alone_and_bounded(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from corpusdb import undo
-    from corpusdb.errors import PermissionDenied
+    from corpusdb.basics.errors import PermissionDenied
+    from corpusdb.services import undo
 
     monkeypatch.setattr(undo, "LIMIT", 3)
     alice = Corpus.open("demo", url=url, user="alice")
@@ -319,7 +319,7 @@ def test_edit_history_is_the_annotators_alone_and_bounded(url: str, monkeypatch:
 def test_migration_0009_upgrades_an_0007_database_and_downgrades(tmp_path: Path) -> None:
     from sqlalchemy import inspect
 
-    from corpusdb import db, migrate
+    from corpusdb.store import db, migrate
 
     engine = db.make_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
     migrate.upgrade(engine, "0007")

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from corpusdb.api import Corpus
-from corpusdb.records import Entity
+from corpusdb.basics.records import Entity
 from importers.biorelex import read_biorelex
 from tests.test_agreement_entities import RAW
 from tests.test_tui_annotate import add_span, annotate_screen

@@ -16,8 +16,8 @@ from rich.text import Text
 from textual.widgets import DataTable, TabbedContent
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import CorpusError, NotFound
 from corpusdb.demo import build_demo
-from corpusdb.errors import CorpusError, NotFound
 from tui.app import CorpusApp, build_app
 from tui.facade import TuiFacade, open_facade
 from tui.sample import build_sample

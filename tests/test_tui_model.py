@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put, Remove
-from corpusdb.records import Annotations, Argument, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, Relation, Span
+from corpusdb.services.edits import Put, Remove
 from guidelines.schema import load_schema
 from tui import items as it
 from tui.adjudication import to_gold_refs

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.records import Argument, Entity, Relation, Span
+from corpusdb.basics.records import Argument, Entity, Relation, Span
+from corpusdb.services.edits import Put
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
 from tui.relations import RelationIndex, marker_lines, span_tag

@@ -210,9 +210,9 @@ async def test_a_save_behind_an_import_is_announced_on_screen(
     import asyncio
     import threading
 
-    from corpusdb import db, writers
-    from corpusdb.edits import Put
-    from corpusdb.records import Span
+    from corpusdb.basics.records import Span
+    from corpusdb.services.edits import Put
+    from corpusdb.store import db, writers
 
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 100)
     build_sample(sqlite_url)

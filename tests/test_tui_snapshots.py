@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.records import Argument, Relation, Span
+from corpusdb.basics.records import Argument, Relation, Span
+from corpusdb.services.edits import Put
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample, span

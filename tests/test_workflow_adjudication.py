@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Link, Relation, Span
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Document, Link, Relation, Span
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain (IL-2Ra) in T cells but not IL-4."
 #       0    5     11  15                   36    42      50  53 56    62   66  70

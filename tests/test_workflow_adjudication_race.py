@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.db import make_engine
-from corpusdb.errors import Conflict
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.errors import Conflict
+from corpusdb.basics.records import Annotations, Document, Span
+from corpusdb.store.db import make_engine
 from corpusdb.workflow import adjudication, bulk
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain (IL-2Ra) in T cells but not IL-4."

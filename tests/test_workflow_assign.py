@@ -7,12 +7,12 @@ from collections import Counter
 import pytest
 from sqlalchemy import select
 
-from corpusdb import db
 from corpusdb.api import Corpus
-from corpusdb.edits import Put
-from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
-from corpusdb.models import AuditEventRow
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
+from corpusdb.services.edits import Put
+from corpusdb.store import db
+from corpusdb.store.models import AuditEventRow
 from corpusdb.workflow import SubmissionRefused
 
 TEXT = "Bacillus subtilis lives in soil and in the gut of chickens."

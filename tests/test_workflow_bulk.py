@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from corpusdb.api import Corpus
+from corpusdb.basics.errors import UsageError
+from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
 from corpusdb.cli.main import main
-from corpusdb.errors import UsageError
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
 
 Cap = pytest.CaptureFixture[str]
 TEXT = "Bacillus subtilis lives in soil and in the gut of chickens."

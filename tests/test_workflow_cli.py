@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
+from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
 from corpusdb.cli.main import main
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
 
 Cap = pytest.CaptureFixture[str]
 COMMANDS = (["assign"], ["submit"], ["reopen"], ["conflicts"], ["adjudicate"], ["decisions"], ["correct"],

@@ -199,7 +199,7 @@ def test_finish_every_document_that_can_be_finished(tmp_path: Path, capsys: Cap)
 
 
 def _has_gold(c: Corpus, doc: str) -> bool:
-    from corpusdb.errors import NotFound
+    from corpusdb.basics.errors import NotFound
 
     try:
         c.gold(doc)

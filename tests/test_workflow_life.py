@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.edits import Put, dependents
-from corpusdb.records import Annotations, Document, ParsedDocument
+from corpusdb.basics.records import Annotations, Document, ParsedDocument
+from corpusdb.services.edits import Put, dependents
 from importers.standoff import read_document
 from tests.conftest import shared_path
 

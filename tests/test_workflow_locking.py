@@ -9,10 +9,10 @@ from collections.abc import Callable
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.db import make_engine
-from corpusdb.edits import Put
-from corpusdb.errors import StaleVersion
-from corpusdb.records import Annotations, Document, Span
+from corpusdb.basics.errors import StaleVersion
+from corpusdb.basics.records import Annotations, Document, Span
+from corpusdb.services.edits import Put
+from corpusdb.store.db import make_engine
 
 TEXT = "IL-2 binds the IL-2 receptor alpha chain."
 
@@ -143,7 +143,7 @@ def _at_once(calls: list[Callable[[], object]]) -> list[object]:
 def test_two_leads_creating_one_set_at_once(any_url: str) -> None:
     """A lost race to create a set is a Conflict (exit 6), not psycopg's UniqueViolation, on both
     databases: the existence check of one writer cannot see the other's uncommitted row."""
-    from corpusdb.errors import Conflict
+    from corpusdb.basics.errors import Conflict
 
     c = Corpus.create("p", "biorelex-1.0", url=any_url)
     c.add_annotator("alice")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from corpusdb.api import Corpus
-from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
-from corpusdb.records import Annotations, Argument, DocLabel, Document, Link, Relation, Span
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Document, Link, Relation, Span
 from corpusdb.workflow.splits import DocFeatures, plan
 
 TEXT = "Bacillus subtilis lives in soil and in the gut of chickens."

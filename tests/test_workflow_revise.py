@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from corpusdb import db, migrate
 from corpusdb.api import Corpus
-from corpusdb.errors import Conflict, InvalidInput, NotFound, StaleVersion
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, StaleVersion
+from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
+from corpusdb.store import db, migrate
 from corpusdb.workflow.revise import GoldNotFinished
 from importers.standoff import read_document
 from tests.conftest import shared_path

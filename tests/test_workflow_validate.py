@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from corpusdb.records import Annotations, Argument, DocLabel, Grounding, Link, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Grounding, Link, Relation, Span
 from guidelines.schema import load_schema
 from guidelines.validate import CODES, errors, validate
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.text import Text
 
-from corpusdb.records import Annotations, Argument, Entity, Link, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, Entity, Link, Relation, Span
 from tui.items import item_fragments
 
 LETTERS = "ABCDEFGHI"

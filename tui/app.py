@@ -15,7 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from corpusdb.errors import CorpusError
+from corpusdb.basics.errors import CorpusError
 from tui.commands import DocumentCommands
 from tui.facade import TuiFacade
 from tui.screens.base import BaseScreen, ReloadingScreen
@@ -58,7 +58,7 @@ class CorpusApp(App[None]):
     def notify(self, message: str, *, markup: bool = True, **kwargs: Any) -> None:  # type: ignore[override]
         """Notifications carry names, document ids and error texts from users: shown as written (no
         markup, control characters replaced), whatever the caller asked for (issue #10.9)."""
-        from corpusdb.terminal import clean
+        from corpusdb.basics.terminal import clean
 
         super().notify(clean(message), markup=False, **kwargs)
 
@@ -75,7 +75,7 @@ class CorpusApp(App[None]):
         await super().on_event(event)
 
     def on_mount(self) -> None:
-        from corpusdb import writers
+        from corpusdb.store import writers
 
         # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
         self._stop_listening = writers.on_wait(self._writer_waits)

@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 
 from rich.text import Text
 
-from corpusdb import clusters
-from corpusdb.edits import Change, Put, Remove, apply_changes, dependents, next_id
-from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations, Entity, Span
+from corpusdb.basics import clusters
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import Annotations, Entity, Span
+from corpusdb.services.edits import Change, Put, Remove, apply_changes, dependents, next_id
 from guidelines.schema import Schema
 from tui.items import entity_of, short
 from tui.paint import UNKNOWN_COLOR, contrast
@@ -137,7 +137,7 @@ def adopt(
     ann: Annotations, span_ids: Iterable[str], symmetric: Collection[str]
 ) -> tuple[Annotations, list[Change], dict[str, str]]:
     """The clusters of ``span_ids`` drawn by links (brat ``Equiv`` lines, ``k``'s coreference links)
-    as explicit entities, so ``c`` edits them as the one kind of cluster there is (``corpusdb.clusters``).
+    as explicit entities, so ``c`` edits them as the one kind of cluster there is (``corpusdb.basics.clusters``).
 
     Returns the set after it, the changes (each drawing link removed, one entity put, of the links'
     type and place; relations and notes that named a drawing link name the entity), and old id -> new

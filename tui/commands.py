@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from corpusdb.errors import CorpusError
+from corpusdb.basics.errors import CorpusError
 
 if TYPE_CHECKING:
     from tui.host import AppHost

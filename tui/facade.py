@@ -15,10 +15,10 @@ from functools import cached_property
 from typing import Any
 
 from corpusdb.api import Corpus
-from corpusdb.db import default_url
-from corpusdb.errors import CorpusError, DecidedMeanwhile, NotFound, UsageError
-from corpusdb.records import Annotations, AnnotationSet, GuidelineInfo, ProjectInfo, SetInfo
-from corpusdb.status import StatusReport
+from corpusdb.basics.errors import CorpusError, DecidedMeanwhile, NotFound, UsageError
+from corpusdb.basics.records import Annotations, AnnotationSet, GuidelineInfo, ProjectInfo, SetInfo
+from corpusdb.store.db import default_url
+from corpusdb.workflow.status import StatusReport
 from guidelines.schema import Schema
 from guidelines.validate import Violation, validate
 from tui.session import DocumentSession
@@ -38,7 +38,7 @@ class DocRow:
     labels: int
     updated: datetime
     skipped: bool = False
-    """I flagged the document as irrelevant (``corpusdb.skips``)."""
+    """I flagged the document as irrelevant (``corpusdb.services.skips``)."""
 
 
 @dataclass(frozen=True, slots=True)

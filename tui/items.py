@@ -12,8 +12,18 @@ from dataclasses import replace
 
 from rich.text import Text
 
-from corpusdb.edits import Change, Put, Remove, dependents, next_id
-from corpusdb.records import Annotations, Argument, DocLabel, Entity, Grounding, Link, Note, Relation, Span
+from corpusdb.basics.records import (
+    Annotations,
+    Argument,
+    DocLabel,
+    Entity,
+    Grounding,
+    Link,
+    Note,
+    Relation,
+    Span,
+)
+from corpusdb.services.edits import Change, Put, Remove, dependents, next_id
 from guidelines.schema import AttributeDef, Schema
 from tui.paint import UNKNOWN_COLOR, contrast
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from rich.style import Style
 
-from corpusdb.records import Span
+from corpusdb.basics.records import Span
 
 UNKNOWN_COLOR = "#808080"
 

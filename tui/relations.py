@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from rich.text import Text
 
-from corpusdb.records import Entity, Relation, Span
+from corpusdb.basics.records import Entity, Relation, Span
 from tui.items import LABEL_MARK, short
 
 K = TypeVar("K")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from corpusdb.api import Corpus
-from corpusdb.records import Annotations, Argument, Document, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
 
 TEXTS = {
     "d1": (

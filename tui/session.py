@@ -2,7 +2,7 @@
 
 Why this shape: every action must be saved at once in its own transaction (``Corpus.edit_set``)
 yet the screen must never wait for the disk. An action is applied locally first with the same pure
-function the store uses (``corpusdb.edits.apply_changes``), shown at once, and queued; a worker saves
+function the store uses (``corpusdb.services.edits.apply_changes``), shown at once, and queued; a worker saves
 the queue in order, each save naming the version the previous one produced. A crash loses at most
 the action being saved. Undo is just another edit (the inverse the store returned), so it is saved,
 locked and checked like any other. On a stale version or a refusal the session reloads from the
@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpusdb.edits import Change, apply_changes
-from corpusdb.errors import CorpusError, StaleVersion
-from corpusdb.records import Annotations, AnnotationSet, DocumentInfo, SetInfo
+from corpusdb.basics.errors import CorpusError, StaleVersion
+from corpusdb.basics.records import Annotations, AnnotationSet, DocumentInfo, SetInfo
+from corpusdb.services.edits import Change, apply_changes
 from guidelines.schema import Schema
 
 
@@ -42,7 +42,7 @@ class _Pending:
     entry: Entry
     undoing: bool
     mode: str = "do"
-    """How the store updates its undo stacks: "do", "undo" or "redo" (``corpusdb.undo``)."""
+    """How the store updates its undo stacks: "do", "undo" or "redo" (``corpusdb.services.undo``)."""
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ class DocumentSession:
         return SaveOutcome(saved, self.saved_version)
 
     def restore_history(self, history: Any) -> None:
-        """Take the stacks the store kept (``corpusdb.undo.EditHistory``): undo works after a restart."""
+        """Take the stacks the store kept (``corpusdb.services.undo.EditHistory``): undo works after a restart."""
         self.undo_stack = [Entry(h.description, h.changes, (), h.version) for h in history.undo]
         self.redo_stack = [Entry(h.description, (), h.changes, h.version) for h in history.redo]
 

@@ -1,6 +1,6 @@
 """The pure agreement engine: coefficients, span/relation/link matching, bootstrap (no database).
 
-Depends only on :mod:`corpusdb.records`, :mod:`corpusdb.errors`, numpy, scipy, statsmodels and
+Depends only on :mod:`corpusdb.basics.records`, :mod:`corpusdb.basics.errors`, numpy, scipy, statsmodels and
 ``krippendorff``. Every result is a frozen dataclass with ``to_dict()`` (stable JSON keys) so a
 report can render it. Degenerate inputs give ``value=None`` and a ``note``; malformed input raises
 :class:`AgreementInputError` (both ``InvalidInput`` and ``ValueError``).

@@ -2,7 +2,7 @@
 
 Why a module of its own: relations, cluster agreement, groundings and conflicts must all see the
 same entities, and none of them may depend on the order in which a source listed names, mentions
-or clusters. An entity is a cluster of ``corpusdb.clusters`` (the one model conflicts, adjudication,
+or clusters. An entity is a cluster of ``corpusdb.basics.clusters`` (the one model conflicts, adjudication,
 the TUI and the exports use too): spans joined by the set's explicit :class:`Entity` records
 (BioRelEx clusters, the TUI's ``c``) and by the symmetric link types (synonym, abbreviation,
 coreference, brat Equiv); every span belongs to exactly one entity (a span in no cluster is an entity
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpusdb.agreement._graph import UnionFind
-from corpusdb.clusters import SYMMETRIC_LINK_TYPES, clusters
-from corpusdb.records import Annotations
+from corpusdb.basics.clusters import SYMMETRIC_LINK_TYPES, clusters
+from corpusdb.basics.records import Annotations
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ class Entities:
 
 
 def entities(ann: Annotations, symmetric_types: Collection[str] = SYMMETRIC_LINK_TYPES) -> Entities:
-    """The set's entities (``corpusdb.clusters``, singletons included), in a canonical order (by
+    """The set's entities (``corpusdb.basics.clusters``, singletons included), in a canonical order (by
     sorted member ids), whatever the input order."""
     out: list[Cluster] = []
     found = clusters(ann, symmetric_types)

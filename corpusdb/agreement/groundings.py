@@ -24,7 +24,7 @@ import numpy as np
 from corpusdb.agreement import entities as ent
 from corpusdb.agreement.relations import Alignment
 from corpusdb.agreement.results import PRF, _ToDict
-from corpusdb.records import Annotations
+from corpusdb.basics.records import Annotations
 
 
 @dataclass(frozen=True, slots=True)

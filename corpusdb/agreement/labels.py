@@ -27,7 +27,7 @@ from corpusdb.agreement.multirater import (
     per_category_fleiss,
 )
 from corpusdb.agreement.results import AgreementInputError, BootstrapCI, Coefficient, _ToDict
-from corpusdb.records import Annotations, DocLabel
+from corpusdb.basics.records import Annotations, DocLabel
 
 T = TypeVar("T")
 

@@ -35,7 +35,7 @@ from corpusdb.agreement.coefficients import (
     percent_agreement,
 )
 from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _ToDict
-from corpusdb.records import Annotations, Relation
+from corpusdb.basics.records import Annotations, Relation
 
 SYMMETRIC_LINK_TYPES = ent.SYMMETRIC_LINK_TYPES
 Mode = Literal["strict", "relaxed"]

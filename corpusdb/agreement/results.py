@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
-from corpusdb.errors import InvalidInput
+from corpusdb.basics.errors import InvalidInput
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -24,7 +24,7 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 class AgreementInputError(InvalidInput, ValueError):
     """Bad input to an agreement function.
 
-    Both an :class:`~corpusdb.errors.InvalidInput` (the CLI maps it to exit code 4) and a
+    Both an :class:`~corpusdb.basics.errors.InvalidInput` (the CLI maps it to exit code 4) and a
     ``ValueError`` (what numeric code such as ``krippendorff`` raises), so either ``except`` works.
     """
 

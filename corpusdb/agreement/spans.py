@@ -37,7 +37,7 @@ import numpy as np
 
 from corpusdb.agreement.coefficients import cohen_kappa, krippendorff_alpha_table, scott_pi
 from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _ToDict
-from corpusdb.records import Span
+from corpusdb.basics.records import Span
 
 Criterion = Literal[
     "exact", "left", "right", "left_or_right", "approximate", "partial", "fragment", "jaccard"
@@ -646,7 +646,7 @@ def compare_spans(
     ``documents`` maps a document id to ``(spans of A, spans of B)`` (or pass a
     :class:`PreparedSpans` to reuse the candidate join across criteria).
 
-    >>> from corpusdb.records import Span
+    >>> from corpusdb.basics.records import Span
     >>> a = [Span("T1", "Protein", ((0, 4),), "IL-2"), Span("T2", "Cell", ((10, 15),), "Tcell")]
     >>> b = [Span("T1", "Protein", ((0, 4),), "IL-2"), Span("T5", "Cell", ((9, 15),), "-Tcell")]
     >>> compare_spans({"d1": (a, b)}, "exact").overall.f1

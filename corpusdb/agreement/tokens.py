@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from corpusdb.agreement.results import AgreementInputError
-from corpusdb.records import Span
+from corpusdb.basics.records import Span
 
 TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 

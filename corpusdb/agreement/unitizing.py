@@ -31,7 +31,7 @@ from typing import Literal
 import numpy as np
 
 from corpusdb.agreement.results import AgreementInputError, _ToDict
-from corpusdb.records import Span
+from corpusdb.basics.records import Span
 
 Unit = tuple[int, int, Hashable, str]
 """(begin, length, observer, category)."""

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
+from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import Format, err, out, progress, state
-from corpusdb.errors import UsageError
 
 
 class ReportFormat(StrEnum):
@@ -54,7 +54,7 @@ def _render(body: dict[str, Any], fmt: ReportFormat, matrix: str | None = None) 
         return render_html(body, matrix=matrix)
     from io import StringIO
 
-    from corpusdb.terminal import SafeConsole
+    from corpusdb.basics.terminal import SafeConsole
 
     buf = StringIO()
     render_text(body, SafeConsole(file=buf, width=120, soft_wrap=True), matrix=matrix)
@@ -193,8 +193,8 @@ def agree(
         err.print(f"wrote {output}")
         return
     if fmt == ReportFormat.text:
+        from corpusdb.basics.terminal import SafeConsole
         from corpusdb.reports.render import render_text
-        from corpusdb.terminal import SafeConsole
 
         # piped or captured: wide enough that no figure is cut; a terminal keeps its own width
         render_text(

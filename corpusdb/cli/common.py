@@ -11,8 +11,8 @@ from typing import Any
 
 import typer
 
-from corpusdb import db
-from corpusdb.terminal import SafeConsole
+from corpusdb.basics.terminal import SafeConsole
+from corpusdb.store import db
 
 INTERRUPTED = "the change in progress was rolled back (nothing of it is stored); what was saved before stays"
 """What a Ctrl-C keeps, for a command that says nothing more precise (an :class:`Interrupted`)."""

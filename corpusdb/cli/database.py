@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from corpusdb import db, migrate
 from corpusdb.cli.common import emit, out, state
+from corpusdb.store import db, migrate
 
 db_app = typer.Typer(help="The database itself: schema version and upgrades.", no_args_is_help=True)
 

@@ -19,8 +19,8 @@ from typing import Annotated, Any
 
 import typer
 
+from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import Format, err, progress, state
-from corpusdb.errors import UsageError
 
 evaluate_app = typer.Typer(
     help="Score systems against gold, a release split or files with the shared tasks' own metrics.",

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from corpusdb.basics.errors import Conflict, CorpusError, Problem
+from corpusdb.basics.terminal import clean
 from corpusdb.cli.common import Interrupted, emit, out, progress, state
-from corpusdb.errors import Conflict, CorpusError, Problem
-from corpusdb.terminal import clean
 
 if TYPE_CHECKING:  # the store loads when a command runs, not to parse the arguments (issue #14)
     from corpusdb.interchange import ExportReport, ImportProblems, ImportReport

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.exc import DBAPIError
 
+from corpusdb.basics.errors import CorpusError, FormatError
 from corpusdb.cli import coercion, interrupted_while_loading, resume_gc
 from corpusdb.cli.common import INTERRUPTED, Format, Interrupted, State
-from corpusdb.errors import CorpusError, FormatError
 
 EPILOG = (
     "Exit codes: 0 ok, 1 internal error, 2 usage, 3 not found, 4 invalid input, 5 permission refused, "
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     stop_listening = None
     try:
         allow_interrupts()
-        from corpusdb import writers
+        from corpusdb.store import writers
 
         args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
         name = command_name(args)
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"corpusdb: error: {exc}")
         return exc.exit_code
     except DBAPIError as exc:  # a driver error no layer below expected: still one line, exit 7
-        from corpusdb.db import explain
+        from corpusdb.store.db import explain
 
         _say(f"corpusdb: error: {explain(exc)}")
         return 7
@@ -323,7 +323,7 @@ def _file_error(exc: OSError) -> str:
 
 def _say(message: str) -> None:
     """One line on stderr, whatever the terminal width (scripts grep it), with no control characters."""
-    from corpusdb.terminal import clean
+    from corpusdb.basics.terminal import clean
 
     sys.stderr.write(clean(" ".join(message.split("\n"))) + "\n")
     sys.stderr.flush()

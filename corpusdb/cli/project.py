@@ -9,8 +9,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import emit, out, state
-from corpusdb.errors import UsageError
 from guidelines.schema import load_schema, shipped_schemas
 
 

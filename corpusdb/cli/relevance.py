@@ -90,7 +90,7 @@ def runs_import(
     replace: Annotated[bool, typer.Option(help="Replace a stored run of the same tag.")] = False,
 ) -> None:
     """Store runs as the output of system annotators named by their tags (each file one run; all or none)."""
-    from corpusdb.errors import UsageError
+    from corpusdb.basics.errors import UsageError
     from corpusdb.relevance.runs import read_run
 
     st = state(ctx)

@@ -8,10 +8,10 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
+from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import emit, out, state
 from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
-from corpusdb.errors import UsageError
 from corpusdb.workflow.types import open_summary
 
 CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, partial, "
@@ -199,7 +199,7 @@ def adjudicate(
         emit(st, [b.to_dict() for b in bulk], lambda: _print_bulk(bulk))
         breached = [b for b in bulk if b.breaches]
         if breached:  # the decisions are stored; the exit code says gold breaks the schema (exit 4)
-            from corpusdb.errors import SchemaError
+            from corpusdb.basics.errors import SchemaError
 
             n = sum(len(b.breaches) for b in breached)
             first = breached[0]
@@ -281,7 +281,7 @@ def _finish_all(st: Any, c: Any, *, dry_run: bool, **kw: Any) -> None:
 
     emit(st, rep.to_dict(), render)
     if rep.refused:
-        from corpusdb.errors import Conflict
+        from corpusdb.basics.errors import Conflict
 
         names = ", ".join(ch.document for ch in rep.refused[:3]) + (" ..." if len(rep.refused) > 3 else "")
         raise Conflict(

@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
+from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import emit, err, out, state
 from corpusdb.cli.workflow_common import codes
-from corpusdb.errors import UsageError
 
 
 def assign(
@@ -85,7 +85,7 @@ def submit(
              lambda: [err.print(str(v), markup=False) for v in vs] or out.print("no violations"))  # fmt: skip
         errors = [v for v in vs if v.severity == "error"]
         if errors:
-            from corpusdb.errors import InvalidInput
+            from corpusdb.basics.errors import InvalidInput
 
             raise InvalidInput(f"set {sid} breaks the schema: {len(errors)} error(s), listed above")
         return

@@ -8,8 +8,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpusdb.basics.errors import InvalidInput
 from corpusdb.cli.common import progress
-from corpusdb.errors import InvalidInput
 
 if TYPE_CHECKING:  # the workflow loads when a command runs, not to parse the arguments (issue #14)
     from corpusdb.workflow.types import Item
@@ -23,7 +23,7 @@ def codes(*extra: str) -> str:
 
 def parse_item(text: str, kind: str | None = None) -> Item:
     """An item from JSON text (or ``@file.json``), e.g. ``{"type": "Host", "fragments": [[4, 9]]}``."""
-    from corpusdb.workflow.items import item_from_json
+    from corpusdb.services.items import item_from_json
 
     raw = Path(text[1:]).read_text(encoding="utf-8") if text.startswith("@") else text
     try:

@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
+from corpusdb.basics.errors import NotFound, UsageError
 from corpusdb.cli.common import emit, out, state
 from corpusdb.cli.workflow_common import codes, parse_item
-from corpusdb.errors import NotFound, UsageError
 
 
 def correct(
@@ -36,7 +36,7 @@ def correct(
         name, eq, value = label.partition("=")
         if not eq or not name:
             raise UsageError("--label takes NAME=VALUE")
-        from corpusdb.records import DocLabel
+        from corpusdb.basics.records import DocLabel
 
         new, kind, key = DocLabel(name, value), "label", name
         if action is None:

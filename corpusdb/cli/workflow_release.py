@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import Interrupted, emit, err, out, state
 from corpusdb.cli.workflow_common import bar, codes, fmt_float
-from corpusdb.errors import UsageError
 
 
 def split(
@@ -148,7 +148,7 @@ def releases_show(
     st = state(ctx)
     found = [r for r in st.corpus().releases() if r.version == version]
     if not found:
-        from corpusdb.errors import NotFound
+        from corpusdb.basics.errors import NotFound
 
         raise NotFound(f"no release {version!r} in this project")
     r = found[0]

@@ -11,11 +11,11 @@ from typing import Annotated
 
 import typer
 
+from corpusdb.basics.errors import UsageError
+from corpusdb.basics.records import SET_STATUSES
 from corpusdb.cli.common import emit, state
 from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import codes
-from corpusdb.errors import UsageError
-from corpusdb.records import SET_STATUSES
 
 
 def sets(

@@ -1,6 +1,6 @@
 """The one bridge from corpusdb records to the BioRelEx scorer's own input types.
 
-Why isolated: the scorers never see records. A cluster is one of ``corpusdb.clusters`` (the one
+Why isolated: the scorers never see records. A cluster is one of ``corpusdb.basics.clusters`` (the one
 model: an explicit entity, symmetric links such as synonym or Equiv, alike), joined with the
 ``cluster`` index a BioRelEx import keeps in ``Span.extra``.
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from corpusdb.clusters import clusters as clusters_of
+from corpusdb.basics.clusters import clusters as clusters_of
+from corpusdb.basics.records import Annotations, Span
 from corpusdb.evaluation.biorelex import Cluster, Interaction, Name, Sentence
-from corpusdb.records import Annotations, Span
 
 CLUSTER_LINK_TYPES: frozenset[str] = frozenset({"synonym", "abbreviation", "coreference", "Equiv"})
 

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from corpusdb.basics.records import Annotations, Relation, Span
 from corpusdb.evaluation.counts import EvaluationInputError, Score
-from corpusdb.records import Annotations, Relation, Span
 
 BB_ROLES: dict[str, tuple[str, str]] = {
     "Localization": ("Bacterium", "Localization"),

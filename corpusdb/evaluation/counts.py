@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpusdb.errors import InvalidInput
+from corpusdb.basics.errors import InvalidInput
 
 
 class EvaluationInputError(InvalidInput, ValueError):

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpusdb.agreement.tokens import tokenize
+from corpusdb.basics.records import Annotations, Fragments, Span
 from corpusdb.evaluation.counts import EvaluationInputError, Score
-from corpusdb.records import Annotations, Fragments, Span
 
 CRITERIA = (
     "exact",

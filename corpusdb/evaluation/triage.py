@@ -18,9 +18,9 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from corpusdb.basics.records import Annotations, DocLabel
 from corpusdb.evaluation.counts import EvaluationInputError
 from corpusdb.evaluation.documents import TREC_UR, Judgement, score_triage
-from corpusdb.records import Annotations, DocLabel
 
 CONFIDENCE_KEYS = ("confidence", "score")
 

@@ -15,11 +15,12 @@ from pathlib import PurePosixPath
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access, tables
-from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
-from corpusdb.records import Annotations, Document, SetInfo
-from corpusdb.service import Actor
-from corpusdb.sets import read_contents
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.records import Annotations, Document, SetInfo
+from corpusdb.services import access
+from corpusdb.services.base import Actor
+from corpusdb.services.sets import read_contents
+from corpusdb.store import tables
 
 D = tables.document
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from corpusdb.errors import UsageError
-from corpusdb.records import Annotations, Document
+from corpusdb.basics.errors import UsageError
+from corpusdb.basics.records import Annotations, Document
 from importers.standoff import ReadResult
 
 Items = Sequence[tuple[Document, Annotations]]

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-from corpusdb.errors import Conflict, FormatError, InvalidInput, Problem, UsageError
+from corpusdb.basics.errors import Conflict, FormatError, InvalidInput, Problem, UsageError
+from corpusdb.basics.records import Document
 from corpusdb.interchange.mixin import InterchangeMixin, PathLike, _checks
 from corpusdb.interchange.report import ExportReport, ImportReport
-from corpusdb.records import Document
 
 if TYPE_CHECKING:  # readers, writers and the pipeline load with the first import or export (issue #14)
     from corpusdb.interchange import pipeline
@@ -117,7 +117,7 @@ class FormatsMixin(InterchangeMixin):
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
             raise Conflict(f"{target} exists; pass --force to overwrite")
-        from corpusdb.clusters import drawing_type
+        from corpusdb.basics.clusters import drawing_type
         from importers.standoff import mention_level
 
         items, hidden = self._export_items(annotator, gold, kind, documents)
@@ -138,8 +138,8 @@ class FormatsMixin(InterchangeMixin):
         """Write every document label of the sets this user may read as TSV (``document``, ``label``,
         ``value``, ``annotator``; ``gold`` for the gold set), documents in order. Blindness applies:
         an annotator gets their own judgments, a lead those of complete documents and gold."""
-        from corpusdb import access
         from corpusdb.interchange import exporting
+        from corpusdb.services import access
         from importers.judgments import format_judgments
 
         target = os.fspath(path)
@@ -218,7 +218,7 @@ class FormatsMixin(InterchangeMixin):
         """The stored documents these judgments are about; a missing one is a problem at its line."""
         from sqlalchemy import select
 
-        from corpusdb import tables
+        from corpusdb.store import tables
 
         d = tables.document
         found: dict[str, Document] = {}
@@ -273,7 +273,7 @@ class FormatsMixin(InterchangeMixin):
 
 def _bad_annotators(path: str, rows: Sequence[Any], skip: tuple[str, ...]) -> list[Problem]:
     """The annotator names of a judgments file that cannot name an annotator, at their first line."""
-    from corpusdb.projects import check_annotator_name
+    from corpusdb.services.projects import check_annotator_name
 
     out: list[Problem] = []
     for name in dict.fromkeys(r.annotator for r in rows if r.annotator not in skip):

@@ -20,14 +20,15 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection
 
-from corpusdb import content, db
-from corpusdb.documents import upsert_documents
-from corpusdb.errors import Problem
+from corpusdb.basics.errors import Problem
+from corpusdb.basics.records import ParsedDocument
 from corpusdb.interchange import store
 from corpusdb.interchange.pipeline import SUBMIT_HINT, Chunk, Held
 from corpusdb.interchange.report import refusal
 from corpusdb.interchange.schema_check import SchemaUsage, headline
-from corpusdb.records import ParsedDocument
+from corpusdb.services import content
+from corpusdb.services.documents import upsert_documents
+from corpusdb.store import db
 from guidelines.schema import Schema
 
 

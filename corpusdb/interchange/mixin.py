@@ -25,14 +25,14 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING
 
-from corpusdb import db
-from corpusdb.errors import Conflict, InvalidInput, UsageError
-from corpusdb.gcpause import gc_paused
+from corpusdb.basics.errors import Conflict, InvalidInput, UsageError
+from corpusdb.basics.gcpause import gc_paused
+from corpusdb.basics.records import SET_KINDS, SET_STATUSES, Annotations, Document
 from corpusdb.interchange.report import ExportReport, ImportReport
-from corpusdb.projects import check_annotator_name
-from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, Document
-from corpusdb.service import ServiceBase
-from corpusdb.sets import current_guideline_version
+from corpusdb.services.base import ServiceBase
+from corpusdb.services.projects import check_annotator_name
+from corpusdb.services.sets import current_guideline_version
+from corpusdb.store import db
 
 if TYPE_CHECKING:  # readers, writers and the pipeline load with the first import or export (issue #14)
     from corpusdb.interchange.importing import Progress, Target
@@ -120,9 +120,9 @@ class InterchangeMixin(ServiceBase):
         """Import plain ``.txt`` files (a folder, searched recursively, or one file) as documents only,
         in one transaction: ids are file stems; the same id and text is reused, another text under a
         known id is a conflict. Raises ``ImportRefused`` listing every problem unless ``lenient``."""
-        from corpusdb.documents import upsert_documents
         from corpusdb.interchange.report import refusal
         from corpusdb.interchange.texts import read_texts
+        from corpusdb.services.documents import upsert_documents
 
         self._require("lead", doing="import documents")
         t0 = perf_counter()
@@ -242,7 +242,7 @@ class InterchangeMixin(ServiceBase):
         Only sets this user may read are exported (blindness); hidden ones are counted in the report.
         Nothing is written when any document cannot be written or, without ``overwrite``, a file exists.
         """
-        from corpusdb.clusters import drawing_type
+        from corpusdb.basics.clusters import drawing_type
         from corpusdb.interchange import exporting
 
         items, hidden = self._export_items(annotator, gold, kind, documents)

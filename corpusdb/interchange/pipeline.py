@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult
 from typing import Any
 
-from corpusdb.content import ContentRows, build_rows
-from corpusdb.documents import sha256_text
-from corpusdb.errors import Problem
-from corpusdb.gcpause import gc_paused
+from corpusdb.basics.errors import Problem
+from corpusdb.basics.gcpause import gc_paused
+from corpusdb.basics.records import Document, ParsedDocument
 from corpusdb.interchange.schema_check import Found, SchemaUsage
 from corpusdb.interchange.store import fingerprint
-from corpusdb.records import Document, ParsedDocument
+from corpusdb.services.content import ContentRows, build_rows
+from corpusdb.services.documents import sha256_text
 from guidelines.schema import Schema
 from importers.standoff import DocumentFiles
 

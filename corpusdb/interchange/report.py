@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpusdb.errors import Conflict, CorpusError, FormatError, Problem
+from corpusdb.basics.errors import Conflict, CorpusError, FormatError, Problem
 
 
 @dataclass(frozen=True, slots=True)

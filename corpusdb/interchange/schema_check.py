@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from operator import attrgetter
 
-from corpusdb.records import ParsedDocument
+from corpusdb.basics.records import ParsedDocument
 from guidelines.schema import Schema
 
 Found = dict[tuple[str, str], list[object]]

@@ -11,12 +11,12 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from corpusdb.errors import Problem, UsageError
+from corpusdb.basics.errors import Problem, UsageError
+from corpusdb.basics.names import name_problem
+from corpusdb.basics.records import ParsedDocument
 from corpusdb.interchange import pipeline
 from corpusdb.interchange.importing import Prepared
 from corpusdb.interchange.pipeline import NO_CHECKS, Checks, Chunk, Held, Task
-from corpusdb.names import name_problem
-from corpusdb.records import ParsedDocument
 from guidelines.schema import Schema
 from importers.standoff import DocumentFiles
 

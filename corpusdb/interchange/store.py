@@ -15,9 +15,10 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import content, db, tables
-from corpusdb.records import Annotations
-from corpusdb.service import utcnow_aware
+from corpusdb.basics.records import Annotations
+from corpusdb.services import content
+from corpusdb.services.base import utcnow_aware
+from corpusdb.store import db, tables
 
 S = tables.annotation_set
 D = tables.document

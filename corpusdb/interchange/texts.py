@@ -12,9 +12,9 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
-from corpusdb.errors import FormatError, Problem
-from corpusdb.names import name_problem
-from corpusdb.records import Document
+from corpusdb.basics.errors import FormatError, Problem
+from corpusdb.basics.names import name_problem
+from corpusdb.basics.records import Document
 from importers.standoff import read_document
 
 

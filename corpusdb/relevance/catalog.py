@@ -11,13 +11,13 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 
-from corpusdb import db, rls, tables
-from corpusdb.errors import Conflict, InvalidInput, NotFound
-from corpusdb.projects import check_annotator_name
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound
 from corpusdb.relevance.pooling import disorder_warning, rank_disorder
 from corpusdb.relevance.records import RunInfo, RunLine, Topic
 from corpusdb.relevance.topics import topic_id_problem
-from corpusdb.service import ServiceBase, utcnow_aware
+from corpusdb.services.base import ServiceBase, utcnow_aware
+from corpusdb.services.projects import check_annotator_name
+from corpusdb.store import db, rls, tables
 
 T = tables.topic
 R = tables.run

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from corpusdb.errors import FormatError, Problem
-from corpusdb.names import MAX_NAME_BYTES, name_problem
+from corpusdb.basics.errors import FormatError, Problem
+from corpusdb.basics.names import MAX_NAME_BYTES, name_problem
 from corpusdb.relevance.topics import topic_id_problem
 
 

@@ -13,16 +13,17 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access, db, tables
-from corpusdb.documents import upsert_documents
-from corpusdb.edits import Put
-from corpusdb.errors import InvalidInput, NotFound, UsageError
-from corpusdb.records import DocLabel, Document
+from corpusdb.basics.errors import InvalidInput, NotFound, UsageError
+from corpusdb.basics.records import DocLabel, Document
 from corpusdb.relevance.catalog import CatalogMixin
 from corpusdb.relevance.pooling import doubled_subset, pool_pairs
 from corpusdb.relevance.records import Judgment, PoolResult, PoolUnit
-from corpusdb.service import utcnow_aware
-from corpusdb.sets import current_guideline_version, read_contents
+from corpusdb.services import access
+from corpusdb.services.base import utcnow_aware
+from corpusdb.services.documents import upsert_documents
+from corpusdb.services.edits import Put
+from corpusdb.services.sets import current_guideline_version, read_contents
+from corpusdb.store import db, tables
 from corpusdb.workflow.assignment import draw
 
 T = tables.topic

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
-from corpusdb.errors import UsageError
+from corpusdb.basics.errors import UsageError
 from corpusdb.relevance.records import RunLine
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from corpusdb.errors import InvalidInput
+from corpusdb.basics.errors import InvalidInput
 from corpusdb.relevance.columns import Rows
 from corpusdb.relevance.records import QrelLine
 

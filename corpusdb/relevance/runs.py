@@ -48,8 +48,8 @@ def read_run(path: str | Path, *, tag: str | None = None) -> list[RunLine]:
 
 def _tag_problem(tag: str) -> str | None:
     """Why a run's tag cannot name its system annotator, or None."""
-    from corpusdb.errors import InvalidInput
-    from corpusdb.projects import check_annotator_name
+    from corpusdb.basics.errors import InvalidInput
+    from corpusdb.services.projects import check_annotator_name
 
     try:
         check_annotator_name(tag)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpusdb.errors import InvalidInput
+from corpusdb.basics.errors import InvalidInput
 from corpusdb.relevance.records import QrelLine, RunLine
 
 DEFAULT_MEASURES = ("AP", "P@10", "P@100", "Bpref", "Rprec", "RR", "nDCG")

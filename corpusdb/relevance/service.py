@@ -7,7 +7,7 @@ Who may do what, and why (blindness):
   are a lead's: a judge must not know where a document came from, so no judge-facing call returns
   or depends on a run;
 * a judge reads and writes only their own units' judgments (through the ordinary set gate);
-* qrels and agreement come from what ``corpusdb.access`` shows the actor: a unit counts only once
+* qrels and agreement come from what ``corpusdb.services.access`` shows the actor: a unit counts only once
   every judge of it has submitted (leads and adjudicators), gold included.
 """
 
@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access, tables
-from corpusdb.documents import upsert_documents
-from corpusdb.errors import Conflict, InvalidInput, UsageError
-from corpusdb.records import Annotations, DocLabel, Document
+from corpusdb.basics.errors import Conflict, InvalidInput, UsageError
+from corpusdb.basics.records import Annotations, DocLabel, Document
 from corpusdb.relevance import qrels as qrels_mod
 from corpusdb.relevance.judging import UNIT_SOURCE, JudgingMixin, chunks, unit_id
 from corpusdb.relevance.records import QrelLine, QrelsExport, RunLine
-from corpusdb.sets import read_contents
+from corpusdb.services import access
+from corpusdb.services.documents import upsert_documents
+from corpusdb.services.sets import read_contents
+from corpusdb.store import tables
 
 if TYPE_CHECKING:
     from corpusdb.relevance.scoring import RunScores

@@ -12,8 +12,8 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from corpusdb.errors import FormatError, Problem
-from corpusdb.names import name_problem
+from corpusdb.basics.errors import FormatError, Problem
+from corpusdb.basics.names import name_problem
 from corpusdb.relevance.records import Topic
 
 _FIELDS = {"id": "id", "num": "id", "number": "id", "title": "title", "need": "need", "desc": "need",

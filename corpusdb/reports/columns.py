@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from sqlalchemy import Connection
 
-from corpusdb import db
-from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations, DocLabel, SetInfo
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import Annotations, DocLabel, SetInfo
+from corpusdb.store import db
 
 if TYPE_CHECKING:
     from corpusdb.agreement.spans import SpanColumns
@@ -110,7 +110,7 @@ def _read_checked(engine: Any, infos: Sequence[SetInfo]) -> SpanColumns | None:
 
 def set_versions(conn: Connection, ids: Sequence[int]) -> dict[int, int]:
     """Set id -> version of the sets ``ids`` that exist (in ``conn``'s transaction)."""
-    from corpusdb import tables
+    from corpusdb.store import tables
 
     t = tables.annotation_set
     out: dict[int, int] = {}
@@ -505,7 +505,7 @@ class _Joined(Sequence[str]):
 
 def read_labels(conn: Connection, infos: Sequence[SetInfo]) -> dict[str, Annotations]:
     """One rater's document labels by document (layer ``labels``): no span is read."""
-    from corpusdb import tables
+    from corpusdb.store import tables
 
     t = tables.document_label
     ids = [i.id for i in infos]

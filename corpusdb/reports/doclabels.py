@@ -25,7 +25,7 @@ from corpusdb.agreement.coefficients import (
 )
 from corpusdb.agreement.labels import LabelAgreement, label_agreement, label_ratings
 from corpusdb.agreement.multirater import ratings_to_counts
-from corpusdb.errors import InvalidInput
+from corpusdb.basics.errors import InvalidInput
 from corpusdb.reports.options import AgreementOptions, Rater
 from guidelines.schema import Schema
 

@@ -2,7 +2,7 @@
 
 Why here and not in the engine: the engine is pure (records in, figures out); this module is the
 only place where an agreement report touches the database, and it reads nothing but what
-``corpusdb.access.visible_sets`` clears for the acting user. An annotator therefore compares only
+``corpusdb.services.access.visible_sets`` clears for the acting user. An annotator therefore compares only
 their own sets and learns nothing of anybody else's, not even whether they exist.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Collection
 
 from sqlalchemy import Connection
 
-from corpusdb import access
-from corpusdb.errors import InvalidInput, NotFound, PermissionDenied
-from corpusdb.records import SetInfo
+from corpusdb.basics.errors import InvalidInput, NotFound, PermissionDenied
+from corpusdb.basics.records import SetInfo
 from corpusdb.reports.options import GOLD, AgreementOptions, Rater
-from corpusdb.service import Actor
-from corpusdb.sets import read_contents
+from corpusdb.services import access
+from corpusdb.services.base import Actor
+from corpusdb.services.sets import read_contents
 
 
 def rater_name(info: SetInfo, annotation_names: set[str]) -> str:
@@ -126,7 +126,7 @@ def layer_items(conn: Connection, project_id: int, actor: Actor) -> dict[str, in
     links report compares), ``labels``."""
     from sqlalchemy import func, select
 
-    from corpusdb import tables
+    from corpusdb.store import tables
 
     ids = access.visible_set_ids(project_id, actor, kind="annotation")
     counts: dict[str, int] = {}

@@ -13,8 +13,8 @@ from types import MappingProxyType
 from typing import Any
 
 from corpusdb.agreement.spans import CRITERIA, TYPE_MODES, SpanColumns
-from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import Annotations
 
 LAYERS: tuple[str, ...] = ("spans", "relations", "links", "groundings", "labels")
 RELATION_MODES: tuple[str, ...] = ("strict", "relaxed")

@@ -21,8 +21,8 @@ from corpusdb.agreement.links import DIRECTED_LINK_TYPES, compare_links
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, compare_relations
 from corpusdb.agreement.results import PRF, BootstrapCI, Coefficient
 from corpusdb.agreement.spans import PreparedSpans, SpanComparison, compare_spans
-from corpusdb.clusters import cluster_link_types, drawing_type
-from corpusdb.records import Annotations
+from corpusdb.basics.clusters import cluster_link_types, drawing_type
+from corpusdb.basics.records import Annotations
 from corpusdb.reports.options import AgreementOptions, Rater
 from guidelines.schema import Schema
 
@@ -54,7 +54,7 @@ class SchemaTypes:
     link_names: Mapping[str, str] = field(default_factory=dict)
     """A link type's alias -> the schema's name for it (``Equiv`` -> ``coreference`` in BB)."""
     drawing: str | None = None
-    """The link type an entity made without one is drawn with (``corpusdb.clusters.drawing_type``)."""
+    """The link type an entity made without one is drawn with (``corpusdb.basics.clusters.drawing_type``)."""
 
     @classmethod
     def from_schema(cls, schema: Schema | None) -> SchemaTypes:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from corpusdb.errors import NotFound
-from corpusdb.service import ServiceBase
+from corpusdb.basics.errors import NotFound
+from corpusdb.services.base import ServiceBase
 
 if TYPE_CHECKING:  # the engine (numpy, scipy, statsmodels) loads on first use, not with corpusdb.api
     from corpusdb.reports.options import AgreementOptions, Rater
@@ -137,7 +137,7 @@ class AgreementMixin(ServiceBase):
 
     def _skipped(self, conn: Any) -> tuple[set[int], list[Any]]:
         """Documents skipped as irrelevant (issue #15.7): left out of agreement, listed with reasons."""
-        from corpusdb import skips
+        from corpusdb.services import skips
 
         skipped = skips.skipped_document_ids(conn, self.project_id, self.actor)
         return set(skipped), skips.excluded_list(conn, self.project_id, skipped)

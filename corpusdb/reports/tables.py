@@ -338,7 +338,7 @@ def _policy(body: Mapping[str, Any]) -> Section:
 def headline_matrix(body: Mapping[str, Any], matrix: str | None = None) -> str:
     """The matrix shown (``matrix`` if given and present, else the layer's first)."""
     if matrix is not None and matrix not in body["matrices"]:
-        from corpusdb.errors import InvalidInput
+        from corpusdb.basics.errors import InvalidInput
 
         raise InvalidInput(
             f"no matrix {matrix!r} for layer {body['layer']}; choose {', '.join(body['matrices'])}"

@@ -1,7 +1,7 @@
 """The life of a corpus: assignment, submission, conflicts, adjudication, corrections, splits, releases.
 
 Every method below is on ``corpusdb.api.Corpus`` (mixed in from this package); each opens one short
-transaction; reads of annotation content go through ``corpusdb.access`` (blindness). Records come
+transaction; reads of annotation content go through ``corpusdb.services.access`` (blindness). Records come
 from ``corpusdb.workflow.types`` (frozen dataclasses with ``to_dict()``); nothing returns ORM rows.
 
 API summary (for the CLI and the TUI)

@@ -25,10 +25,16 @@ from typing import TypeVar
 
 from sqlalchemy import Connection
 
-from corpusdb import clusters
-from corpusdb.edits import PREFIX
-from corpusdb.errors import Conflict, DecidedMeanwhile, InvalidInput, NotFound, StaleVersion, UsageError
-from corpusdb.records import (
+from corpusdb.basics import clusters
+from corpusdb.basics.errors import (
+    Conflict,
+    DecidedMeanwhile,
+    InvalidInput,
+    NotFound,
+    StaleVersion,
+    UsageError,
+)
+from corpusdb.basics.records import (
     Annotations,
     AnnotationSet,
     Argument,
@@ -39,11 +45,12 @@ from corpusdb.records import (
     Relation,
     Span,
 )
-from corpusdb.service import ServiceBase, utcnow_aware
-from corpusdb.sets import lock_set, read_contents
+from corpusdb.services.base import ServiceBase, utcnow_aware
+from corpusdb.services.edits import PREFIX
+from corpusdb.services.items import item_to_json
+from corpusdb.services.sets import lock_set, read_contents
 from corpusdb.workflow import store, units
 from corpusdb.workflow.conflicts import Analysis, analyse, analyse_many
-from corpusdb.workflow.items import item_to_json
 from corpusdb.workflow.types import Item, MergeResult, Resolution, SourceRef
 from corpusdb.workflow.units import Member, Unit
 
@@ -767,7 +774,7 @@ class AdjudicationMixin(ServiceBase):
     def decisions(self, document: str | int | None = None) -> list[DecisionInfo]:
         """The provenance of gold: every decision, oldest first (an empty ``item_id`` is a refusal)."""
         self._require("lead", "adjudicator", doing="read adjudication decisions")
-        from corpusdb import access
+        from corpusdb.services import access
 
         with self._read() as conn:
             docs = None

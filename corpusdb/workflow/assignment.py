@@ -13,10 +13,17 @@ from collections.abc import Mapping, Sequence
 
 from sqlalchemy import select
 
-from corpusdb import access, content, tables
-from corpusdb.errors import InvalidInput, NotFound, UsageError
-from corpusdb.service import ServiceBase
-from corpusdb.sets import annotator_id, current_guideline_version, document_id, insert_set, read_contents
+from corpusdb.basics.errors import InvalidInput, NotFound, UsageError
+from corpusdb.services import access, content
+from corpusdb.services.base import ServiceBase
+from corpusdb.services.sets import (
+    annotator_id,
+    current_guideline_version,
+    document_id,
+    insert_set,
+    read_contents,
+)
+from corpusdb.store import tables
 from corpusdb.workflow.types import Assignment
 
 A = tables.annotator

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from corpusdb.errors import NotFound, UsageError
+from corpusdb.basics.errors import NotFound, UsageError
 from corpusdb.workflow import store, units
 from corpusdb.workflow.adjudication import (
     AdjudicationMixin,

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection
 
-from corpusdb.records import Annotations, DecisionInfo, DocLabel, SetInfo
-from corpusdb.service import Actor, ServiceBase
+from corpusdb.basics.records import Annotations, DecisionInfo, DocLabel, SetInfo
+from corpusdb.services.base import Actor, ServiceBase
 from corpusdb.workflow import store, units
 from corpusdb.workflow.types import Conflict, DocumentConflicts, QueueEntry
 from corpusdb.workflow.units import Source, Unit

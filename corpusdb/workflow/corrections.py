@@ -14,13 +14,13 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from corpusdb import tables
-from corpusdb.edits import Put, Remove, apply_changes, dependents, kind_of, next_id
-from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
-from corpusdb.records import Annotations, DocLabel
-from corpusdb.service import Actor, ServiceBase, aware, utcnow_aware
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, UsageError
+from corpusdb.basics.records import Annotations, DocLabel
+from corpusdb.services.base import Actor, ServiceBase, aware, utcnow_aware
+from corpusdb.services.edits import Put, Remove, apply_changes, dependents, kind_of, next_id
+from corpusdb.services.items import item_to_json
+from corpusdb.store import tables
 from corpusdb.workflow import store
-from corpusdb.workflow.items import item_to_json
 from corpusdb.workflow.types import CorrectionInfo, Item
 from guidelines.validate import validate
 

@@ -24,9 +24,9 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from corpusdb import tables
-from corpusdb.errors import FormatError, InvalidInput, Problem, UsageError
-from corpusdb.service import ServiceBase
+from corpusdb.basics.errors import FormatError, InvalidInput, Problem, UsageError
+from corpusdb.services.base import ServiceBase
+from corpusdb.store import tables
 
 D = tables.document
 
@@ -121,8 +121,8 @@ class GroupsMixin(ServiceBase):
         """Give every document the split of the folder it was imported from (brat ``train/``, ``devel/``...;
         BioC's ``split`` infon is kept at import already), so a release keeps the corpus's own split.
         Returns documents per split; documents read from no subfolder keep theirs."""
+        from corpusdb.basics.records import Document
         from corpusdb.interchange.exporting import brat_folder
-        from corpusdb.records import Document
 
         self._require("lead", doing="set splits")
         out: Counter[str] = Counter()

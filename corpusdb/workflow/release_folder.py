@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from corpusdb.errors import Conflict, InvalidInput
+from corpusdb.basics.errors import Conflict, InvalidInput
 
 INCOMPLETE = ".incomplete-"
 

@@ -74,16 +74,17 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from corpusdb import access, skips, tables
-from corpusdb.clusters import drawing_type
-from corpusdb.errors import Conflict, InvalidInput, NotFound
-from corpusdb.names import check_name
-from corpusdb.records import Annotations, Document
-from corpusdb.service import ServiceBase, aware, utcnow_aware
-from corpusdb.sets import read_contents
+from corpusdb.basics.clusters import drawing_type
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound
+from corpusdb.basics.names import check_name
+from corpusdb.basics.records import Annotations, Document
+from corpusdb.services import access, skips
+from corpusdb.services.base import ServiceBase, aware, utcnow_aware
+from corpusdb.services.items import annotations_from_json, annotations_to_json
+from corpusdb.services.sets import read_contents
+from corpusdb.store import tables
 from corpusdb.workflow import changelog, store
 from corpusdb.workflow.corrections import load_corrections
-from corpusdb.workflow.items import annotations_from_json, annotations_to_json
 from corpusdb.workflow.release_folder import Staging, check_target, stage, write_folder
 from corpusdb.workflow.types import ReleaseInfo, to_jsonable
 from guidelines.schema import schema_from_dict
@@ -334,7 +335,7 @@ class ReleasesMixin(ServiceBase):
         """The agreement report (as ``corpusdb agree`` gives it) on the released documents: spans
         (exact, types required) and, where the schema has relations, relations (strict), read in this
         release's own transaction through the blindness gate."""
-        from corpusdb.errors import InvalidInput as NotComparable
+        from corpusdb.basics.errors import InvalidInput as NotComparable
         from corpusdb.reports.loading import load_raters
         from corpusdb.reports.options import AgreementOptions
         from corpusdb.reports.report import build_report

@@ -14,10 +14,11 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access, tables
-from corpusdb.records import DocLabel, SetInfo
-from corpusdb.service import ServiceBase
-from corpusdb.sets import read_contents
+from corpusdb.basics.records import DocLabel, SetInfo
+from corpusdb.services import access
+from corpusdb.services.base import ServiceBase
+from corpusdb.services.sets import read_contents
+from corpusdb.store import tables
 from corpusdb.workflow import store, units
 from corpusdb.workflow.types import SourceSet, Suspect
 from corpusdb.workflow.units import Source

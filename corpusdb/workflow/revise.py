@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from corpusdb import access
-from corpusdb.errors import Conflict, InvalidInput, NotFound, UsageError
-from corpusdb.records import DecisionInfo, DocLabel, Entity, Link, Relation
-from corpusdb.service import utcnow_aware
+from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, UsageError
+from corpusdb.basics.records import DecisionInfo, DocLabel, Entity, Link, Relation
+from corpusdb.services import access
+from corpusdb.services.base import utcnow_aware
+from corpusdb.services.items import item_to_json
 from corpusdb.workflow import store
 from corpusdb.workflow.adjudication import (
     AdjudicationMixin,
@@ -35,7 +36,6 @@ from corpusdb.workflow.adjudication import (
     with_text,
 )
 from corpusdb.workflow.conflicts import Analysis, analyse, analyse_many
-from corpusdb.workflow.items import item_to_json
 from corpusdb.workflow.types import Item, Resolution, _ToDict, open_summary
 from guidelines.validate import Violation, errors, validate
 

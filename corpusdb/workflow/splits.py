@@ -23,12 +23,13 @@ from dataclasses import dataclass
 
 from sqlalchemy import select, update
 
-from corpusdb import access, tables
-from corpusdb.errors import UsageError
-from corpusdb.names import check_name
-from corpusdb.records import Annotations
-from corpusdb.service import ServiceBase
-from corpusdb.sets import read_contents
+from corpusdb.basics.errors import UsageError
+from corpusdb.basics.names import check_name
+from corpusdb.basics.records import Annotations
+from corpusdb.services import access
+from corpusdb.services.base import ServiceBase
+from corpusdb.services.sets import read_contents
+from corpusdb.store import tables
 from corpusdb.workflow.types import SplitReport, SplitStats
 
 D = tables.document

@@ -2,7 +2,7 @@
 
 Why one module: conflicts, merge, resolve, review, corrections and releases all need "the sets of
 this document this actor may compare" and "this document's gold set and its decisions"; each helper
-runs inside the caller's transaction and reads annotation content only through ``corpusdb.access``.
+runs inside the caller's transaction and reads annotation content only through ``corpusdb.services.access``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, insert, select, update
 
-from corpusdb import access, content, db, tables
-from corpusdb.errors import Conflict, NotFound, PermissionDenied
-from corpusdb.records import Annotations, DecisionInfo, SetInfo
-from corpusdb.service import Actor, aware, utcnow_aware
-from corpusdb.sets import bump_version, current_guideline_version, lock_set, read_contents
+from corpusdb.basics.errors import Conflict, NotFound, PermissionDenied
+from corpusdb.basics.records import Annotations, DecisionInfo, SetInfo
+from corpusdb.services import access, content
+from corpusdb.services.base import Actor, aware, utcnow_aware
+from corpusdb.services.sets import bump_version, current_guideline_version, lock_set, read_contents
+from corpusdb.store import db, tables
 from corpusdb.workflow.types import SourceRef, SourceSet
 from corpusdb.workflow.units import Source
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, select
 
-from corpusdb import access, tables
-from corpusdb.errors import Conflict, InvalidInput, PermissionDenied, UsageError
-from corpusdb.records import SetInfo
-from corpusdb.service import ServiceBase, utcnow_aware
-from corpusdb.sets import bump_version, read_contents
+from corpusdb.basics.errors import Conflict, InvalidInput, PermissionDenied, UsageError
+from corpusdb.basics.records import SetInfo
+from corpusdb.services import access
+from corpusdb.services.base import ServiceBase, utcnow_aware
+from corpusdb.services.sets import bump_version, read_contents
+from corpusdb.store import tables
 from corpusdb.workflow.types import SubmissionRefused
 from guidelines.schema import schema_from_dict
 from guidelines.validate import Violation, errors, validate

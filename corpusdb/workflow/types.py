@@ -1,6 +1,6 @@
 """Plain frozen records the workflow returns (assignments, conflicts, decisions, splits, releases).
 
-Why here and not in ``corpusdb.records``: they are the workflow's vocabulary, used by the CLI and the
+Why here and not in ``corpusdb.basics.records``: they are the workflow's vocabulary, used by the CLI and the
 TUI through ``Corpus``; importers and agreement code never see them. Each has ``to_dict()`` giving
 JSON-able data with stable keys (the CLI's ``--format json``).
 """
@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
 from typing import Any
 
-from corpusdb.errors import InvalidInput
-from corpusdb.records import DecisionInfo, DocLabel, Entity, Link, Relation, SetInfo, Span
-from corpusdb.workflow.items import item_to_json
+from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.records import DecisionInfo, DocLabel, Entity, Link, Relation, SetInfo, Span
+from corpusdb.services.items import item_to_json
 from guidelines.validate import Violation
 
 Item = Span | Relation | Link | DocLabel | Entity

@@ -2,7 +2,7 @@
 
 A unit is "one thing the sources talk about": a span (aligned by position under a matching
 criterion), an entity (the sources' clusters that share any span unit, however each was recorded —
-an explicit entity, coreference links, brat ``Equiv`` lines: ``corpusdb.clusters`` — one unit per
+an explicit entity, coreference links, brat ``Equiv`` lines: ``corpusdb.basics.clusters`` — one unit per
 cluster, so a disputed membership is one conflict, whatever the order of names and mentions), a
 relation (type + arguments mapped through the span and entity units), a link that draws no cluster
 (``part_of``: type + its two span units), a document label (its name). Each source contributes zero, one or (rarely) several
@@ -37,9 +37,9 @@ from typing import Any
 
 import orjson
 
-from corpusdb import clusters
-from corpusdb.clusters import Cluster
-from corpusdb.records import Annotations, DocLabel, Entity, Link, Relation, Span
+from corpusdb.basics import clusters
+from corpusdb.basics.clusters import Cluster
+from corpusdb.basics.records import Annotations, DocLabel, Entity, Link, Relation, Span
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
 
@@ -289,7 +289,7 @@ def entity_sig(e: Entity, members: tuple[str, ...]) -> tuple[Any, ...]:
 
 def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], symmetric: Collection[str]
               ) -> tuple[list[Unit], dict[tuple[int, str], str]]:  # fmt: skip
-    """One unit per cluster (``corpusdb.clusters``: explicit entities and symmetric links alike): the
+    """One unit per cluster (``corpusdb.basics.clusters``: explicit entities and symmetric links alike): the
     sources' clusters joined when they share a span unit, so a disputed membership is one conflict and
     the same cluster recorded two ways is one agreed unit."""
     uf = _UF()

@@ -21,9 +21,9 @@ from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from corpusdb.errors import CorpusError, DecidedMeanwhile
-from corpusdb.records import Annotations, Argument, DocLabel, Link, Relation, Span
-from corpusdb.terminal import clean
+from corpusdb.basics.errors import CorpusError, DecidedMeanwhile
+from corpusdb.basics.records import Annotations, Argument, DocLabel, Link, Relation, Span
+from corpusdb.basics.terminal import clean
 from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl

@@ -19,9 +19,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from corpusdb.edits import Change
-from corpusdb.errors import CorpusError
-from corpusdb.records import Annotations, Span
+from corpusdb.basics.errors import CorpusError
+from corpusdb.basics.records import Annotations, Span
+from corpusdb.services.edits import Change
 from tui import items as it
 from tui.commands import AnnotationCommands
 from tui.relations import undirected_types

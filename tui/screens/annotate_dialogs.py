@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
-from corpusdb.edits import Change, Put, Remove, next_id
-from corpusdb.records import Note, Relation, Span
+from corpusdb.basics.records import Note, Relation, Span
+from corpusdb.services.edits import Change, Put, Remove, next_id
 from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it

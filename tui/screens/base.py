@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
 
-from corpusdb.errors import CorpusError
+from corpusdb.basics.errors import CorpusError
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade

@@ -14,10 +14,10 @@ from rich.text import Text
 from textual import work
 from textual.widgets import OptionList
 
-from corpusdb import clusters
-from corpusdb.edits import Change
-from corpusdb.errors import CorpusError
-from corpusdb.records import Annotations, Entity, Span
+from corpusdb.basics import clusters
+from corpusdb.basics.errors import CorpusError
+from corpusdb.basics.records import Annotations, Entity, Span
+from corpusdb.services.edits import Change
 from tui import clusters as cl
 from tui import items as it
 from tui.screens.pickers import Choice, MessageScreen
@@ -63,7 +63,7 @@ class ClusterActions:
         async def _pick(self, title: str, choices: list[Choice], **kw: object) -> object: ...
 
     def cluster_types(self) -> frozenset[str]:
-        """The link types that draw clusters in this project (``corpusdb.clusters``)."""
+        """The link types that draw clusters in this project (``corpusdb.basics.clusters``)."""
         assert self.session is not None
         return clusters.cluster_link_types(self.session.schema)
 

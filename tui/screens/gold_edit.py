@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from corpusdb.records import Annotations, Argument, Relation, Span
+from corpusdb.basics.records import Annotations, Argument, Relation, Span
 from guidelines.schema import Schema
 from tui import adjudication as adj
 from tui import clusters as cl

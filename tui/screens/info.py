@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown, Static
 
-from corpusdb.errors import CorpusError
+from corpusdb.basics.errors import CorpusError
 from tui.screens.base import HelpRows
 
 

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
-from corpusdb.errors import CorpusError
+from corpusdb.basics.errors import CorpusError
 from tui.facade import LeadAgreement, Progress
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table, heat

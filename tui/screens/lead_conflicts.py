@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
 
-from corpusdb.errors import UsageError
+from corpusdb.basics.errors import UsageError
 from tui.facade import Adjudication, TuiFacade
 from tui.screens.adjudicate import AdjudicateScreen
 

@@ -22,7 +22,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 if TYPE_CHECKING:
-    from corpusdb.records import Span
+    from corpusdb.basics.records import Span
     from guidelines.schema import Schema
 
 

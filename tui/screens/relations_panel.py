@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.widgets import OptionList, Static
 
-from corpusdb.records import Annotations, Span
+from corpusdb.basics.records import Annotations, Span
 from tui.paint import UNKNOWN_COLOR, contrast
 from tui.relations import RelationIndex
 

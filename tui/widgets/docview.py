@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from corpusdb.records import Entity, Relation, Span
+from corpusdb.basics.records import Entity, Relation, Span
 from tui.paint import UNKNOWN_COLOR, SpanPaint, contrast, split_runs
 from tui.relations import RelationIndex, marker_lines, span_tag
 from tui.textmodel import Boundaries, TextLayout, char_cells, display_char

@@ -41,7 +41,7 @@ def fill_table(
 def _plain(cell: Cell) -> Cell:
     """A str cell as plain text: DataTable reads a str as markup, and cells hold names and
     document ids (an annotator named ``[/]`` or ``[bold red]bob``; issue #10.9)."""
-    from corpusdb.terminal import clean
+    from corpusdb.basics.terminal import clean
 
     return Text(clean(cell)) if isinstance(cell, str) else cell
 

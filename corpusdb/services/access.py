@@ -1,0 +1,177 @@
+"""The blindness gate: the one place that decides which annotation sets an actor may see.
+
+Blindness is a security property, so every read of annotations (API, CLI, TUI, exports,
+agreement, conflicts) goes through ``visible_sets`` or ``readable_set``; nothing else in corpusdb
+selects set content for a user. The rules:
+
+* An **annotator** or **system** sees only the sets it owns, whatever their kind or status.
+* An **adjudicator** or **lead** sees gold and prediction sets, its own sets, and the annotation
+  sets of a document once *every* annotation set of that document is submitted. Before that, it
+  sees only the headers (who, status) through ``set_headers`` — never content or counts.
+* The database owner (no ``--as``) acts as a lead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, Select, and_, exists, false, or_, select, text, true
+
+from corpusdb.basics.errors import NotFound, PermissionDenied
+from corpusdb.basics.records import SetInfo
+from corpusdb.services.base import Actor, aware
+from corpusdb.store import tables
+
+S = tables.annotation_set
+D = tables.document
+A = tables.annotator
+
+
+def _header_query(project_id: int) -> Select:  # type: ignore[type-arg]
+    return (
+        select(
+            S.c.id, S.c.document_id, D.c.external_id, A.c.name, S.c.kind, S.c.status,
+            S.c.guideline_version, S.c.version, S.c.created, S.c.updated, S.c.seeded_from,
+        )
+        .join(D, D.c.id == S.c.document_id)
+        .outerjoin(A, A.c.id == S.c.annotator_id)
+        .where(D.c.project_id == project_id)
+    )  # fmt: skip
+
+
+def _info(row: Sequence[object]) -> SetInfo:
+    return SetInfo(
+        id=row[0],  # type: ignore[arg-type]
+        document_id=row[1],  # type: ignore[arg-type]
+        document_external_id=row[2],  # type: ignore[arg-type]
+        annotator=row[3],  # type: ignore[arg-type]
+        kind=row[4],  # type: ignore[arg-type]
+        status=row[5],  # type: ignore[arg-type]
+        guideline_version=row[6],  # type: ignore[arg-type]
+        version=row[7],  # type: ignore[arg-type]
+        created=aware(row[8]),  # type: ignore[arg-type]
+        updated=aware(row[9]),  # type: ignore[arg-type]
+        seeded_from=row[10],  # type: ignore[arg-type]
+    )
+
+
+def _document_complete():  # type: ignore[no-untyped-def]
+    """SQL: the set's document has no annotation set that is not yet submitted."""
+    other = S.alias()
+    return ~exists().where(
+        and_(
+            other.c.document_id == S.c.document_id,
+            other.c.kind == "annotation",
+            other.c.status != "submitted",
+        )
+    )
+
+
+def visibility_clause(actor: Actor):  # type: ignore[no-untyped-def]
+    """SQL condition on ``annotation_set`` rows that this actor may read the content of."""
+    own = S.c.annotator_id == actor.id if actor.id is not None else false()
+    if actor.role in ("annotator", "system"):
+        return own
+    if actor.role in ("adjudicator", "lead"):
+        return or_(own, S.c.kind.in_(("gold", "prediction")), _document_complete())
+    return false()
+
+
+def _filtered(
+    q: Select,  # type: ignore[type-arg]
+    *,
+    document_ids: Sequence[int] | None = None,
+    set_ids: Sequence[int] | None = None,
+    kind: str | None = None,
+    status: str | None = None,
+    annotator: str | None = None,
+) -> Select:  # type: ignore[type-arg]
+    if document_ids is not None:
+        q = q.where(S.c.document_id.in_(list(document_ids)))
+    if set_ids is not None:
+        q = q.where(S.c.id.in_(list(set_ids)))
+    if kind is not None:
+        q = q.where(S.c.kind == kind)
+    if status is not None:
+        q = q.where(S.c.status == status)
+    if annotator is not None:
+        q = q.where(A.c.name == annotator)
+    return q.order_by(D.c.external_id, S.c.kind, A.c.name, S.c.id)
+
+
+def visible_sets(
+    conn: Connection,
+    project_id: int,
+    actor: Actor,
+    *,
+    document_ids: Sequence[int] | None = None,
+    set_ids: Sequence[int] | None = None,
+    kind: str | None = None,
+    status: str | None = None,
+    annotator: str | None = None,
+) -> list[SetInfo]:
+    """Sets whose *content* this actor may read, filtered as asked."""
+    q = _filtered(
+        _header_query(project_id).where(visibility_clause(actor)),
+        document_ids=document_ids, set_ids=set_ids, kind=kind, status=status, annotator=annotator,
+    )  # fmt: skip
+    return [_info(r) for r in conn.execute(q)]
+
+
+def visible_set_ids(project_id: int, actor: Actor, *, kind: str | None = None) -> Select:  # type: ignore[type-arg]
+    """SQL: the ids of the sets whose content this actor may read (a subquery for counts that must
+    pass the gate without loading the headers: e.g. which layers have any items)."""
+    q = select(S.c.id).join(D, D.c.id == S.c.document_id).where(D.c.project_id == project_id)
+    q = q.where(visibility_clause(actor))
+    return q.where(S.c.kind == kind) if kind is not None else q
+
+
+def set_headers(
+    conn: Connection,
+    project_id: int,
+    actor: Actor,
+    *,
+    document_ids: Sequence[int] | None = None,
+    set_ids: Sequence[int] | None = None,
+    kind: str | None = None,
+    status: str | None = None,
+    annotator: str | None = None,
+) -> list[SetInfo]:
+    """Set headers (who, status, version) for progress views: leads and adjudicators see all,
+    annotators only their own. Headers carry no annotation content and no counts."""
+    own_only = actor.role in ("annotator", "system")
+    clause = (S.c.annotator_id == actor.id if actor.id is not None else false()) if own_only else true()
+    q = _filtered(
+        _header_query(project_id).where(clause),
+        document_ids=document_ids, set_ids=set_ids, kind=kind, status=status, annotator=annotator,
+    )  # fmt: skip
+    return [_info(r) for r in conn.execute(q)]
+
+
+def readable_set(conn: Connection, project_id: int, actor: Actor, set_id: int) -> SetInfo:
+    """The header of a set the actor may read, or a clear refusal."""
+    found = visible_sets(conn, project_id, actor, set_ids=[set_id])
+    if found:
+        return found[0]
+    exists_row = conn.execute(_header_query(project_id).where(S.c.id == set_id)).first()
+    if exists_row is None and not _hidden_by_the_server(conn, project_id, set_id):
+        raise NotFound(f"no annotation set {set_id} in this project")
+    if actor.role in ("annotator", "system") or exists_row is None:
+        raise PermissionDenied(
+            f"annotation set {set_id} is not yours: {actor.label} can read only their own sets "
+            "(annotation is double-blind until adjudication)"
+        )
+    info = _info(exists_row)
+    raise PermissionDenied(
+        f"annotation set {set_id} ({info.document_external_id}) is hidden until every annotator of that "
+        "document has submitted (double-blind annotation)"
+    )
+
+
+def _hidden_by_the_server(conn: Connection, project_id: int, set_id: int) -> bool:
+    """True when the set exists in this project but row-level security hides even its header (team
+    mode on PostgreSQL): the refusal is then the same as the API's own, not "no such set"."""
+    if conn.dialect.name != "postgresql":
+        return False
+    found = conn.execute(text("SELECT corpusdb_set_project(:s)"), {"s": set_id}).scalar()
+    return found == project_id
