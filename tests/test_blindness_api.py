@@ -135,6 +135,7 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "remove_gold": lambda s: s.alice.remove_gold("done", "T1"),
     "check_gold": lambda s: s.alice.check_gold("done"),
     "finish_gold": lambda s: s.alice.finish_gold("done"),
+    "finish_golds": lambda s: s.alice.finish_golds(dry_run=True),
     "decisions": lambda s: s.alice.decisions(),
     "gold": lambda s: s.alice.gold("done"),
     "correct": lambda s: s.alice.correct("done", action="delete", key="T1", reason="peek"),
