@@ -625,7 +625,7 @@ def test_planted_gold_is_refused_and_adjudication_stays_blind(scene: Scene) -> N
     [dc] = judy.conflicts("plant")  # bob's zebrafish: taken, then the decision revised (superseded)
     [key] = [x.key for x in dc.conflicts]
     first = judy.resolve("plant", key, take="bob")
-    judy.resolve("plant", key, reject=True, reason="not a protein")
+    judy.resolve("plant", key, reject=True, reason="not a protein", revise=True)
     assert [d.superseded_by for d in judy.decisions("plant") if d.id == first.decision.id] != [None]
     gold = judy.gold("plant").info
     judy.correct("plant", action="add", item=Span("T5", "protein", ((54, 61),), "T cells"), reason="missed")

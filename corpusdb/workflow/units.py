@@ -281,10 +281,13 @@ def _group_alternatives(found: list[list[Member]], n: int, types: str) -> list[l
     return list(joined.values())
 
 
-def entity_sig(e: Entity, members: tuple[str, ...]) -> tuple[Any, ...]:
+def entity_sig(e: Entity, members: tuple[str, ...], members_type: str | None = None) -> tuple[Any, ...]:
     """What must be identical for two sources to agree on an entity (members as span unit keys); how
-    it was drawn (an entity, coreference links, brat ``*`` lines) is not part of it."""
-    return (e.type, members, canon(dict(e.attributes)), tuple(sorted(g.ref for g in e.groundings)))
+    it was drawn (an entity, coreference links, brat ``*`` lines) is not part of it. A type that only
+    restates the members' types (``members_type``: always so for a cluster drawn by links) is not
+    compared: the members' span units carry that dispute, and the cluster waits on them."""
+    typ = None if e.type == members_type else e.type
+    return (typ, members, canon(dict(e.attributes)), tuple(sorted(g.ref for g in e.groundings)))
 
 
 def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], symmetric: Collection[str]
@@ -294,6 +297,7 @@ def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], s
     the same cluster recorded two ways is one agreed unit."""
     uf = _UF()
     found: list[tuple[int, Cluster, tuple[str, ...]]] = []
+    span_types: list[dict[str, str]] = [{s.id: s.type for s in src.annotations.spans} for src in sources]
     for i, src in enumerate(sources):
         for c in clusters.clusters(src.annotations, symmetric):
             keys = tuple(sorted({span_key.get((i, m), f"?{m}") for m in c.members}))
@@ -312,7 +316,8 @@ def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], s
         u = Unit(key, "entity", deps=tuple(every))
         for i, c, keys in ms:
             e = c.entity()
-            u.members.append(Member(i, e, entity_sig(e, keys)))
+            derived = clusters.members_type(span_types[i][m] for m in c.members if m in span_types[i])
+            u.members.append(Member(i, e, entity_sig(e, keys, derived)))
             for x in (c.id, *c.entity_ids):
                 entity_key[(i, x)] = key
         _share_drawing(u)
