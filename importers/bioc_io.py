@@ -47,7 +47,7 @@ from corpusdb.records import (
     Span,
 )
 from importers import jsonin
-from importers.common import Collector, strict
+from importers.common import MAX_TEXT, Collector, strict
 from importers.standoff import ReadResult
 
 __all__ = ["format_bioc", "read_bioc", "read_bioc_lenient"]
@@ -456,12 +456,6 @@ def _read_relation(
     errors += [f"relation {rid}: {e}" for e in item]
     return None if item else Relation(rid, typ, args, int(label) if label is not None else None, tags, attrs,
                                       infons.get("trigger") or None, kind, extra)  # fmt: skip
-
-
-MAX_TEXT = 10_000_000
-"""Longest document text a BioC file may make, in code points (a whole book is about a million): passage
-and sentence offsets are where their text goes, and the gaps become spaces, so an offset such as
-10^15 would otherwise be a petabyte of spaces."""
 
 
 def _text_of(d: Any) -> tuple[str, list[dict[str, Any]]]:

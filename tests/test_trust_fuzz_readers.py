@@ -21,6 +21,7 @@ import io
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -150,7 +151,7 @@ _TOKENS = st.sampled_from(
      "<a>" * 2000, '<location offset="99999999999999999999" length="1"/>', "<offset>9999999999999</offset>",
      '<location offset="-5" length="-9"/>', "&#xD800;", "&#0;", "<!ENTITY x 'y'>", "]]>", "-DOCSTART-",
      "B-", "I-x", "#T_SP=a|b", "#T_RL=a|BT_b", "#T_CH=c", "1-1.1", "2-1\t0-99999999999999999999\tx",
-     "|t|", "|a|", "\t99999999999999999999\t", "\t-1\t"]
+     "|t|", "|a|", "\t99999999999999999999\t", "\t-1\t", "²", "9" * 5000, "\t999999999999999\t"]
 )  # fmt: skip
 _EDITS = st.lists(
     st.tuples(st.integers(0, 10_000), st.integers(0, 6), _TOKENS | st.text(max_size=4)),
@@ -290,14 +291,13 @@ def test_fuzzed_texts_never_escape_uncaught(
     fuzz_db: tuple[Corpus, Path], edits: list[tuple[int, int, str]], name_edits: Any, n: int
 ) -> None:
     c, base = fuzz_db
-    folder = base / f"texts{n}"
-    folder.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(dir=base, prefix=f"texts{n}-"))
     stem = _mutate(f"t{n}", name_edits).replace("/", "_").replace("\x00", "_")[:200] or "x"
     try:
-        path = _write(folder / f"{stem}.txt", _mutate(TEXT, edits))
+        _write(folder / f"{stem}.txt", _mutate(TEXT, edits))
     except (OSError, UnicodeEncodeError):  # a name the file system refuses is no input at all
         return
-    _import_or_refuse(c, path, lambda: c.import_texts(folder))
+    _import_or_refuse(c, folder, lambda: c.import_texts(folder))
 
 
 # -- runs, qrels and topics: read by the CLI ------------------------------------------------------
@@ -435,6 +435,32 @@ def test_bioc_xml_huge_offsets_are_refused(
     raw = _bioc("xml")
     assert old in raw
     _refused(corpus, _write(tmp_path / "o.xml", raw.replace(old, new, 1)), "bioc", why)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "old", "new", "why"),
+    [("conll", "IL-2\t0\t4", "IL-2\t999999999999999\t999999999999999",
+      "a text longer than 10,000,000 characters is refused"),
+     ("conll", "IL-2\t0\t4", "IL-2\t" + "9" * 5000 + "\t4", "a text longer than 10,000,000 characters is refused"),
+     ("webanno", "1-1\t0-4", "1-1\t999999999999999-999999999999999", "a text longer than 10,000,000 characters"),
+     ("webanno", "1-1\t0-4", "1-1\t" + "9" * 5000 + "-4", "a text longer than 10,000,000 characters"),
+     ("pubtator", "\t13\t18\t", "\t" + "9" * 5000 + "\t18\t", "are outside the text"),
+     ("pubtator", "\t13\t18\t", "\t1²\t18\t", "relation 1² names '18'"),  # not offsets: a relation line
+     ("conll", "T\t11\t12\tB-cell", "T\t1²\t12\tB-cell", "")],  # not offsets: the tokens' own spacing
+)  # fmt: skip
+def test_offsets_in_text_formats_cannot_crash_the_reader(
+    corpus: Corpus, tmp_path: Path, fmt: str, old: str, new: str, why: str
+) -> None:
+    """Offsets of 4,300+ digits (a bare ValueError from int()), 10^15 (a petabyte of spaces: MemoryError)
+    and "²" (a digit to str.isdigit, not to int) crashed the CoNLL, WebAnno and PubTator readers."""
+    name, seed = FILE_FORMATS[fmt]
+    raw = seed()
+    assert old in raw
+    path = _write(tmp_path / name, raw.replace(old, new, 1))
+    if why:
+        _refused(corpus, path, fmt, why)
+    else:
+        corpus.import_file(path, fmt, "cur", allow_unknown=True, force=True)
 
 
 def test_bioc_infon_that_is_not_json_is_refused(corpus: Corpus, tmp_path: Path) -> None:
