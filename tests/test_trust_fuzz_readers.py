@@ -463,6 +463,23 @@ def test_offsets_in_text_formats_cannot_crash_the_reader(
         corpus.import_file(path, fmt, "cur", allow_unknown=True, force=True)
 
 
+@pytest.mark.parametrize(
+    "line", ["T1\tProtein 0 " + "9" * 5000 + "\tIL-2", "T1\tProtein 0 4;5 " + "9" * 5000 + "\tIL-2 binds"]
+)
+def test_standoff_numbers_of_thousands_of_digits_are_refused(
+    corpus: Corpus, tmp_path: Path, line: str
+) -> None:
+    """``int()`` refuses 4,300+ digits with a bare ValueError: it escaped the standoff reader."""
+    folder = tmp_path / "brat"
+    folder.mkdir()
+    (folder / "d.txt").write_text(TEXT, encoding="utf-8")
+    (folder / "d.ann").write_text("T2\tProtein 15 19\tIL-2\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as err:
+        corpus.import_brat(folder, "cur", allow_unknown=True, force=True)
+    assert f"{folder / 'd.ann'}:2:" in str(err.value)
+    assert corpus.documents() == []
+
+
 def test_bioc_infon_that_is_not_json_is_refused(corpus: Corpus, tmp_path: Path) -> None:
     """A ``corpusdb:*`` infon holding broken JSON escaped as a bare JSONDecodeError."""
     raw = _bioc("xml").replace('<infon key="attr:mutant">true</infon>',
