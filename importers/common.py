@@ -118,7 +118,7 @@ class Collector:
             self.rejected.append(rejected)
 
     def result(self) -> ReadResult:
-        return ReadResult(self.documents, self.problems, self.rejected)
+        return ReadResult(self.documents, self.problems, self.rejected, self._seen.get)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

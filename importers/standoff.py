@@ -198,6 +198,9 @@ class ReadResult:
     problems: list[Problem] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
     """What was not imported: ``.txt`` paths (or orphan annotation files); BioRelEx sentence ids."""
+    line_of: Callable[[str], int | None] | None = None
+    """One-file formats: the line where a document (by external id) starts, for the problems found
+    after reading (the schema, the submit check), so that they name file and line."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -537,3 +537,21 @@ def test_a_name_without_a_mention_still_round_trips_through_bioc(
     corpus.import_file(path, fmt, "cur", allow_unknown=True, force=True)
     [s] = corpus.sets()
     assert corpus.read_set(s.id).annotations.spans == ann.spans
+
+
+def test_bioc_json_keeps_infons_that_are_not_text(corpus: Corpus, tmp_path: Path) -> None:
+    """BioC JSON made elsewhere (PubTator's) has infons such as ``"valid": true``: kept as attributes,
+    while an infon corpusdb reads as text (``type``) must be text."""
+    obj = json.loads(_bioc("json"))
+    ann = obj["documents"][0]["passages"][0]["annotations"][2]
+    ann["infons"].update({"valid": True, "normalized_id": 672})
+    corpus.import_file(
+        _write(tmp_path / "ok.json", json.dumps(obj)), "bioc-json", "cur", allow_unknown=True, force=True
+    )
+    [s] = corpus.sets()
+    span = corpus.read_set(s.id).annotations.spans[2]
+    assert span.attributes == {"valid": True, "normalized_id": 672}
+    ann["infons"]["type"] = 3
+    _refused(
+        corpus, _write(tmp_path / "bad.json", json.dumps(obj)), "bioc-json", "infon 'type' is 3, not a string"
+    )
