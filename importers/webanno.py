@@ -73,6 +73,12 @@ def read_webanno_lenient(path: str | os.PathLike[str]) -> ReadResult:
             if kind == "T_CH":
                 errors.append(f"line {n}: chain layers ({name}) are not read")
                 continue
+            if kind == "T_RL" and not (features and features[-1].startswith("BT_")):
+                errors.append(
+                    f"line {n}: relation layer {name} names no span layer (its last feature BT_...)"
+                )
+                col += len(features)  # (its columns are there all the same)
+                continue
             layer = _Layer(kind, name, features)
             layer.first_col = col
             col += len(features)

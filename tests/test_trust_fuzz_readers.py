@@ -445,6 +445,8 @@ def test_bioc_xml_huge_offsets_are_refused(
      ("webanno", "1-1\t0-4", "1-1\t999999999999999-999999999999999", "a text longer than 10,000,000 characters"),
      ("webanno", "1-1\t0-4", "1-1\t" + "9" * 5000 + "-4", "a text longer than 10,000,000 characters"),
      ("pubtator", "\t13\t18\t", "\t" + "9" * 5000 + "\t18\t", "are outside the text"),
+     ("webanno", "|label|BT_de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity", "",
+      "relation layer webanno.custom.Interaction names no span layer"),  # (an IndexError)
      ("pubtator", "\t13\t18\t", "\t1²\t18\t", "relation 1² names '18'"),  # not offsets: a relation line
      ("conll", "T\t11\t12\tB-cell", "T\t1²\t12\tB-cell", "")],  # not offsets: the tokens' own spacing
 )  # fmt: skip
