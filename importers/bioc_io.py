@@ -47,7 +47,7 @@ from corpusdb.basics.records import (
     Span,
 )
 from importers import jsonin
-from importers.common import Collector, strict
+from importers.common import MAX_TEXT, Collector, strict
 from importers.standoff import ReadResult
 
 __all__ = ["format_bioc", "read_bioc", "read_bioc_lenient"]
@@ -267,7 +267,7 @@ def _load(file: str, fmt: str) -> list[Any]:
 _STR = (str,)
 _OPT_STR = (str, type(None))
 _INT = (int,)
-_INFONS = {"*": _STR}
+_INFONS = {"*": (str, int, float, bool, list, dict, type(None))}  # (which must be text: ``_infons``)
 _LOCATION = {"offset": _INT, "length": _INT}
 _NODE = {"refid": _STR, "role": _STR}
 _ANNOTATION = {"id": _OPT_STR, "infons": _INFONS, "text": _OPT_STR, "locations": [_LOCATION]}
@@ -278,13 +278,14 @@ _PASSAGE = {"offset": _INT, "infons": _INFONS, "text?": _OPT_STR, "sentences": [
             "annotations": [_ANNOTATION], "relations": [_RELATION]}  # fmt: skip
 _DOCUMENT = {"id": _OPT_STR, "infons": _INFONS, "passages": [_PASSAGE], "annotations?": [_ANNOTATION],
              "relations": [_RELATION]}  # fmt: skip
-_TYPE_NAMES = {str: "a string", int: "an integer", type(None): "null"}
+_TYPE_NAMES = {str: "a string", int: "an integer", type(None): "null", float: "a number", bool: "true or false",
+               list: "a list", dict: "an object"}  # fmt: skip
 
 
 def _shape(value: Any, shape: Any, where: str) -> str | None:
     """What in ``value`` does not have ``shape`` (the first thing found), or None."""
     if isinstance(shape, tuple):
-        if isinstance(value, shape) and not isinstance(value, bool):
+        if isinstance(value, shape) and (bool in shape or not isinstance(value, bool)):
             return None
         want = " or ".join(_TYPE_NAMES[t] for t in shape)
         return f"{where} is {json.dumps(value)[:40]}, not {want}"
@@ -386,8 +387,8 @@ _NAME_ONLY = _J + "name-only"
 def _read_span(
     a: Any, fallback_id: str, errors: list[tuple[int | None, str] | str], line: int | None
 ) -> Span | None:
-    infons = _infons(a.infons)
     sid = a.id or fallback_id
+    infons = _infons(a.infons, errors, f"annotation {sid}")
     typ = infons.get("type")
     if not typ:
         errors.append(f"annotation {sid}: no 'type' infon")
@@ -408,16 +409,29 @@ def _read_span(
     return None if item else Span(sid, typ, frags, a.text or "", attrs, groundings, extra)
 
 
-def _infons(infons: Mapping[str, str | None]) -> dict[str, str]:
-    """Infons as strings: an empty XML ``<infon key="k"/>`` is the empty string, not None."""
-    return {k: v if v is not None else "" for k, v in infons.items()}
+_STRING_INFONS = frozenset({"type", "identifier", "Identifier", "label", "tags", "kind", "trigger", "corpusdb",
+                            "group", "text", "relation type", "source", "group_key", "split"})  # fmt: skip
+"""Infons read as text; others (BioC JSON from PubTator has ``"valid": true``) are kept as they are."""
+
+
+def _infons(infons: Mapping[str, Any], errors: list[Any], where: str) -> dict[str, Any]:
+    """Infons with an empty XML ``<infon key="k"/>`` as the empty string, not None; an infon read as
+    text (``type``, ``label``, ``corpusdb:*``...) that is not text in BioC JSON is an error."""
+    out: dict[str, Any] = {}
+    for k, v in infons.items():
+        v = "" if v is None else v
+        if not isinstance(v, str) and (k in _STRING_INFONS or k.startswith((_J, "label:"))):
+            errors.append(f"{where}: infon {k!r} is {json.dumps(v)[:40]}, not a string")
+            continue
+        out[k] = v
+    return out
 
 
 def _read_relation(
     r: Any, fallback_id: str, errors: list[tuple[int | None, str] | str]
 ) -> Relation | Link | Note | None:
-    infons = _infons(r.infons)
     rid = r.id or fallback_id
+    infons = _infons(r.infons, errors, f"relation {rid}")
     typ = infons.get("type") or infons.get("relation type")
     item: list[str] = []
     extra = _infon_json(infons, _J + "extra", item)
@@ -456,12 +470,6 @@ def _read_relation(
     errors += [f"relation {rid}: {e}" for e in item]
     return None if item else Relation(rid, typ, args, int(label) if label is not None else None, tags, attrs,
                                       infons.get("trigger") or None, kind, extra)  # fmt: skip
-
-
-MAX_TEXT = 10_000_000
-"""Longest document text a BioC file may make, in code points (a whole book is about a million): passage
-and sentence offsets are where their text goes, and the gaps become spaces, so an offset such as
-10^15 would otherwise be a petabyte of spaces."""
 
 
 def _text_of(d: Any) -> tuple[str, list[dict[str, Any]]]:
@@ -518,7 +526,7 @@ def read_bioc_lenient(path: str | os.PathLike[str], *, fmt: str | None = None) -
         except ValueError as err:
             out.error(line, f"document {d.id!r}: {err}", d.id or str(i))
             continue
-        infons = _infons(d.infons)
+        infons = _infons(d.infons, errors, "document")
         labels: list[DocLabel] = []
         doc_infons: dict[str, str] = {}
         for key, value in infons.items():

@@ -437,7 +437,8 @@ def read_biorelex_lenient(path: str | os.PathLike[str]) -> ReadResult:
         else:
             seen[parsed.document.external_id] = i
             docs.append(parsed)
-    return ReadResult(documents=docs, problems=problems, rejected=rejected)
+    return ReadResult(documents=docs, problems=problems, rejected=rejected,
+                      line_of=lambda ext: locate(seen[ext]) if ext in seen else None)  # fmt: skip
 
 
 def read_biorelex(path: str | os.PathLike[str]) -> list[ParsedDocument]:

@@ -17,7 +17,20 @@ from corpusdb.basics.names import name_problem
 from corpusdb.basics.records import Annotations, Document, ParsedDocument
 from importers.standoff import ReadResult
 
-__all__ = ["Collector", "annotation_problems", "read_text", "strict"]
+__all__ = ["MAX_TEXT", "Collector", "annotation_problems", "offset", "read_text", "strict"]
+
+MAX_TEXT = 10_000_000
+"""Longest document text a reader builds from offsets, in code points (a whole book is about a
+million). Formats that place text at offsets (BioC passages, CoNLL with offsets, WebAnno TSV) fill
+gaps with spaces, so an offset such as 10^15 would otherwise be a petabyte of spaces."""
+
+
+def offset(value: str) -> int | None:
+    """``value`` as an offset when it is ASCII digits (``str.isdigit`` also takes ``²``, which ``int``
+    refuses), or None. Beyond ``MAX_TEXT`` it is still a number, one that no text reaches."""
+    if not (value.isascii() and value.isdigit()):
+        return None
+    return int(value) if len(value) <= 18 else MAX_TEXT + 1  # (int() refuses 4,300+ digits)
 
 
 def annotation_problems(doc: Document, ann: Annotations) -> list[str]:
@@ -105,7 +118,7 @@ class Collector:
             self.rejected.append(rejected)
 
     def result(self) -> ReadResult:
-        return ReadResult(self.documents, self.problems, self.rejected)
+        return ReadResult(self.documents, self.problems, self.rejected, self._seen.get)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 
 from corpusdb.basics.errors import UsageError
 from corpusdb.basics.records import Annotations, Document, Span
-from importers.common import Collector, read_text, strict
+from importers.common import MAX_TEXT, Collector, offset, read_text, strict
 from importers.standoff import ReadResult
 
 __all__ = ["format_conll", "read_conll", "read_conll_lenient", "tokenize"]
@@ -232,10 +232,19 @@ def read_conll_lenient(path: str | os.PathLike[str], *, column: int = -1) -> Rea
         if len(cols) < 2:
             out.error(n, f"a token line needs a token and a tag, got {line!r}")
             continue
+        if not -len(cols) <= column < len(cols):
+            out.error(n, f"no column {column} for the tag: the line has {len(cols)}")
+            continue
         tag = cols[column]
-        a = b = None
-        if len(cols) >= 4 and cols[1].isdigit() and cols[2].isdigit():
-            a, b = int(cols[1]), int(cols[2])
+        a, b = (offset(cols[1]), offset(cols[2])) if len(cols) >= 4 else (None, None)
+        if a is None or b is None:
+            a = b = None
+        elif max(a, b) > MAX_TEXT:
+            out.error(
+                n,
+                f"offsets {cols[1][:20]}-{cols[2][:20]}: a text longer than {MAX_TEXT:,} characters is refused",
+            )
+            continue
         cur[-1].append((cols[0], a, b, tag, n))
     for ext, line0, sents in docs:
         sents = [s for s in sents if s]

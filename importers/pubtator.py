@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from corpusdb.basics.records import Annotations, Argument, Document, Grounding, Relation, Span
-from importers.common import Collector, read_text, strict
+from importers.common import Collector, offset, read_text, strict
 from importers.standoff import ReadResult
 
 __all__ = ["format_pubtator", "read_pubtator", "read_pubtator_lenient"]
@@ -96,8 +96,8 @@ def _doc_records(d: _Doc) -> tuple[Document, Annotations, list[str]]:
     first_with: dict[str, str] = {}
     pending: list[tuple[int, list[str]]] = []
     for n, cols in d.ann_lines:
-        if len(cols) >= 5 and cols[1].isdigit() and cols[2].isdigit():
-            start, end = int(cols[1]), int(cols[2])
+        start, end = (offset(cols[1]), offset(cols[2])) if len(cols) >= 5 else (None, None)
+        if start is not None and end is not None:
             mention, typ = cols[3], cols[4]
             ident = cols[5] if len(cols) > 5 else ""
             refs = [r.strip() for r in _SPLIT_IDS.split(ident) if r.strip() and r.strip() != "-"]
@@ -108,7 +108,9 @@ def _doc_records(d: _Doc) -> tuple[Document, Annotations, list[str]]:
             if ident and ident != ",".join(refs):
                 extra["identifier"] = ident
             if end > len(text) or start > end:
-                errors.append(f"line {n}: offsets {start}-{end} are outside the text (length {len(text)})")
+                errors.append(
+                    f"line {n}: offsets {cols[1][:20]}-{cols[2][:20]} are outside the text (length {len(text)})"
+                )
                 continue
             if text[start:end] != mention:
                 errors.append(

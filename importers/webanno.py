@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 from corpusdb.basics.records import Annotations, Argument, Document, Grounding, Relation, Span
-from importers.common import Collector, read_text
+from importers.common import MAX_TEXT, Collector, offset, read_text
 from importers.standoff import ReadResult
 
 __all__ = ["read_webanno_lenient"]
@@ -73,6 +73,12 @@ def read_webanno_lenient(path: str | os.PathLike[str]) -> ReadResult:
             if kind == "T_CH":
                 errors.append(f"line {n}: chain layers ({name}) are not read")
                 continue
+            if kind == "T_RL" and not (features and features[-1].startswith("BT_")):
+                errors.append(
+                    f"line {n}: relation layer {name} names no span layer (its last feature BT_...)"
+                )
+                col += len(features)  # (its columns are there all the same)
+                continue
             layer = _Layer(kind, name, features)
             layer.first_col = col
             col += len(features)
@@ -90,11 +96,16 @@ def read_webanno_lenient(path: str | os.PathLike[str]) -> ReadResult:
         if "." in cells[0]:
             errors.append(f"line {n}: sub-token annotations ({cells[0]}) are not read")
             continue
-        m = re.fullmatch(r"(\d+)-(\d+)", cells[1])
+        m = re.fullmatch(r"([0-9]+)-([0-9]+)", cells[1])
         if m is None:
-            errors.append(f"line {n}: offsets {cells[1]!r} are not START-END")
+            errors.append(f"line {n}: offsets {cells[1][:40]!r} are not START-END")
             continue
-        start, end = int(m.group(1)), int(m.group(2))
+        start, end = offset(m.group(1)), offset(m.group(2))
+        if start is None or end is None or max(start, end) > MAX_TEXT:
+            errors.append(
+                f"line {n}: offsets {cells[1][:40]!r}: a text longer than {MAX_TEXT:,} characters is refused"
+            )
+            continue
         if pending_text:
             texts.append((start, "\n".join(pending_text)))
             pending_text = []

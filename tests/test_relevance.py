@@ -376,9 +376,7 @@ def test_cli_walk_and_evaluate_trec(tmp_path: Path, capsys: pytest.CaptureFixtur
     bad.write_text("1 Q0 p1 1 2.0 r\n1 Q0 p2 two 1.0 r\n")
     assert main(["--db", db, "evaluate", "trec", str(out), str(bad)]) == 4
     err = capsys.readouterr().err
-    assert err.strip().splitlines() == [
-        f"corpusdb: error: {bad}:2: rank 'two' is not an integer"
-    ]  # one error:
+    assert err.strip().splitlines() == [f"corpusdb: error: {bad}:2: rank 'two' is not an integer"]
     for args in (
         ["runs", "list"],
         ["pool", "-k", "1"],

@@ -197,3 +197,20 @@ def test_bb_2011_into_a_biorelex_project(tmp_path: Path, capsys: Cap, shared_dat
         "... and 423 more like these (one per document and name)",
         "corpusdb: error: import refused, nothing was stored: 443 errors in 65 files (summed up above)",
     ]
+
+
+def test_one_file_formats_name_the_line_of_the_document(tmp_path: Path, sqlite_url: str) -> None:
+    """A doccano line whose labels the schema does not define: the file and the line, not "(document 18)"."""
+    import json
+
+    rows = [{"id": 17, "text": TEXT, "entities": [{"id": 1, "label": "Bacterium", "start_offset": 0,
+                                                   "end_offset": 17}]},
+            {"id": 18, "text": TEXT, "label": [[0, 8, "ORG"]]}]  # fmt: skip
+    path = tmp_path / "d.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    c = Corpus.create("bb", "bb-2011", url=sqlite_url)
+    with pytest.raises(FormatError) as err:
+        c.import_file(path, "doccano", "alice")
+    [p] = err.value.problems
+    assert (p.file, p.line) == (str(path), 2) and p.message.startswith("document 18: 1 span(s) of type 'ORG'")
+    assert "1 entity type is not in schema bb-2011: ORG; is this the right project?" in str(err.value)

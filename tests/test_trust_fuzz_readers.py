@@ -21,6 +21,7 @@ import io
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -160,7 +161,7 @@ _TOKENS = st.sampled_from(
      "<a>" * 2000, '<location offset="99999999999999999999" length="1"/>', "<offset>9999999999999</offset>",
      '<location offset="-5" length="-9"/>', "&#xD800;", "&#0;", "<!ENTITY x 'y'>", "]]>", "-DOCSTART-",
      "B-", "I-x", "#T_SP=a|b", "#T_RL=a|BT_b", "#T_CH=c", "1-1.1", "2-1\t0-99999999999999999999\tx",
-     "|t|", "|a|", "\t99999999999999999999\t", "\t-1\t"]
+     "|t|", "|a|", "\t99999999999999999999\t", "\t-1\t", "²", "9" * 5000, "\t999999999999999\t"]
 )  # fmt: skip
 _EDITS = st.lists(
     st.tuples(st.integers(0, 10_000), st.integers(0, 6), _TOKENS | st.text(max_size=4)),
@@ -300,14 +301,13 @@ def test_fuzzed_texts_never_escape_uncaught(
     fuzz_db: tuple[Corpus, Path], edits: list[tuple[int, int, str]], name_edits: Any, n: int
 ) -> None:
     c, base = fuzz_db
-    folder = base / f"texts{n}"
-    folder.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(dir=base, prefix=f"texts{n}-"))
     stem = _mutate(f"t{n}", name_edits).replace("/", "_").replace("\x00", "_")[:200] or "x"
     try:
-        path = _write(folder / f"{stem}.txt", _mutate(TEXT, edits))
+        _write(folder / f"{stem}.txt", _mutate(TEXT, edits))
     except (OSError, UnicodeEncodeError):  # a name the file system refuses is no input at all
         return
-    _import_or_refuse(c, path, lambda: c.import_texts(folder))
+    _import_or_refuse(c, folder, lambda: c.import_texts(folder))
 
 
 # -- runs, qrels and topics: read by the CLI ------------------------------------------------------
@@ -447,6 +447,51 @@ def test_bioc_xml_huge_offsets_are_refused(
     _refused(corpus, _write(tmp_path / "o.xml", raw.replace(old, new, 1)), "bioc", why)
 
 
+@pytest.mark.parametrize(
+    ("fmt", "old", "new", "why"),
+    [("conll", "IL-2\t0\t4", "IL-2\t999999999999999\t999999999999999",
+      "a text longer than 10,000,000 characters is refused"),
+     ("conll", "IL-2\t0\t4", "IL-2\t" + "9" * 5000 + "\t4", "a text longer than 10,000,000 characters is refused"),
+     ("webanno", "1-1\t0-4", "1-1\t999999999999999-999999999999999", "a text longer than 10,000,000 characters"),
+     ("webanno", "1-1\t0-4", "1-1\t" + "9" * 5000 + "-4", "a text longer than 10,000,000 characters"),
+     ("pubtator", "\t13\t18\t", "\t" + "9" * 5000 + "\t18\t", "are outside the text"),
+     ("webanno", "|label|BT_de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity", "",
+      "relation layer webanno.custom.Interaction names no span layer"),  # (an IndexError)
+     ("pubtator", "\t13\t18\t", "\t1²\t18\t", "relation 1² names '18'"),  # not offsets: a relation line
+     ("conll", "T\t11\t12\tB-cell", "T\t1²\t12\tB-cell", "")],  # not offsets: the tokens' own spacing
+)  # fmt: skip
+def test_offsets_in_text_formats_cannot_crash_the_reader(
+    corpus: Corpus, tmp_path: Path, fmt: str, old: str, new: str, why: str
+) -> None:
+    """Offsets of 4,300+ digits (a bare ValueError from int()), 10^15 (a petabyte of spaces: MemoryError)
+    and "²" (a digit to str.isdigit, not to int) crashed the CoNLL, WebAnno and PubTator readers."""
+    name, seed = FILE_FORMATS[fmt]
+    raw = seed()
+    assert old in raw
+    path = _write(tmp_path / name, raw.replace(old, new, 1))
+    if why:
+        _refused(corpus, path, fmt, why)
+    else:
+        corpus.import_file(path, fmt, "cur", allow_unknown=True, force=True)
+
+
+@pytest.mark.parametrize(
+    "line", ["T1\tProtein 0 " + "9" * 5000 + "\tIL-2", "T1\tProtein 0 4;5 " + "9" * 5000 + "\tIL-2 binds"]
+)
+def test_standoff_numbers_of_thousands_of_digits_are_refused(
+    corpus: Corpus, tmp_path: Path, line: str
+) -> None:
+    """``int()`` refuses 4,300+ digits with a bare ValueError: it escaped the standoff reader."""
+    folder = tmp_path / "brat"
+    folder.mkdir()
+    (folder / "d.txt").write_text(TEXT, encoding="utf-8")
+    (folder / "d.ann").write_text("T2\tProtein 15 19\tIL-2\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as err:
+        corpus.import_brat(folder, "cur", allow_unknown=True, force=True)
+    assert f"{folder / 'd.ann'}:2:" in str(err.value)
+    assert corpus.documents() == []
+
+
 def test_bioc_infon_that_is_not_json_is_refused(corpus: Corpus, tmp_path: Path) -> None:
     """A ``corpusdb:*`` infon holding broken JSON escaped as a bare JSONDecodeError."""
     raw = _bioc("xml").replace('<infon key="attr:mutant">true</infon>',
@@ -504,3 +549,21 @@ def test_a_name_without_a_mention_still_round_trips_through_bioc(
     corpus.import_file(path, fmt, "cur", allow_unknown=True, force=True)
     [s] = corpus.sets()
     assert corpus.read_set(s.id).annotations.spans == ann.spans
+
+
+def test_bioc_json_keeps_infons_that_are_not_text(corpus: Corpus, tmp_path: Path) -> None:
+    """BioC JSON made elsewhere (PubTator's) has infons such as ``"valid": true``: kept as attributes,
+    while an infon corpusdb reads as text (``type``) must be text."""
+    obj = json.loads(_bioc("json"))
+    ann = obj["documents"][0]["passages"][0]["annotations"][2]
+    ann["infons"].update({"valid": True, "normalized_id": 672})
+    corpus.import_file(
+        _write(tmp_path / "ok.json", json.dumps(obj)), "bioc-json", "cur", allow_unknown=True, force=True
+    )
+    [s] = corpus.sets()
+    span = corpus.read_set(s.id).annotations.spans[2]
+    assert span.attributes == {"valid": True, "normalized_id": 672}
+    ann["infons"]["type"] = 3
+    _refused(
+        corpus, _write(tmp_path / "bad.json", json.dumps(obj)), "bioc-json", "infon 'type' is 3, not a string"
+    )

@@ -100,7 +100,7 @@ def _mutate(data: str, edits: list[tuple[int, int, str]]) -> str:
 _TOKENS = st.sampled_from(
     ["NaN", "Infinity", "-1", "1e999", "99999999999999999999", "\\ud800", '"', "[", "]", "{", "}", ",", ":",
      "null", "true", "0", "\t", "\n", "\r\n", ";", " ", "T1", "E1", "R1", "Theme:", "\x00", "\ufeff", "é",
-     "#1\tAnnotatorNotes T1\tnote", "*\tEquiv T1 T9", "A1\tNegation T1", "../", "a" * 250]
+     "#1\tAnnotatorNotes T1\tnote", "*\tEquiv T1 T9", "A1\tNegation T1", "../", "a" * 250, "9" * 5000]
 )  # fmt: skip
 _EDITS = st.lists(
     st.tuples(st.integers(0, 10_000), st.integers(0, 6), _TOKENS | st.text(max_size=4)), max_size=4

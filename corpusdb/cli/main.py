@@ -325,8 +325,11 @@ def _say(message: str) -> None:
     """One line on stderr, whatever the terminal width (scripts grep it), with no control characters."""
     from corpusdb.basics.terminal import clean
 
-    sys.stderr.write(clean(" ".join(message.split("\n"))) + "\n")
-    sys.stderr.flush()
+    try:
+        sys.stderr.write(clean(" ".join(message.split("\n"))) + "\n")
+        sys.stderr.flush()
+    except BrokenPipeError:  # stderr's reader has gone too (`corpusdb ... 2>&1 | head -1`): nobody to tell
+        pass
 
 
 def run() -> None:

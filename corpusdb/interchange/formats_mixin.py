@@ -14,7 +14,7 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from corpusdb.basics.errors import Conflict, FormatError, InvalidInput, Problem, UsageError
-from corpusdb.basics.records import Document
+from corpusdb.basics.records import Document, ParsedDocument
 from corpusdb.interchange.mixin import InterchangeMixin, PathLike, _checks
 from corpusdb.interchange.report import ExportReport, ImportReport
 
@@ -35,6 +35,10 @@ def parsed_source(path: str, result: ReadResult, schema: Schema, checks: Checks 
     checks = pipeline.NO_CHECKS if checks is None else checks
     docs = result.documents
     by_id = {d.document.external_id: d for d in docs}
+    line_of = result.line_of or (lambda _ext: None)
+
+    def locate(d: ParsedDocument, _item: str, _loc: str) -> tuple[str, int | None]:
+        return path, line_of(d.document.external_id)  # the line where the document starts
 
     def chunks(prep: Prepared) -> Iterable[pipeline.Chunk]:
         where = [f"{path} (document {d.document.external_id})" for d in docs]
@@ -47,6 +51,7 @@ def parsed_source(path: str, result: ReadResult, schema: Schema, checks: Checks 
             schema=schema,
             size=len(docs),
             checks=checks,
+            locate=locate,
         )
         names = dict(zip(where, by_id, strict=True))
         chunk.rejected = [names[w] for w in chunk.rejected]

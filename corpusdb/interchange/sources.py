@@ -107,6 +107,10 @@ def biorelex_source(path: str, *, schema: Schema, checks: Checks = NO_CHECKS) ->
     result = read_biorelex_lenient(path)
     docs = result.documents
     by_id = {d.document.external_id: d for d in docs}
+    line_of = result.line_of or (lambda _ext: None)
+
+    def locate(d: ParsedDocument, _item: str, _loc: str) -> tuple[str, int | None]:
+        return path, line_of(d.document.external_id)  # the line of the sentence
 
     def chunks(prep: Prepared) -> Iterable[Chunk]:
         where = [f"{path} (sentence {d.document.external_id})" for d in docs]
@@ -119,6 +123,7 @@ def biorelex_source(path: str, *, schema: Schema, checks: Checks = NO_CHECKS) ->
             schema=schema,
             size=len(docs),
             checks=checks,
+            locate=locate,
         )
         chunk.problems = [*result.problems, *chunk.problems]
         ids = dict(zip(where, by_id, strict=True))

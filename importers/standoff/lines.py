@@ -14,7 +14,9 @@ _KNOWN_PREFIXES = frozenset("TRAEMN*#")
 
 def _norm(s: str) -> list[str]:
     """Tokens of a second field (``;`` a token, numbers by value): compares spacing-insensitively."""
-    return [str(int(t)) if t.isdigit() and t.isascii() else t for t in s.replace(";", " ; ").split()]
+    return [
+        (t.lstrip("0") or "0") if t.isdigit() and t.isascii() else t for t in s.replace(";", " ; ").split()
+    ]
 
 
 def _field2(canon: str, extra: Mapping[str, Any]) -> str:

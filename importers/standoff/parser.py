@@ -32,7 +32,7 @@ for _cls, _names in ((Span, _SPAN_FIELDS), (Relation, _RELATION_FIELDS), (Argume
         raise ImportError(
             f"importers.standoff builds {_cls.__name__} positionally and expects fields {_names}"
         )
-_FAST_T = re.compile(r"(T[0-9A-Za-z]+)\t([!-~]+) (0|[1-9][0-9]*) (0|[1-9][0-9]*)\t(.*)", re.DOTALL)
+_FAST_T = re.compile(r"(T[0-9A-Za-z]+)\t([!-~]+) (0|[1-9][0-9]{0,17}) (0|[1-9][0-9]{0,17})\t(.*)", re.DOTALL)
 """The common ``T`` line, as one C call: ASCII id and type, one fragment, offsets without leading zeros,
 a text field. Anything else takes the general path, which checks and reports every detail."""
 _SET_GROUNDINGS = Span.groundings.__set__  # type: ignore[attr-defined]
@@ -248,6 +248,14 @@ class _Parser:
                 s, e = se
                 if not (_is_offset(s) and _is_offset(e)):
                     self.err(file, n, f"offsets {piece.strip()!r} of {ident} are not non-negative integers")
+                    ok = False
+                    continue
+                if max(len(s), len(e)) > 18:  # (int() refuses 4,300+ digits; no text is that long)
+                    self.err(
+                        file,
+                        n,
+                        f"offsets {piece.strip()[:40]!r} of {ident} are beyond the text ({self.tlen})",
+                    )
                     ok = False
                     continue
                 si, ei = int(s), int(e)

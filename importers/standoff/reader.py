@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,9 @@ class ReadResult:
     problems: list[Problem] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
     """What was not imported: ``.txt`` paths (or orphan annotation files); BioRelEx sentence ids."""
+    line_of: Callable[[str], int | None] | None = None
+    """One-file formats: the line where a document (by external id) starts, for the problems found
+    after reading (the schema, the submit check), so that they name file and line."""
 
 
 _READ = 1 << 16
