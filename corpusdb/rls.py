@@ -75,8 +75,10 @@ PROJECT_SCOPED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | str]] = 
     "run_entry": ("(SELECT r.project_id FROM run r WHERE r.id = run_id)", LEADS, LEADS),
 }
 
-READ_ONLY = ("team_login", "alembic_version")
-"""Tables a team role may read but never write (``team_login`` only its own rows)."""
+READ_ONLY = ("team_login", "alembic_version", "kb", "kb_concept", "kb_name", "kb_parent")
+"""Tables a team role may read but never write (``team_login`` only its own rows). The knowledge
+bases (``kb*``) belong to the database, not to a project or a set: every member reads them (to
+look names up and see labels); only the owner loads, updates or removes them."""
 
 ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
