@@ -22,6 +22,7 @@ from corpusdb.evaluation_store import EvaluationMixin
 from corpusdb.history import HistoryMixin
 from corpusdb.hygiene import HygieneMixin
 from corpusdb.interchange.formats_mixin import FormatsMixin
+from corpusdb.kb.service import KnowledgeBaseMixin
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.service import AgreementMixin
@@ -46,6 +47,7 @@ class Corpus(
     HistoryMixin,
     StatusMixin,
     TeamMixin,
+    KnowledgeBaseMixin,
     SkipsMixin,
     SetsMixin,
     DocumentsMixin,

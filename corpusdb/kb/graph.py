@@ -79,3 +79,10 @@ def parents(conn: Connection, kid: int) -> dict[str, tuple[str, ...]]:
     for child, parent in conn.execute(text("SELECT child, parent FROM kb_parent WHERE kb_id = :k"), {"k": kid}):
         out.setdefault(child, []).append(parent)
     return {c: tuple(sorted(p)) for c, p in out.items()}
+
+
+def parents_of(conn: Connection, kid: int, code: str) -> tuple[str, ...]:
+    rows = conn.execute(
+        text("SELECT parent FROM kb_parent WHERE kb_id = :k AND child = :c ORDER BY parent"), {"k": kid, "c": code}
+    )
+    return tuple(r[0] for r in rows)

@@ -279,8 +279,9 @@ class RevisionMixin(AdjudicationMixin):
 
     def _check_schema(self, a: Analysis, gold: _Gold, kind: str, local: str) -> None:
         schema = self.schema()  # type: ignore[attr-defined]
-        bad = [v for v in validate(schema, gold.annotations(), a.text)
-               if v.severity == "error" and (v.item_kind, v.item_id) == (kind, local)]  # fmt: skip
+        ann = gold.annotations()
+        found = validate(schema, ann, a.text) + self.grounding_violations(ann, schema)  # type: ignore[attr-defined]
+        bad = [v for v in found if v.severity == "error" and (v.item_kind, v.item_id) == (kind, local)]
         if bad:
             raise InvalidInput(f"the {kind} breaks the schema: {bad[0].message}")
 
@@ -292,7 +293,8 @@ class RevisionMixin(AdjudicationMixin):
         return GoldCheck(
             a.document, a.gold.id if a.gold else None, is_finished(a), tuple(u.key for u in still),
             tuple((u.key, why) for u in still if (why := a.blocked(u))),
-            tuple(validate(schema, gold.annotations(), a.text)),
+            tuple(validate(schema, gold.annotations(), a.text)
+                  + self.grounding_violations(gold.annotations(), schema)),  # type: ignore[attr-defined]
         )  # fmt: skip
 
     def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "ignored",
