@@ -17,7 +17,9 @@ Mapping to records
   None; arguments may point at entities or events; numbered roles (``Theme2``) are kept as written.
 * ``A``/``M`` -> ``attributes[name]`` of the target span or relation: ``True`` for a binary attribute,
   the value string for a valued one.
-* ``N`` -> :class:`Grounding` on the span (``ref`` = ``db:id``, ``text``, ``source_id``, ``kind``).
+* ``N`` -> :class:`Grounding` on the span (``ref`` = ``db:id``, ``text``, ``source_id``, ``kind``); the
+  BioNLP-ST form ``N1\tOntoBiotope Annotation:T3 Referent:OBT:000965`` too (``kind`` the referential,
+  ``ref`` the referent, ``extra["st"]``; written back in that form, see :func:`_st_norm`).
 * ``*`` -> :class:`Link` of the line's type (``Equiv``, ``Alias``...), a star from the first member to
   each other member, members in the original order; all links of one line share ``group`` (``*<n>``,
   n counting ``*`` lines) and have ids ``*<n>.<k>``.
@@ -637,9 +639,8 @@ class _Parser:
             return
         if " ".join(toks) != f2:
             loc["ws"] = f2
-        self.norms.append(
-            {"id": ident, "kind": toks[0], "target": toks[1], "ref": toks[2], "text": f3, "loc": loc}
-        )
+        target, ref = _st_norm(toks[1], toks[2], loc)
+        self.norms.append({"id": ident, "kind": toks[0], "target": target, "ref": ref, "text": f3, "loc": loc})
 
     def parse_star(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
         toks = f2.split()
@@ -1146,9 +1147,23 @@ def _attr_line(ident: str, name: str, target: str, value: Any, extra: Mapping[st
     return f"{ident}\t{_field2(canon, extra)}{_tail(extra)}"
 
 
+def _st_norm(target: str, ref: str, loc: dict[str, Any]) -> tuple[str, str]:
+    """The target and reference of an ``N`` line. BioNLP-ST writes normalisations as
+    ``N1\tOntoBiotope Annotation:T3 Referent:OBT:000965`` (BB 2016, several per span), brat as
+    ``N1\tReference T3 db:id``: the BioNLP-ST form is read as the same grounding (target ``T3``,
+    ref ``OBT:000965``, kind ``OntoBiotope``) marked ``st`` in its extra, and written back in its
+    own form (:func:`_norm_line`)."""
+    if target.startswith("Annotation:") and ref.startswith("Referent:") and len(target) > 11 and len(ref) > 9:
+        loc["st"] = True
+        return target[11:], ref[9:]
+    return target, ref
+
+
 def _norm_line(
     ident: str, kind: str, target: str, ref: str, text: str | None, extra: Mapping[str, Any]
 ) -> str:
+    if extra.get("st"):  # the BioNLP-ST form (see _st_norm)
+        target, ref = f"Annotation:{target}", f"Referent:{ref}"
     line = f"{ident}\t{_field2(f'{kind} {target} {ref}', extra)}"
     return line if text is None else f"{line}\t{_one_line(text)}"
 
