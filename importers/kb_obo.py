@@ -23,15 +23,29 @@ from corpusdb.records import Concept
 _ID_LINE = re.compile(r"^id:\s*(\S+)")
 
 
-def _id_lines(path: Path) -> dict[str, int]:
-    """Line number of each ``id:`` line (the first stanza that defines an id)."""
+_IS_A = re.compile(r"^is_a:\s*(\S+)")
+
+
+def _id_lines(path: Path) -> tuple[dict[str, int], list[Problem]]:
+    """Line number of each ``id:`` line (the first stanza that defines an id), and the ``is_a``
+    lines naming an id the file does not define (pronto would stop on the first without a line)."""
     out: dict[str, int] = {}
+    refs: list[tuple[int, str, str]] = []
+    current = ""
     with path.open(encoding="utf-8", errors="replace") as fh:
         for n, line in enumerate(fh, 1):
             m = _ID_LINE.match(line)
-            if m and m.group(1) not in out:
-                out[m.group(1)] = n
-    return out
+            if m:
+                current = m.group(1)
+                out.setdefault(current, n)
+            elif (m := _IS_A.match(line)) is not None:
+                refs.append((n, current, m.group(1)))
+    problems = [
+        Problem(str(path), n, f"term {term}: is_a {target} is not a term of this file")
+        for n, term, target in refs
+        if target not in out
+    ]
+    return out, problems
 
 
 def _open(path: Path):  # type: ignore[no-untyped-def]
@@ -59,9 +73,10 @@ def read_obo(path: str | Path) -> Iterator[Concept]:
     path = Path(path)
     if not path.is_file():
         raise FormatError.single(path, None, "no such file")
+    lines, problems = _id_lines(path)
+    if problems:
+        raise FormatError(problems)
     onto = _open(path)
-    lines = _id_lines(path)
-    problems: list[Problem] = []
     concepts: list[Concept] = []
     terms = list(onto.terms())
     known = {t.id for t in terms}

@@ -128,6 +128,11 @@ class KnowledgeBaseMixin(ServiceBase):
             rep = graph.concepts(conn, kid, [concept])[concept][2]
             return ConceptInfo(row[0], row[1], tuple((n, k) for n, k in names), parents, bool(row[2]), rep, row[4])
 
+    def kb_parents(self, name: str) -> dict[str, tuple[str, ...]]:
+        """Every ``is_a`` edge of a knowledge base (``child -> parents``): Wang's similarity input."""
+        with self._read() as conn:
+            return graph.parents(conn, store.kb_id(conn, name))
+
     # -- groundings ---------------------------------------------------------------------------
     def kb_for(self, entity_type: str, schema: Schema | None = None) -> KnowledgeBaseRef | None:
         """The knowledge base the schema offers for an entity type (None: free-text groundings)."""
