@@ -65,10 +65,12 @@ def _names(path: Path, problems: _Problems) -> Iterator[tuple[int, int, str, str
     with path.open(encoding="utf-8", errors="strict", newline="") as fh:
         n = 0
         try:
-            for n, raw in enumerate(fh, 1):  # noqa: B007 (n is read after the loop on a decode error)
+            for n, raw in enumerate(fh, 1):
                 f = _fields(raw)
                 if len(f) < 4 or not f[0].isdigit() or not f[1]:
-                    problems.add(path, n, f"expected 'tax_id | name | unique name | class |', got {raw[:60]!r}")
+                    problems.add(
+                        path, n, f"expected 'tax_id | name | unique name | class |', got {raw[:60]!r}"
+                    )
                     continue
                 yield n, int(f[0]), f[1], f[3]
         except UnicodeDecodeError as exc:
@@ -109,7 +111,9 @@ def read_ncbi_taxonomy(path: str | Path) -> Iterator[Concept]:
     last_node = -1
     for nline, tax, parent, rank in _nodes(nodes_path, problems):
         if tax <= last_node:
-            problems.add(nodes_path, nline, f"tax_id {tax} after {last_node}: nodes.dmp must be sorted by tax_id")
+            problems.add(
+                nodes_path, nline, f"tax_id {tax} after {last_node}: nodes.dmp must be sorted by tax_id"
+            )
             continue
         last_node = tax
         label = ""
@@ -135,7 +139,11 @@ def read_ncbi_taxonomy(path: str | Path) -> Iterator[Concept]:
             type=rank,
         )
     while pending is not None:
-        problems.add(names_path, pending[0], f"name {pending[2]!r} of tax_id {pending[1]}, which nodes.dmp does not have")
+        problems.add(
+            names_path,
+            pending[0],
+            f"name {pending[2]!r} of tax_id {pending[1]}, which nodes.dmp does not have",
+        )
         pending = next(names, None)
     folder = names_path.parent
     for old, new in _pairs(folder / "merged.dmp", problems, True):

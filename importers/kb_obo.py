@@ -91,7 +91,9 @@ def read_obo(path: str | Path) -> Iterator[Concept]:
         parents = tuple(sorted(p.id for p in t.superclasses(distance=1, with_self=False)))
         missing = [p for p in parents if p not in known]
         if missing:
-            problems.append(Problem(str(path), line, f"term {t.id}: is_a {missing[0]} is not a term of this file"))
+            problems.append(
+                Problem(str(path), line, f"term {t.id}: is_a {missing[0]} is not a term of this file")
+            )
             continue
         synonyms = tuple(
             (s.description, s.scope or "RELATED")

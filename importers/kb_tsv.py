@@ -42,7 +42,9 @@ def read_tsv(path: str | Path) -> Iterator[Concept]:
                     else f"unknown column {unknown[0]!r}" if unknown
                     else "a column is named twice"
                 )  # fmt: skip
-                raise FormatError.single(path, 1, f"header: {why} (columns: {', '.join(COLUMNS)}; id and name required)")
+                raise FormatError.single(
+                    path, 1, f"header: {why} (columns: {', '.join(COLUMNS)}; id and name required)"
+                )
             col = {h: i for i, h in enumerate(header)}
             for row in rows:
                 n = rows.line_num
@@ -79,7 +81,9 @@ def read_tsv(path: str | Path) -> Iterator[Concept]:
     for c in out:
         for p in c.parents:
             if p not in seen:
-                problems.append(Problem(str(path), seen[c.id], f"{c.id}: parent {p} is not an id of this file"))
+                problems.append(
+                    Problem(str(path), seen[c.id], f"{c.id}: parent {p} is not an id of this file")
+                )
     if problems:
         raise FormatError(problems)
     yield from out

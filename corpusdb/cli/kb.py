@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,8 +17,16 @@ kb_app = typer.Typer(
 )
 
 FormatOpt = Annotated[
-    str, typer.Option("--format", "-F", help="obo, ncbi-taxonomy (names.dmp + nodes.dmp: give the folder) or tsv.")
+    str,
+    typer.Option(
+        "--format", "-F", help="obo, ncbi-taxonomy (names.dmp + nodes.dmp: give the folder) or tsv."
+    ),
 ]
+
+
+def _line(text: str) -> None:
+    """One line as is (tab-separated tables stay tab-separated: the console would expand tabs)."""
+    sys.stdout.write(text + "\n")
 
 
 def _info(x: Any) -> dict[str, Any]:
@@ -46,12 +55,18 @@ def kb_update(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The knowledge base to replace.")],
     file: Annotated[Path, typer.Argument(help="Its new version.")],
-    fmt: Annotated[str | None, typer.Option("--format", "-F", help="Default: the format it was loaded from.")] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", "-F", help="Default: the format it was loaded from.")
+    ] = None,
 ) -> None:
     """Replace NAME with FILE; list the ids that disappeared and the groundings that point at them."""
     st = state(ctx)
     got = st.corpus().kb_update(name, file, fmt)
-    data = {"info": _info(got.info), "disappeared": list(got.disappeared), "affected": [asdict(a) for a in got.affected]}
+    data = {
+        "info": _info(got.info),
+        "disappeared": list(got.disappeared),
+        "affected": [asdict(a) for a in got.affected],
+    }
 
     def render() -> None:
         i = got.info
@@ -59,16 +74,18 @@ def kb_update(
         out.print(f"{len(got.disappeared)} id(s) disappeared" + (": " + ", ".join(got.disappeared[:20]) if got.disappeared else ""),
                   markup=False)  # fmt: skip
         if got.affected:
-            out.print("set\tdocument\tannotator\titem\tgrounding", markup=False)
+            _line("set\tdocument\tannotator\titem\tgrounding")
             for a in got.affected:
-                out.print(f"{a.set_id}\t{a.document}\t{a.annotator or 'gold'}\t{a.item}\t{a.ref}", markup=False)
+                _line(f"{a.set_id}\t{a.document}\t{a.annotator or 'gold'}\t{a.item}\t{a.ref}")
             err.print(f"{len(got.affected)} grounding(s) of this project point at ids that disappeared")
 
     emit(st, data, render)
 
 
 @kb_app.command("remove")
-def kb_remove(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The knowledge base to remove.")]) -> None:
+def kb_remove(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(help="The knowledge base to remove.")]
+) -> None:
     """Remove a knowledge base (groundings keep their ids; they are no longer checked or labelled)."""
     st = state(ctx)
     st.corpus().kb_remove(name)
@@ -82,10 +99,10 @@ def kb_list(ctx: typer.Context) -> None:
     rows = [_info(x) for x in st.corpus().kb_list()]
 
     def render() -> None:
-        out.print("name\tformat\tconcepts\tnames\tversion\tsource", markup=False)
+        _line("name\tformat\tconcepts\tnames\tversion\tsource")
         for r in rows:
-            out.print(f"{r['name']}\t{r['format']}\t{r['concepts']}\t{r['names']}\t{r['version']}\t{r['source']}", markup=False)
-        out.print(f"total\t\t{sum(r['concepts'] for r in rows)}\t{sum(r['names'] for r in rows)}\t\t", markup=False)
+            _line(f"{r['name']}\t{r['format']}\t{r['concepts']}\t{r['names']}\t{r['version']}\t{r['source']}")
+        _line(f"total\t\t{sum(r['concepts'] for r in rows)}\t{sum(r['names'] for r in rows)}\t\t")
 
     emit(st, rows, render)
 
@@ -103,19 +120,26 @@ def kb_show(
         c = corpus.kb_concept(name, concept)
 
         def render_concept() -> None:
-            flag = " (obsolete" + (f"; use {', '.join(c.replaced_by)}" if c.replaced_by else "") + ")" if c.obsolete else ""
-            out.print(f"{c.id}\t{c.label}{flag}", markup=False)
+            flag = (
+                " (obsolete" + (f"; use {', '.join(c.replaced_by)}" if c.replaced_by else "") + ")"
+                if c.obsolete
+                else ""
+            )
+            _line(f"{c.id}\t{c.label}{flag}")
             for n, k in c.names:
-                out.print(f"  name\t{n}\t{k}", markup=False)
+                _line(f"  name\t{n}\t{k}")
             for p in c.parents:
-                out.print(f"  is_a\t{p}", markup=False)
+                _line(f"  is_a\t{p}")
 
         emit(st, asdict(c), render_concept)
         return
     i = corpus.kb_show(name)
 
     def render() -> None:
-        out.print(f"{i.name}: {i.format} from {i.source}, version {i.version}, updated {i.updated:%Y-%m-%d %H:%M}", markup=False)
+        out.print(
+            f"{i.name}: {i.format} from {i.source}, version {i.version}, updated {i.updated:%Y-%m-%d %H:%M}",
+            markup=False,
+        )
         out.print(f"{i.concepts:,} concepts ({i.obsolete:,} obsolete), {i.names:,} names; roots: "
                   f"{', '.join(i.roots) or '-'}; search index: {i.index}", markup=False)  # fmt: skip
 
@@ -128,16 +152,18 @@ def kb_search(
     name: Annotated[str, typer.Argument(help="The knowledge base.")],
     text: Annotated[str, typer.Argument(help="What to look up (typos tolerated).")],
     limit: Annotated[int, typer.Option("--limit", "-n", help="How many candidates.")] = 10,
-    branch: Annotated[str | None, typer.Option("--branch", help="Only concepts under this id (is_a).")] = None,
+    branch: Annotated[
+        str | None, typer.Option("--branch", help="Only concepts under this id (is_a).")
+    ] = None,
 ) -> None:
     """The best candidates for TEXT: id, label, the name that matched, how, and a score (0-100)."""
     st = state(ctx)
     rows = st.corpus().kb_search(name, text, limit=limit, branch=branch)
 
     def render() -> None:
-        out.print("id\tlabel\tmatched name\tmatch\tscore", markup=False)
+        _line("id\tlabel\tmatched name\tmatch\tscore")
         for c in rows:
-            out.print(f"{c.id}\t{c.label}\t{c.name}\t{c.match}\t{c.score:g}", markup=False)
+            _line(f"{c.id}\t{c.label}\t{c.name}\t{c.match}\t{c.score:g}")
 
     emit(st, [asdict(c) for c in rows], render)
 

@@ -101,7 +101,9 @@ def _database(g: Grounding) -> str:
     return g.kind if g.extra.get("st") else g.ref.partition(":")[0]
 
 
-def concepts(span: Span, databases: Collection[str], resolve: Callable[[Grounding], str] = concept) -> frozenset[str]:
+def concepts(
+    span: Span, databases: Collection[str], resolve: Callable[[Grounding], str] = concept
+) -> frozenset[str]:
     return frozenset(resolve(g) for g in span.groundings if _database(g) in databases)
 
 

@@ -81,7 +81,9 @@ def violations(conn: Connection, schema: Schema, ann: Annotations) -> list[Viola
             root = ref.branch_of(etype)
             if root is not None:
                 branch_codes[root].add(code)
-        inside: dict[str, set[str]] = {r: graph.within(conn, kid, sorted(c), [r]) for r, c in branch_codes.items()}
+        inside: dict[str, set[str]] = {
+            r: graph.within(conn, kid, sorted(c), [r]) for r, c in branch_codes.items()
+        }
         for kind, item, etype, key, ref in items:
             code = resolve(found, key)
             root = ref.branch_of(etype)
@@ -93,7 +95,12 @@ def violations(conn: Connection, schema: Schema, ann: Annotations) -> list[Viola
 
 
 def stored_problems(
-    conn: Connection, schema: Schema, project_id: int, external_ids: Iterable[str], annotator: str | None, kind: str
+    conn: Connection,
+    schema: Schema,
+    project_id: int,
+    external_ids: Iterable[str],
+    annotator: str | None,
+    kind: str,
 ) -> list[Problem]:
     """The knowledge-base violations of the sets an import just wrote (the documents ``external_ids``,
     ``annotator``'s sets of ``kind``; gold when ``annotator`` is None), one problem per violation,
@@ -121,9 +128,13 @@ def stored_problems(
         params = {"p": project_id, "kind": kind, "who": annotator, "ids": ids[i : i + 500]}
         for doc, local, etype, raw in conn.execute(q, params):
             gs = json.loads(raw) if isinstance(raw, str) else raw
-            per_doc[doc].append(Span(local, etype, (), "", groundings=tuple(grounding_from_json(g) for g in gs)))
+            per_doc[doc].append(
+                Span(local, etype, (), "", groundings=tuple(grounding_from_json(g) for g in gs))
+            )
     out: list[Problem] = []
     for doc, spans in per_doc.items():
         for v in violations(conn, schema, Annotations(spans=tuple(spans))):
-            out.append(Problem(doc, None, f"document {doc}: {v.item_kind} {v.item_id}: {v.message}", v.severity))
+            out.append(
+                Problem(doc, None, f"document {doc}: {v.item_kind} {v.item_id}: {v.message}", v.severity)
+            )
     return out

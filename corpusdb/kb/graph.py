@@ -32,13 +32,15 @@ def labels(conn: Connection, kid: int, codes: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def concepts(conn: Connection, kid: int, codes: Iterable[str]) -> dict[str, tuple[str, bool, tuple[str, ...]]]:
+def concepts(
+    conn: Connection, kid: int, codes: Iterable[str]
+) -> dict[str, tuple[str, bool, tuple[str, ...]]]:
     """``code -> (label, obsolete, replaced_by)`` for the known codes."""
     out: dict[str, tuple[str, bool, tuple[str, ...]]] = {}
     codes = sorted(set(codes))
-    q = text("SELECT code, label, obsolete, replaced_by FROM kb_concept WHERE kb_id = :k AND code IN :c").bindparams(
-        bindparam("c", expanding=True)
-    )
+    q = text(
+        "SELECT code, label, obsolete, replaced_by FROM kb_concept WHERE kb_id = :k AND code IN :c"
+    ).bindparams(bindparam("c", expanding=True))
     import json
 
     for part in _chunks(codes):
@@ -76,13 +78,16 @@ def within(conn: Connection, kid: int, codes: Sequence[str], roots: Sequence[str
 def parents(conn: Connection, kid: int) -> dict[str, tuple[str, ...]]:
     """Every ``is_a`` edge of a knowledge base: ``child -> parents`` (for Wang's similarity)."""
     out: dict[str, list[str]] = {}
-    for child, parent in conn.execute(text("SELECT child, parent FROM kb_parent WHERE kb_id = :k"), {"k": kid}):
+    for child, parent in conn.execute(
+        text("SELECT child, parent FROM kb_parent WHERE kb_id = :k"), {"k": kid}
+    ):
         out.setdefault(child, []).append(parent)
     return {c: tuple(sorted(p)) for c, p in out.items()}
 
 
 def parents_of(conn: Connection, kid: int, code: str) -> tuple[str, ...]:
     rows = conn.execute(
-        text("SELECT parent FROM kb_parent WHERE kb_id = :k AND child = :c ORDER BY parent"), {"k": kid, "c": code}
+        text("SELECT parent FROM kb_parent WHERE kb_id = :k AND child = :c ORDER BY parent"),
+        {"k": kid, "c": code},
     )
     return tuple(r[0] for r in rows)

@@ -25,8 +25,10 @@ FTS = "kb_name_fts"
 def trgm_schema(conn: Connection) -> str | None:
     """The schema pg_trgm is installed in, or None (PostgreSQL only)."""
     row = conn.execute(
-        text("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
-             "WHERE e.extname = 'pg_trgm'")  # fmt: skip
+        text(
+            "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+            "WHERE e.extname = 'pg_trgm'"
+        )
     ).first()
     return None if row is None else str(row[0])
 
@@ -38,8 +40,9 @@ def kind(conn: Connection) -> str:
         return "fts5" if found else "none"
     if trgm_schema(conn) is None:
         return "none"
-    found = conn.execute(text("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_kb_name_trgm' "
-                              "AND schemaname = current_schema()")).first()  # fmt: skip
+    found = conn.execute(
+        text("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_kb_name_trgm' AND schemaname = current_schema()")
+    ).first()
     return "pg_trgm" if found else "none"
 
 
@@ -72,7 +75,9 @@ def _ensure_sqlite(conn: Connection) -> str:
 
 
 def _ensure_postgres(conn: Connection) -> str:
-    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_kb_name_prefix ON kb_name (kb_id, norm text_pattern_ops)")
+    conn.exec_driver_sql(
+        "CREATE INDEX IF NOT EXISTS ix_kb_name_prefix ON kb_name (kb_id, norm text_pattern_ops)"
+    )
     schema = trgm_schema(conn)
     if schema is None:
         try:
@@ -82,19 +87,24 @@ def _ensure_postgres(conn: Connection) -> str:
             return "none"
         schema = trgm_schema(conn)
     q = '"' + str(schema).replace('"', '""') + '"'
-    conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS ix_kb_name_trgm ON kb_name USING gin (norm {q}.gin_trgm_ops)")
+    conn.exec_driver_sql(
+        f"CREATE INDEX IF NOT EXISTS ix_kb_name_trgm ON kb_name USING gin (norm {q}.gin_trgm_ops)"
+    )
     return "pg_trgm"
 
 
 def add_rows(conn: Connection, kb_id: int) -> None:
     """Index the names of one knowledge base just inserted (SQLite: FTS5's external content)."""
     if db.is_sqlite(conn) and kind(conn) == "fts5":
-        conn.exec_driver_sql(f"INSERT INTO {FTS}(rowid, norm) SELECT id, norm FROM kb_name WHERE kb_id = ?", (kb_id,))
+        conn.exec_driver_sql(
+            f"INSERT INTO {FTS}(rowid, norm) SELECT id, norm FROM kb_name WHERE kb_id = ?", (kb_id,)
+        )
 
 
 def remove_rows(conn: Connection, kb_id: int) -> None:
     """Unindex the names of one knowledge base before they are deleted."""
     if db.is_sqlite(conn) and kind(conn) == "fts5":
         conn.exec_driver_sql(
-            f"INSERT INTO {FTS}({FTS}, rowid, norm) SELECT 'delete', id, norm FROM kb_name WHERE kb_id = ?", (kb_id,)
+            f"INSERT INTO {FTS}({FTS}, rowid, norm) SELECT 'delete', id, norm FROM kb_name WHERE kb_id = ?",
+            (kb_id,),
         )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from sqlalchemy import Connection, text
 
@@ -61,7 +62,7 @@ def pieces(q: str) -> list[str]:
         return []
     k = 2 if n < 10 else 3
     cuts = [round(i * n / k) for i in range(k + 1)]
-    out = [q[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
+    out = [q[a:b] for a, b in pairwise(cuts)]
     return [p for p in out if len(p.strip()) >= 3 and not any(ch in p for ch in "%_\\")]
 
 
@@ -96,7 +97,9 @@ def _fuzzy_rows(conn: Connection, kid: int, q: str, kind: str) -> list[tuple[str
             ).fetchall()
         else:
             rows = conn.execute(
-                text(f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND norm LIKE :p LIMIT {FUZZY_ROWS}"),
+                text(
+                    f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND norm LIKE :p LIMIT {FUZZY_ROWS}"
+                ),
                 {"k": kid, "p": like},
             ).fetchall()
         out += rows
@@ -135,7 +138,8 @@ def search(
             best[code] = (key, name, kind, match, score)
 
     exact = conn.execute(
-        text("SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND norm = :q LIMIT 100"), {"k": kid, "q": q}
+        text("SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND norm = :q LIMIT 100"),
+        {"k": kid, "q": q},
     ).fetchall()
     for code, name, norm, kind in exact:
         offer(code, name, norm, kind, "exact" if kind == "label" else "synonym", 100.0)

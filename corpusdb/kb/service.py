@@ -106,7 +106,9 @@ class KnowledgeBaseMixin(ServiceBase):
         with self._read() as conn:
             return store.info(conn, name)
 
-    def kb_search(self, name: str, typed: str, *, limit: int = 20, branch: str | None = None) -> list[Candidate]:
+    def kb_search(
+        self, name: str, typed: str, *, limit: int = 20, branch: str | None = None
+    ) -> list[Candidate]:
         """The best candidates for ``typed`` (names and synonyms, typos tolerated), under ``branch``."""
         with self._read() as conn:
             kid = store.kb_id(conn, name)
@@ -116,17 +118,22 @@ class KnowledgeBaseMixin(ServiceBase):
         with self._read() as conn:
             kid = store.kb_id(conn, name)
             row = conn.execute(
-                text("SELECT code, label, obsolete, replaced_by, type FROM kb_concept WHERE kb_id = :k AND code = :c"),
+                text(
+                    "SELECT code, label, obsolete, replaced_by, type FROM kb_concept WHERE kb_id = :k AND code = :c"
+                ),
                 {"k": kid, "c": concept},
             ).first()
             if row is None:
                 raise NotFound(f"no concept {concept!r} in the knowledge base {name!r}")
             names = conn.execute(
-                text("SELECT name, kind FROM kb_name WHERE kb_id = :k AND code = :c ORDER BY id"), {"k": kid, "c": concept}
+                text("SELECT name, kind FROM kb_name WHERE kb_id = :k AND code = :c ORDER BY id"),
+                {"k": kid, "c": concept},
             ).fetchall()
             parents = graph.parents_of(conn, kid, concept)
             rep = graph.concepts(conn, kid, [concept])[concept][2]
-            return ConceptInfo(row[0], row[1], tuple((n, k) for n, k in names), parents, bool(row[2]), rep, row[4])
+            return ConceptInfo(
+                row[0], row[1], tuple((n, k) for n, k in names), parents, bool(row[2]), rep, row[4]
+            )
 
     def kb_parents(self, name: str) -> dict[str, tuple[str, ...]]:
         """Every ``is_a`` edge of a knowledge base (``child -> parents``): Wang's similarity input."""

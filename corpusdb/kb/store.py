@@ -118,7 +118,9 @@ def write_concepts(conn: Connection, kid: int, concepts: Iterable[Concept]) -> t
 def add(conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[Concept]) -> KbInfo:
     """A new knowledge base ``name`` from ``concepts`` (refused if the name is taken)."""
     if conn.execute(select(K.c.id).where(K.c.name == name)).first() is not None:
-        raise Conflict(f"a knowledge base named {name!r} exists; `corpusdb kb update {name} FILE` replaces it")
+        raise Conflict(
+            f"a knowledge base named {name!r} exists; `corpusdb kb update {name} FILE` replaces it"
+        )
     index.ensure(conn)
     now = datetime.now(UTC)
     kid = conn.execute(
@@ -154,7 +156,9 @@ def codes(conn: Connection, kid: int) -> set[str]:
     return {r[0] for r in conn.execute(select(C.c.code).where(C.c.kb_id == kid))}
 
 
-def replace(conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[Concept]) -> tuple[KbInfo, set[str]]:
+def replace(
+    conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[Concept]
+) -> tuple[KbInfo, set[str]]:
     """Replace the content of ``name``; returns its new info and the ids that disappeared."""
     kid = kb_id(conn, name)
     before = codes(conn, kid)
@@ -163,8 +167,15 @@ def replace(conn: Connection, name: str, fmt: str, source: str, concepts: Iterab
     nc, nn = write_concepts(conn, kid, concepts)
     index.add_rows(conn, kid)
     conn.execute(
-        update(K).where(K.c.id == kid).values(
-            format=fmt, source=source, concepts=nc, names=nn, version=K.c.version + 1, updated=datetime.now(UTC)
+        update(K)
+        .where(K.c.id == kid)
+        .values(
+            format=fmt,
+            source=source,
+            concepts=nc,
+            names=nn,
+            version=K.c.version + 1,
+            updated=datetime.now(UTC),
         )
     )
     _analyze(conn)
@@ -196,6 +207,8 @@ def _aware(dt: datetime) -> datetime:
 
 def listing(conn: Connection) -> list[KbInfo]:
     return [
-        KbInfo(r.name, r.format, r.source, r.concepts, r.names, r.version, _aware(r.created), _aware(r.updated))
+        KbInfo(
+            r.name, r.format, r.source, r.concepts, r.names, r.version, _aware(r.created), _aware(r.updated)
+        )
         for r in conn.execute(select(K).order_by(K.c.name))
     ]
