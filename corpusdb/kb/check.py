@@ -78,6 +78,7 @@ def violations(conn: Connection, schema: Schema, ann: Annotations) -> list[Viola
                 instead = f"; use {', '.join(replaced)}" if replaced else ""
                 out.append(Violation(ref.obsolete, "grounding-obsolete", kind, item,  # type: ignore[arg-type]
                                      f"{key} ({label}) is obsolete in {kb_name!r}{instead}"))  # fmt: skip
+                continue  # (its branch is moot: obsolete terms have no is_a)
             root = ref.branch_of(etype)
             if root is not None:
                 branch_codes[root].add(code)
@@ -87,7 +88,7 @@ def violations(conn: Connection, schema: Schema, ann: Annotations) -> list[Viola
         for kind, item, etype, key, ref in items:
             code = resolve(found, key)
             root = ref.branch_of(etype)
-            if code is not None and root is not None and code not in inside[root]:
+            if code is not None and root is not None and not found[code][1] and code not in inside[root]:
                 out.append(Violation(ref.unknown, "grounding-outside-branch", kind, item,  # type: ignore[arg-type]
                                      f"{key} ({found[code][0]}) is not under {root}, the branch of {etype} "
                                      f"in {kb_name!r}"))  # fmt: skip
