@@ -80,9 +80,11 @@ def run(url: str, dump: Path, queries: list[str]) -> None:
             per_key.append(time.perf_counter() - t)
     per_key.sort()
     p95 = per_key[int(0.95 * (len(per_key) - 1))]
-    print(f"  per keystroke ({len(per_key)}): median {statistics.median(per_key) * 1000:.1f} ms, "
-          f"p95 {p95 * 1000:.1f} ms, max {per_key[-1] * 1000:.1f} ms; whole names: median "
-          f"{statistics.median(exact) * 1000:.1f} ms (ratio {statistics.median(per_key) / statistics.median(exact):.2f})")
+    print(
+        f"  per keystroke ({len(per_key)}): median {statistics.median(per_key) * 1000:.1f} ms, "
+        f"p95 {p95 * 1000:.1f} ms, max {per_key[-1] * 1000:.1f} ms; whole names: median "
+        f"{statistics.median(exact) * 1000:.1f} ms (ratio {statistics.median(per_key) / statistics.median(exact):.2f})"
+    )
     c.engine.dispose()
 
 
