@@ -17,6 +17,7 @@ from sqlalchemy import Engine, select
 
 from corpusdb.basics.errors import PermissionDenied
 from corpusdb.interchange.formats_mixin import FormatsMixin
+from corpusdb.kb.service import KnowledgeBaseMixin
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.evaluations import EvaluationMixin
 from corpusdb.reports.service import AgreementMixin
@@ -52,6 +53,7 @@ class Corpus(
     HistoryMixin,
     StatusMixin,
     TeamMixin,
+    KnowledgeBaseMixin,
     SkipsMixin,
     SetsMixin,
     DocumentsMixin,

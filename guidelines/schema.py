@@ -133,6 +133,33 @@ class Rules:
 
 
 @dataclass(frozen=True, slots=True)
+class KnowledgeBaseRef:
+    """Groundings of a database (``OBT``, ``NCBITaxon``, BioNLP-ST's ``OntoBiotope``) are ids of a
+    knowledge base loaded with ``corpusdb kb add``: looked up as annotators type, labelled, checked."""
+
+    database: str
+    kb: str
+    aliases: tuple[str, ...] = ()
+    """Other names of the database in groundings (``OBT`` for ``OntoBiotope``)."""
+    types: tuple[str, ...] = ()
+    """Entity types grounded to it (empty: any); the TUI offers this knowledge base for them."""
+    branches: tuple[tuple[str, str], ...] = ()
+    """``(entity type, concept id)``: that type's groundings must be the concept or under it (is_a)."""
+    unknown: str = "error"
+    """Severity of an id the knowledge base does not have: ``error`` or ``warning``."""
+    obsolete: str = "warning"
+    """Severity of an obsolete id (the replacement is named)."""
+    line_kind: str | None = None
+    """Set: new groundings are written as BioNLP-ST lines ``KIND Annotation:T1 Referent:ID``."""
+
+    def names(self) -> tuple[str, ...]:
+        return (self.database, *self.aliases)
+
+    def branch_of(self, entity_type: str) -> str | None:
+        return next((root for t, root in self.branches if t == entity_type), None)
+
+
+@dataclass(frozen=True, slots=True)
 class Schema:
     name: str
     title: str
@@ -146,6 +173,7 @@ class Schema:
     rules: Rules = field(default_factory=Rules)
     guideline: str | None = None
     """File name of the shipped guideline text (``guidelines/texts/``)."""
+    knowledge_bases: tuple[KnowledgeBaseRef, ...] = ()
 
     # -- lookups -------------------------------------------------------------------------------
     def entity(self, name: str) -> EntityType | None:
@@ -165,6 +193,18 @@ class Schema:
 
     def document_label(self, name: str) -> DocLabelDef | None:
         return next((d for d in self.document_labels if d.name == name), None)
+
+    def knowledge_base(self, database: str) -> KnowledgeBaseRef | None:
+        """The knowledge base a grounding database maps to (names compared without case)."""
+        d = database.casefold()
+        return next((k for k in self.knowledge_bases if d in {n.casefold() for n in k.names()}), None)
+
+    def knowledge_base_for_type(self, entity_type: str) -> KnowledgeBaseRef | None:
+        """The knowledge base offered for an entity type (its own, else one for any type)."""
+        for k in self.knowledge_bases:
+            if any(self.is_a(entity_type, t) for t in k.types):
+                return k
+        return next((k for k in self.knowledge_bases if not k.types), None)
 
     def colors(self) -> dict[str, str]:
         return {e.name: e.color for e in self.entities}
@@ -253,6 +293,17 @@ def schema_from_dict(d: Mapping[str, Any]) -> Schema:
             }
         ),
         guideline=d.get("guideline"),
+        knowledge_bases=tuple(
+            KnowledgeBaseRef(
+                **{
+                    **k,
+                    "aliases": _tuple(k.get("aliases")),
+                    "types": _tuple(k.get("types")),
+                    "branches": tuple(tuple(b) for b in k.get("branches") or ()),
+                }
+            )
+            for k in d.get("knowledge_bases", ())
+        ),
     )
 
 
@@ -328,7 +379,8 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r = _Reader(source)
     r.known(
         data,
-        {"schema", "entity", "link", "relation", "attribute", "label_set", "document_label", "rules"},
+        {"schema", "entity", "link", "relation", "attribute", "label_set", "document_label", "rules",
+         "knowledge_base"},
         "top level",
     )
     head = data.get("schema")
@@ -523,6 +575,7 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         relations_join_entities=r.get(raw_rules, "relations_join_entities", bool, "[rules]", False),
     )
     check_types(rules.require_grounding, "[rules] require_grounding")
+    kbs = _knowledge_bases(r, data.get("knowledge_base", []), check_types)
 
     return Schema(
         name=name,
@@ -536,7 +589,48 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         document_labels=tuple(doc_labels),
         rules=rules,
         guideline=r.get(head, "guideline", str, "[schema]", None),
+        knowledge_bases=kbs,
     )
+
+
+def _knowledge_bases(r: _Reader, raw: Any, check_types: Any) -> tuple[KnowledgeBaseRef, ...]:
+    """``[[knowledge_base]]`` tables: database, kb, aliases, types, branches, unknown, obsolete, line_kind."""
+    if not isinstance(raw, list):
+        raise r.fail("[[knowledge_base]]", "must be an array of tables")
+    out: list[KnowledgeBaseRef] = []
+    for i, k in enumerate(raw):
+        where = f"[[knowledge_base]] #{i + 1}"
+        if not isinstance(k, dict):
+            raise r.fail(where, "must be a table")
+        r.known(k, {"database", "kb", "aliases", "types", "branches", "unknown", "obsolete", "line_kind"}, where)
+        database = r.get(k, "database", str, where)
+        where = f"[[knowledge_base]] '{database}'"
+        types = r.strings(k, "types", where)
+        check_types(types, where)
+        branches = r.get(k, "branches", dict, where, {})
+        for t, root in branches.items():
+            check_types((t,), f"{where} branches")
+            if not isinstance(root, str) or not root:
+                raise r.fail(where, f"branch of {t!r} must be a concept id, not {root!r}")
+        sev = {}
+        for key, default in (("unknown", "error"), ("obsolete", "warning")):
+            sev[key] = r.get(k, key, str, where, default)
+            if sev[key] not in ("error", "warning"):
+                raise r.fail(where, f"{key} must be 'error' or 'warning', not {sev[key]!r}")
+        out.append(
+            KnowledgeBaseRef(
+                database=database,
+                kb=r.get(k, "kb", str, where),
+                aliases=r.strings(k, "aliases", where),
+                types=types,
+                branches=tuple(sorted(branches.items())),
+                unknown=sev["unknown"],
+                obsolete=sev["obsolete"],
+                line_kind=r.get(k, "line_kind", str, where, None),
+            )
+        )
+    _unique(r, [n.casefold() for k in out for n in k.names()], "[[knowledge_base]] database names")
+    return tuple(out)
 
 
 def _unique(r: _Reader, names: list[str], where: str) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from corpusdb.basics.records import Annotations, Relation, Span
+from corpusdb.basics.records import Annotations, Relation, Span, grounding_key, split_key
 from guidelines.schema import AttributeDef, Schema
 
 Severity = Literal["error", "warning"]
@@ -25,6 +25,8 @@ CODES: tuple[str, ...] = (
     "offsets", "text-mismatch", "text-whitespace", "unknown-document-label", "document-label-value",
     "required-document-label", "discontinuous", "too-many-fragments", "overlap", "grounding-not-allowed",
     "grounding-database", "grounding-required",
+    # against the knowledge base (corpusdb.kb.check, which reads it):
+    "grounding-unknown-id", "grounding-obsolete", "grounding-outside-branch", "grounding-kb-missing",
 )  # fmt: skip
 
 
@@ -114,10 +116,11 @@ def _check_span(schema: Schema, s: Span, text: str, out: list[Violation]) -> Non
         elif rules.grounding_databases:
             allowed = {d.lower() for d in rules.grounding_databases}
             for g in s.groundings:
-                db = g.ref.split(":", 1)[0].lower() if ":" in g.ref else ""
+                key = grounding_key(g)  # BioNLP-ST lines name their database in the line's type
+                db = split_key(key)[0].lower()
                 if db not in allowed:
                     out.append(Violation("warning", "grounding-database", "span", s.id,
-                                         f"grounding {g.ref!r} is not from {', '.join(rules.grounding_databases)}"))  # fmt: skip
+                                         f"grounding {key!r} is not from {', '.join(rules.grounding_databases)}"))  # fmt: skip
     elif any(schema.is_a(s.type, t) for t in rules.require_grounding):
         out.append(Violation("error", "grounding-required", "span", s.id,
                              f"{s.type} mentions must be grounded before submission"))  # fmt: skip

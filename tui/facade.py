@@ -208,7 +208,8 @@ class TuiFacade:
 
     def violations(self, session: DocumentSession) -> list[Violation]:
         """Schema violations of what the screen shows now (saved or not)."""
-        return validate(session.schema, session.annotations, session.text)
+        found = validate(session.schema, session.annotations, session.text)
+        return found + self.corpus.grounding_violations(session.annotations, session.schema)
 
     def submit(self, session: DocumentSession, *, force: bool = False) -> SetInfo:
         """Save what is queued, then submit (the workflow refuses on schema errors unless forced)."""

@@ -107,11 +107,25 @@ def toggle_attribute(span: Span, name: str, value: str | bool) -> Span:
     return replace(span, attributes=attrs)
 
 
-def toggle_grounding(span: Span, ref: str) -> Span:
-    """Add the grounding ``ref`` (``db:id``), or remove it when the span already has it."""
-    if any(g.ref == ref for g in span.groundings):
-        return replace(span, groundings=tuple(g for g in span.groundings if g.ref != ref))
-    return replace(span, groundings=(*span.groundings, Grounding(ref)))
+def toggle_grounding(span: Span, ref: str, schema: Schema | None = None) -> Span:
+    """Add the grounding ``ref`` (``db:id``, optionally followed by a space and the concept's label, as
+    the knowledge-base picker answers), or remove it when the span already has it. Where the schema
+    writes that database's groundings as BioNLP-ST lines (``line_kind``), the grounding is made so."""
+    from corpusdb.basics.records import grounding_key, split_key
+
+    ref, _, label = ref.partition(" ")
+    if any(ref in (g.ref, grounding_key(g)) for g in span.groundings):
+        return replace(
+            span, groundings=tuple(g for g in span.groundings if ref not in (g.ref, grounding_key(g)))
+        )
+    db, acc = split_key(ref)
+    kb = schema.knowledge_base(db) if schema is not None else None
+    if kb is not None and kb.line_kind:
+        code = acc if ref.startswith(f"{kb.database}:") or ref.startswith(f"{kb.line_kind}:") else ref
+        new = Grounding(code, kind=kb.line_kind, extra={"st": True})
+    else:
+        new = Grounding(ref, text=label or None)
+    return replace(span, groundings=(*span.groundings, new))
 
 
 def check_grounding(schema: Schema, ref: str) -> str | None:

@@ -65,6 +65,44 @@ class Grounding:
     extra: JSONMap = field(default_factory=_frozen_map)
 
 
+def grounding_key(g: Grounding) -> str:
+    """The grounding as one ``database:accession`` string, whatever line form it was read from.
+
+    A brat ``N`` line names the database in its reference (``Reference T1 uniprot:P60568``: the key
+    is the ref). A BioNLP-ST normalisation line names the referential in its type and gives a bare
+    referent (``NCBI_Taxonomy Annotation:T10 Referent:210``, read with ``extra["st"]``): the key is
+    ``NCBI_Taxonomy:210`` (``OntoBiotope:OBT:000965`` for an OntoBiotope referent). Agreement,
+    evaluation and the knowledge-base checks compare these keys, so both forms mean the same.
+    """
+    return f"{g.kind}:{g.ref}" if g.extra.get("st") else g.ref
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """``("OBT", "000965")`` for ``OBT:000965``; ``("", key)`` when it names no database."""
+    db, sep, acc = key.partition(":")
+    return (db, acc) if sep else ("", key)
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One entry of a knowledge base (an ontology term, a taxon, a TSV row) as a reader yields it.
+
+    ``id`` is the entry's id as its source writes it (``OBT:000965``, ``562``, ``P60568``); a
+    grounding matches it by its whole key or by its accession (:func:`split_key`).
+    """
+
+    id: str
+    label: str
+    synonyms: tuple[tuple[str, str], ...] = ()
+    """``(name, kind)``: OBO scopes (``EXACT``, ``RELATED``...), NCBI name classes, ``synonym`` (TSV)."""
+    parents: tuple[str, ...] = ()
+    """Direct ``is_a`` parents (NCBI: the parent taxon)."""
+    obsolete: bool = False
+    replaced_by: tuple[str, ...] = ()
+    type: str | None = None
+    """A TSV ``type`` column, an NCBI rank."""
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """A typed mention: one or more fragments of the document text."""

@@ -281,6 +281,36 @@ def bb(
                {"similarity": "strict bacterium, location Jaccard, type penalty 0.5, Equiv sets"})  # fmt: skip
 
 
+@evaluate_app.command("bb-norm")
+def bb_norm(
+    ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,
+    system: Systems = None, answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0,
+    confidence: Confidence = 0.95, test: Test = "approximate_randomization", test_resamples: Resamples = 10000,
+    fmt: Fmt = None, output: Output = None,
+    kb: Annotated[str | None, typer.Option("--kb", help="OntoBiotope as a loaded knowledge base (its is_a edges).")] = None,
+    ontology: Annotated[Path | None, typer.Option("--ontology", help="... or as an OBO file (no database needed).")] = None,
+    weight: Annotated[float, typer.Option("--weight", help="Wang's is_a edge weight (the task: 0.65).")] = 0.65,
+) -> None:  # fmt: skip
+    """BioNLP-ST 2016 BB-cat normalisation: Habitat -> OntoBiotope with Wang et al. 2007 similarity
+    (is_a, w=0.65), Bacteria -> NCBI Taxonomy exact; precision = ΣS / entities (the task's score)."""
+    from corpusdb.evaluation.bb2016_norm import Wang, score_bb_norm
+
+    if (kb is None) == (ontology is None):
+        raise UsageError("give OntoBiotope as --kb NAME (loaded with `corpusdb kb add`) or --ontology FILE.obo")
+    if ontology is not None:
+        from importers.kb_obo import read_obo
+
+        parents = {c.id: c.parents for c in read_obo(ontology)}
+    else:
+        parents = state(ctx).corpus().kb_parents(kb)
+    wang = Wang(parents, weight)
+    _span_task(ctx, "bb2016-norm", files, release, split, gold, system, answered_only, bootstrap, seed, confidence,
+               test, test_resamples, fmt, output,
+               lambda r, p, t: score_bb_norm(r, p, wang, answered_only=answered_only), "all",
+               {"similarity": f"Habitat: Wang et al. 2007 (is_a, w={weight}); Bacteria: exact taxon",
+                "ontology": str(ontology or kb)})  # fmt: skip
+
+
 @evaluate_app.command("rename")
 def rename(
     ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,

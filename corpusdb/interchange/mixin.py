@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from time import perf_counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from corpusdb.basics.errors import Conflict, InvalidInput, UsageError
 from corpusdb.basics.gcpause import gc_paused
@@ -197,6 +197,7 @@ class InterchangeMixin(ServiceBase):
                 progress=progress,
             )
             rejected = [*source.rejected, *out.rejected]
+            self._check_groundings(conn, schema, source.external_ids, target, forced, out)
             self._audit(
                 conn, f"import_{fmt}", path, annotator=target.annotator, kind=target.kind, status=target.status,
                 documents=out.documents, sets_created=out.sets_created, sets_replaced=out.sets_replaced,
@@ -223,6 +224,23 @@ class InterchangeMixin(ServiceBase):
             seconds=perf_counter() - t0,
             notes=tuple(out.notes),
         )
+
+    def _check_groundings(
+        self, conn: Any, schema: Schema, external_ids: Any, target: Target, forced: bool, out: Any
+    ) -> None:
+        """Sets imported as submitted pass ``submit``'s knowledge-base check too (unknown, obsolete,
+        off-branch ids): its errors refuse the import (all or nothing), its warnings are listed;
+        with ``--lenient`` every such problem is listed as a warning and the sets are kept."""
+        from corpusdb.interchange.report import refusal
+        from corpusdb.kb.check import stored_problems
+
+        if target.status != "submitted" or forced:
+            return
+        found = stored_problems(conn, schema, self.project_id, external_ids, target.annotator, target.kind)
+        bad = [p for p in found if p.severity == "error"]
+        if bad and not target.lenient:
+            raise refusal([*out.problems, *bad], out.conflicts, out.warnings)
+        out.warnings += [f"{p.file}: {p.message}" for p in found if p.severity == "warning" or target.lenient]
 
     # -- exporting -------------------------------------------------------------------------------
     def export_brat(

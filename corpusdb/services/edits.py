@@ -124,17 +124,25 @@ def refuse_groundings(ann: Annotations, changes: Sequence[Change], rules: Rules,
 
     Why only additions: groundings imported before a guideline change stay readable and removable
     (validation warns about them); what an editor may not do is add new ones (issue #15.7)."""
+    from corpusdb.basics.records import (
+        grounding_key,  # BioNLP-ST lines name their database in the line's type
+    )
+
     have: dict[tuple[str, str], set[str]] = {}
     for sp in ann.spans:
-        have[("span", sp.id)] = {g.ref for g in sp.groundings}
+        have[("span", sp.id)] = {grounding_key(g) for g in sp.groundings}
     for en in ann.entities:
-        have[("entity", en.id)] = {g.ref for g in en.groundings}
+        have[("entity", en.id)] = {grounding_key(g) for g in en.groundings}
     allowed = {d.lower() for d in rules.grounding_databases}
     for ch in changes:
         if not isinstance(ch, Put) or not isinstance(ch.item, Span | Entity):
             continue
         kind = kind_of(ch.item)
-        added = [g.ref for g in ch.item.groundings if g.ref not in have.get((kind, ch.item.id), set())]
+        added = [
+            k
+            for g in ch.item.groundings
+            if (k := grounding_key(g)) not in have.get((kind, ch.item.id), set())
+        ]
         if not added:
             continue
         if not rules.groundings:

@@ -415,6 +415,70 @@ class SetSkipRow(SQLModel, table=True):
     created: datetime = _ts()
 
 
+class KbRow(SQLModel, table=True):
+    """A knowledge base (ontology, taxonomy, vocabulary) loaded into the database, shared by its
+    projects: a schema maps a grounding database (``OBT``, ``NCBITaxon``) to it by ``name``."""
+
+    __tablename__ = "kb"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    format: str
+    source: str = Field(default="", sa_column=Column(Text, nullable=False))
+    concepts: int = 0
+    names: int = 0
+    version: int = 1
+    """1 when added; each ``kb update`` adds one."""
+    meta: dict[str, Any] | None = _json()
+    created: datetime = _ts()
+    updated: datetime = _ts()
+
+
+class KbConceptRow(SQLModel, table=True):
+    """One concept of a knowledge base: its id as the source writes it (``code``) and its label."""
+
+    __tablename__ = "kb_concept"
+    __table_args__ = (UniqueConstraint("kb_id", "code"),)
+    id: int | None = Field(default=None, primary_key=True)
+    kb_id: int = _fk("kb.id", ondelete="CASCADE", index=False)
+    code: str
+    label: str = Field(default="", sa_column=Column(Text, nullable=False))
+    obsolete: int = 0
+    """1 for an obsolete concept (an integer: the tables' types stay the few tablegen renders)."""
+    replaced_by: list[str] | None = _json()
+    type: str | None = None
+
+
+class KbNameRow(SQLModel, table=True):
+    """A name of a concept (its label, or a synonym with its kind), with ``norm`` (casefolded,
+    spaces collapsed): what lookups compare, through an index (prefix) and the trigram index."""
+
+    __tablename__ = "kb_name"
+    __table_args__ = (
+        Index("ix_kb_name_norm", "kb_id", "norm"),
+        Index("ix_kb_name_code", "kb_id", "code"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    kb_id: int = _fk("kb.id", ondelete="CASCADE", index=False)
+    code: str
+    name: str = Field(sa_column=Column(Text, nullable=False))
+    norm: str = Field(sa_column=Column(Text, nullable=False))
+    kind: str = "label"
+
+
+class KbParentRow(SQLModel, table=True):
+    """An ``is_a`` edge (NCBI: child taxon -> parent taxon) between two concepts of one KB."""
+
+    __tablename__ = "kb_parent"
+    __table_args__ = (
+        Index("ix_kb_parent_child", "kb_id", "child"),
+        Index("ix_kb_parent_parent", "kb_id", "parent"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    kb_id: int = _fk("kb.id", ondelete="CASCADE", index=False)
+    child: str
+    parent: str
+
+
 ALL_TABLES = [
     ProjectRow,
     GuidelineRow,
@@ -437,5 +501,9 @@ ALL_TABLES = [
     TeamLoginRow,
     EditHistoryRow,
     SetSkipRow,
+    KbRow,
+    KbConceptRow,
+    KbNameRow,
+    KbParentRow,
 ]
 metadata = SQLModel.metadata

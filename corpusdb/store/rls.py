@@ -129,8 +129,10 @@ FROZEN: dict[str, tuple[str, ...]] = {
 }
 """Columns no team login may UPDATE, besides every table's ``id``, set column and ``project_id``."""
 
-READ_ONLY = ("team_login", "alembic_version")
-"""Tables a team role may read but never write (``team_login`` only its own rows)."""
+READ_ONLY = ("team_login", "alembic_version", "kb", "kb_concept", "kb_name", "kb_parent")
+"""Tables a team role may read but never write (``team_login`` only its own rows). The knowledge
+bases (``kb*``) belong to the database, not to a project or a set: every member reads them (to
+look names up and see labels); only the owner loads, updates or removes them."""
 
 LOGIN_SETTINGS: dict[str, str] = {
     "lock_timeout": "1min",

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "e5a911dc3137dc18dfacddc9f31bde2c9d9c944ef6500961518963c9342481ac"
+MODELS_SHA256 = "d2681aef7da68508bf2e2c09b83138d79c981044b34099fc3f4af177a85deada"
 
 
 def utcnow() -> datetime:
@@ -45,6 +45,21 @@ def utcnow() -> datetime:
 def _build() -> MetaData:
     """The tables, as models.py defines them."""
     metadata = MetaData(naming_convention={"ix": "ix_%(column_0_label)s", "uq": "uq_%(table_name)s_%(column_0_N_name)s", "ck": "ck_%(table_name)s_%(constraint_name)s", "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s", "pk": "pk_%(table_name)s"})
+    Table(
+        "kb",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("name", String(), nullable=False),
+        Column("format", String(), nullable=False),
+        Column("source", Text(), nullable=False),
+        Column("concepts", Integer(), nullable=False, default=0),
+        Column("names", Integer(), nullable=False, default=0),
+        Column("version", Integer(), nullable=False, default=1),
+        Column("meta", JSON(), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        Column("updated", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("name", name=conv("uq_kb_name")),
+    )
     Table(
         "project",
         metadata,
@@ -115,6 +130,43 @@ def _build() -> MetaData:
         UniqueConstraint("project_id", "version", name=conv("uq_guideline_project_id_version")),
         ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_guideline_project_id_project")),
         Index(conv("ix_guideline_project_id"), "project_id"),
+    )
+    Table(
+        "kb_concept",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("kb_id", Integer(), nullable=False),
+        Column("code", String(), nullable=False),
+        Column("label", Text(), nullable=False),
+        Column("obsolete", Integer(), nullable=False, default=0),
+        Column("replaced_by", JSON(), nullable=True),
+        Column("type", String(), nullable=True),
+        UniqueConstraint("kb_id", "code", name=conv("uq_kb_concept_kb_id_code")),
+        ForeignKeyConstraint(["kb_id"], ["kb.id"], ondelete="CASCADE", name=conv("fk_kb_concept_kb_id_kb")),
+    )
+    Table(
+        "kb_name",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("kb_id", Integer(), nullable=False),
+        Column("code", String(), nullable=False),
+        Column("name", Text(), nullable=False),
+        Column("norm", Text(), nullable=False),
+        Column("kind", String(), nullable=False, default="label"),
+        ForeignKeyConstraint(["kb_id"], ["kb.id"], ondelete="CASCADE", name=conv("fk_kb_name_kb_id_kb")),
+        Index(conv("ix_kb_name_code"), "kb_id", "code"),
+        Index(conv("ix_kb_name_norm"), "kb_id", "norm"),
+    )
+    Table(
+        "kb_parent",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("kb_id", Integer(), nullable=False),
+        Column("child", String(), nullable=False),
+        Column("parent", String(), nullable=False),
+        ForeignKeyConstraint(["kb_id"], ["kb.id"], ondelete="CASCADE", name=conv("fk_kb_parent_kb_id_kb")),
+        Index(conv("ix_kb_parent_child"), "kb_id", "child"),
+        Index(conv("ix_kb_parent_parent"), "kb_id", "parent"),
     )
     Table(
         "release",
@@ -426,6 +478,10 @@ document_label = metadata.tables["document_label"]
 edit_history = metadata.tables["edit_history"]
 entity = metadata.tables["entity"]
 guideline = metadata.tables["guideline"]
+kb = metadata.tables["kb"]
+kb_concept = metadata.tables["kb_concept"]
+kb_name = metadata.tables["kb_name"]
+kb_parent = metadata.tables["kb_parent"]
 link = metadata.tables["link"]
 note = metadata.tables["note"]
 project = metadata.tables["project"]

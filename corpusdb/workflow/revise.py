@@ -339,8 +339,9 @@ class RevisionMixin(AdjudicationMixin):
 
     def _check_schema(self, a: Analysis, gold: _Gold, kind: str, local: str) -> None:
         schema = self.schema()  # type: ignore[attr-defined]
-        bad = [v for v in validate(schema, gold.annotations(), a.text)
-               if v.severity == "error" and (v.item_kind, v.item_id) == (kind, local)]  # fmt: skip
+        ann = gold.annotations()
+        found = validate(schema, ann, a.text) + self.grounding_violations(ann, schema)  # type: ignore[attr-defined]
+        bad = [v for v in found if v.severity == "error" and (v.item_kind, v.item_id) == (kind, local)]
         if bad:
             raise InvalidInput(f"the {kind} breaks the schema: {bad[0].message}")
 
@@ -353,7 +354,9 @@ class RevisionMixin(AdjudicationMixin):
         still = [u for u in a.units if u.key not in a.unit_decision]
         waiting = a.waiting()  # what the others wait on; anything else undecided needs a person
         schema = self.schema()  # type: ignore[attr-defined]
-        found = validate(schema, gold.annotations(), a.text)
+        found = validate(schema, gold.annotations(), a.text) + self.grounding_violations(  # type: ignore[attr-defined]
+            gold.annotations(), schema
+        )
         return GoldCheck(
             a.document, a.gold.id if a.gold else None, is_finished(a),
             tuple(u.key for u in still if u.key not in waiting),

@@ -12,6 +12,7 @@ from sqlalchemy import Connection, select
 
 from corpusdb.basics.errors import Conflict, InvalidInput, PermissionDenied, UsageError
 from corpusdb.basics.records import SetInfo
+from corpusdb.kb import check as kb_check
 from corpusdb.services import access
 from corpusdb.services.base import ServiceBase, utcnow_aware
 from corpusdb.services.sets import bump_version, read_contents
@@ -41,7 +42,8 @@ class SubmissionMixin(ServiceBase):
                 G.c.project_id == self.project_id, G.c.version == info.guideline_version
             )
         ).scalar_one()
-        return validate(schema_from_dict(data), ann, text)
+        schema = schema_from_dict(data)
+        return validate(schema, ann, text) + kb_check.violations(conn, schema, ann)
 
     def submit(self, set_id: int, *, force: bool = False) -> SetInfo:
         """Submit one's own set; refuses with every violation unless forced.

@@ -39,6 +39,8 @@ def _attr_line(ident: str, name: str, target: str, value: Any, extra: Mapping[st
 def _norm_line(
     ident: str, kind: str, target: str, ref: str, text: str | None, extra: Mapping[str, Any]
 ) -> str:
+    if extra.get("st"):  # the BioNLP-ST form (see parser._st_norm)
+        target, ref = f"Annotation:{target}", f"Referent:{ref}"
     line = f"{ident}\t{_field2(f'{kind} {target} {ref}', extra)}"
     return line if text is None else f"{line}\t{_one_line(text)}"
 

@@ -405,9 +405,8 @@ class _Parser:
             return
         if " ".join(toks) != f2:
             loc["ws"] = f2
-        self.norms.append(
-            {"id": ident, "kind": toks[0], "target": toks[1], "ref": toks[2], "text": f3, "loc": loc}
-        )
+        target, ref = _st_norm(toks[1], toks[2], loc)
+        self.norms.append({"id": ident, "kind": toks[0], "target": target, "ref": ref, "text": f3, "loc": loc})
 
     def parse_star(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
         toks = f2.split()
@@ -700,3 +699,15 @@ def _without_position(extra: dict[str, Any]) -> dict[str, Any]:
     extra.pop("file", None)
     extra.pop("line", None)
     return extra
+
+
+def _st_norm(target: str, ref: str, loc: dict[str, Any]) -> tuple[str, str]:
+    """The target and reference of an ``N`` line. BioNLP-ST writes normalisations as
+    ``N1\tOntoBiotope Annotation:T3 Referent:OBT:000965`` (BB 2016, several per span), brat as
+    ``N1\tReference T3 db:id``: the BioNLP-ST form is read as the same grounding (target ``T3``,
+    ref ``OBT:000965``, kind ``OntoBiotope``) marked ``st`` in its extra, and written back in its
+    own form (``lines._norm_line``)."""
+    if target.startswith("Annotation:") and ref.startswith("Referent:") and len(target) > 11 and len(ref) > 9:
+        loc["st"] = True
+        return target[11:], ref[9:]
+    return target, ref

@@ -240,7 +240,7 @@ class AnnotationDialogs:
         ref = await self.app.push_screen_wait(grounding_prompt(s.schema, span))
         if not ref:
             return
-        self._act([Put(it.toggle_grounding(span, ref))], f"{span.id} grounding {ref}")
+        self._act([Put(it.toggle_grounding(span, ref, s.schema))], f"{span.id} grounding {ref.split(' ')[0]}")
 
     def action_cycle(self) -> None:
         """Make another span under the cursor the active one (nested or overlapping spans)."""

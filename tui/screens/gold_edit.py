@@ -190,7 +190,7 @@ class GoldEditScreen(ModalScreen[Any]):
         ref = await self.app.push_screen_wait(grounding_prompt(self.schema, d))
         if not ref:
             return
-        self.draft = it.toggle_grounding(d, ref)
+        self.draft = it.toggle_grounding(d, ref, self.schema)
         self._refresh()
 
     # -- relations --------------------------------------------------------------------------------

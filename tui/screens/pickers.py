@@ -304,10 +304,116 @@ class MessageScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def grounding_prompt(schema: Schema, span: Span) -> PromptScreen:
+class KbGroundingScreen(ModalScreen[str | None]):
+    """A grounding looked up in the knowledge base as one types (the span's text pre-filled).
+
+    Each keystroke asks ``Corpus.kb_search`` (exact > synonym > prefix > fuzzy, under the entity
+    type's branch) and lists the candidates with their labels; Enter (or a click) takes the
+    highlighted one, down/up move in the list. Answers ``"KEY LABEL"`` (the key ``db:id`` has no
+    space), or a key the span already has (to remove it), or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("down", "move(1)", "Next", show=False),
+        Binding("up", "move(-1)", "Previous", show=False),
+    ]
+
+    def __init__(self, span: Span, kb: Any, have: str) -> None:
+        super().__init__()
+        self.span, self.kb, self.have = span, kb, have
+        self.found: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+
+        with Vertical(classes="dialog wide"):
+            yield Label(
+                f"Ground {self.span.id} «{self.span.text[:30]}» in {self.kb.kb}", classes="dialog-title"
+            )
+            yield Input(value=self.span.text, id="kb-typed")
+            yield OptionList(id="kb-found")
+            yield Static(f"Has: {self.have}. Enter takes the highlighted concept; an id it has removes it.",
+                         id="prompt-note", classes="dialog-note", markup=False)  # fmt: skip
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._lookup(self.span.text)
+
+    def _lookup(self, typed: str) -> None:
+        from textual.widgets import OptionList
+
+        corpus = self.app.facade.corpus  # type: ignore[attr-defined]
+        try:
+            self.found = corpus.kb_search(
+                self.kb.kb, typed, limit=12, branch=self.kb.branch_of(self.span.type)
+            )
+        except Exception as exc:  # no such knowledge base loaded: say so, keep the dialog
+            self.found = []
+            self.query_one("#prompt-note", Static).update(str(exc))
+        box = self.query_one(OptionList)
+        box.clear_options()
+        box.add_options([f"{c.label}  {c.id}" + (f"  ({c.match}: {c.name})" if c.name != c.label else f"  ({c.match})")
+                         for c in self.found])  # fmt: skip
+        if self.found:
+            box.highlighted = 0
+
+    @on(Input.Changed, "#kb-typed")
+    def _typed(self, event: Input.Changed) -> None:
+        self._lookup(event.value)
+
+    def action_move(self, step: int) -> None:
+        from textual.widgets import OptionList
+
+        box = self.query_one(OptionList)
+        if self.found:
+            box.highlighted = max(0, min(len(self.found) - 1, (box.highlighted or 0) + step))
+
+    def _answer(self, index: int | None) -> None:
+        if index is None or not 0 <= index < len(self.found):
+            self.app.bell()
+            return
+        c = self.found[index]
+        self.dismiss(f"{kb_key(self.kb, c.id)} {c.label}")
+
+    @on(Input.Submitted, "#kb-typed")
+    def _submitted(self, event: Input.Submitted) -> None:
+        from textual.widgets import OptionList
+
+        typed = event.value.strip()
+        from corpusdb.basics.records import grounding_key
+
+        if any(typed in (g.ref, grounding_key(g)) for g in self.span.groundings):
+            self.dismiss(typed)
+            return
+        self._answer(self.query_one(OptionList).highlighted)
+
+    def on_option_list_option_selected(self, event: Any) -> None:
+        self._answer(event.option_index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def kb_key(kb: Any, code: str) -> str:
+    """The grounding key of a knowledge-base concept: the code when it already names one of the
+    database's names (``OBT:000965``), else ``database:code`` (``NCBI_Taxonomy:210``)."""
+    if any(code.startswith(f"{n}:") for n in kb.names()):
+        return code
+    return f"{kb.database}:{code}"
+
+
+def grounding_prompt(schema: Schema, span: Span) -> ModalScreen[str | None]:
     """The prompt for a span's grounding, shared by the annotate screen and the gold editor: a ref
-    the span already has passes (entering it again removes it), a new one must fit the schema."""
+    the span already has passes (entering it again removes it), a new one must fit the schema.
+    Where the schema maps the span's type to a knowledge base, the knowledge-base lookup instead."""
     from tui import items as it
+
+    kb = schema.knowledge_base_for_type(span.type)
+    if kb is not None:
+        from corpusdb.basics.records import grounding_key
+
+        return KbGroundingScreen(span, kb, ", ".join(grounding_key(g) + (f" ({g.text})" if g.text else "")
+                                                     for g in span.groundings) or "none")  # fmt: skip
 
     have = ", ".join(g.ref for g in span.groundings) or "none"
     dbs = ", ".join(schema.rules.grounding_databases) or "any"
