@@ -20,7 +20,7 @@ a project), mirror ``corpusdb.access``:
 
 Covering a new table is one line: a table whose rows belong to an annotation set goes in
 ``SET_OWNED`` (with the SQL that finds the set id of a row), a table that belongs to a project in
-``PROJECT_SCOPED``. ``install`` (run by migration 0007 and after every later upgrade) then
+``PROJECT_SCOPED``, a table whose rows belong to one annotator alone in ``PERSONAL``. ``install`` (run by migration 0007 and after every later upgrade) then
 enables RLS, writes the policies and grants the team roles access; a table in neither list is not
 granted at all, so a new table fails closed for team roles until it has its line.
 
@@ -52,6 +52,14 @@ SET_OWNED: dict[str, str] = {
     "decision": "gold_set_id",
     "edit_history": "set_id",
     "set_skip": "set_id",
+    "suggestion": "set_id",  # a recommender's proposals on one annotator's set: as blind as the set
+    "queue_position": "set_id",  # where the set stands in its annotator's queue (assign --order)
+}
+
+# table -> column naming the one annotator a row belongs to: only that annotator's login reads or
+# writes it (a recommender's part learned from her own unadjudicated sets: not even a lead reads it).
+PERSONAL: dict[str, str] = {
+    "recommender_model": "annotator_id",
 }
 
 MEMBERS = ("annotator", "system", "adjudicator", "lead")
@@ -73,6 +81,8 @@ PROJECT_SCOPED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | str]] = 
     "topic": ("project_id", MEMBERS, LEADS),
     "run": ("project_id", LEADS, LEADS),
     "run_entry": ("(SELECT r.project_id FROM run r WHERE r.id = run_id)", LEADS, LEADS),
+    # recommenders and their shared part (learned from gold of adjudicated documents only)
+    "recommender": ("project_id", MEMBERS, LEADS),
 }
 
 READ_ONLY = ("team_login", "alembic_version")
@@ -267,6 +277,10 @@ def policy_statements(tables: set[str]) -> list[str]:
             assert isinstance(writers, tuple)
             write = f"corpusdb_role_in({pid}, current_user) IN ({_roles(writers)})"
             out += _policies(table, read, write, write, write)
+    for table, column in PERSONAL.items():
+        if table in tables:
+            mine = f"{column} IN (SELECT corpusdb_my_annotators(current_user))"
+            out += _policies(table, mine, mine, mine, mine)
     if "team_login" in tables:
         own = "role_name = current_user::text OR corpusdb_role_in(project_id, current_user) = 'lead'"
         out += _policies("team_login", own, "false", None, None)
@@ -274,7 +288,7 @@ def policy_statements(tables: set[str]) -> list[str]:
 
 
 def covered_tables() -> set[str]:
-    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED}
+    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED, *PERSONAL}
 
 
 def existing_tables(conn: Connection) -> set[str]:

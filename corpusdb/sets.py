@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Connection, insert, select, update
 
 from corpusdb import access, content, tables, undo
-from corpusdb.edits import Change, Put, apply_changes, refuse_groundings
+from corpusdb.edits import Change, Mark, Put, apply_changes, refuse_groundings
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied, StaleVersion
 from corpusdb.records import SET_KINDS, SET_STATUSES, Annotations, AnnotationSet, SetInfo
 from corpusdb.service import ServiceBase, utcnow_aware
@@ -344,10 +344,16 @@ class SetsMixin(ServiceBase):
             if history not in ("undo", "redo"):  # undo/redo put back what was there: no new grounding
                 _check_groundings(conn, self.project_id, info, current, changes)
             new, inverse = apply_changes(current, changes)
-            # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
-            # references and order exactly as the records say, in the same transaction.
-            content.delete_annotations(conn, [set_id])
-            content.insert_annotations(conn, set_id, new)
+            marks = [c for c in changes if isinstance(c, Mark)]
+            if len(marks) < len(changes):
+                # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
+                # references and order exactly as the records say, in the same transaction.
+                content.delete_annotations(conn, [set_id])
+                content.insert_annotations(conn, set_id, new)
+            if marks:  # suggestions accepted or rejected by this action (corpusdb.recommend)
+                from corpusdb.recommend import store as suggestions
+
+                suggestions.apply_marks(conn, set_id, marks, lambda *a, **k: self._audit(conn, *a, **k))
             values: dict[str, Any] = {}
             if info.status == "assigned" and info.kind == "annotation":
                 values["status"] = "in_progress"

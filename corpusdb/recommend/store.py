@@ -1,0 +1,163 @@
+"""Suggestion rows: read, refresh with a model's proposals, insert a system's, and change status.
+
+Every function runs inside the caller's transaction. Callers pass set ids the blindness gate cleared
+(``corpusdb.access``); on PostgreSQL the ``suggestion`` table is ``SET_OWNED`` in ``corpusdb.rls``,
+so the server applies the set's rules too. Status changes come only through ``apply_marks``, called
+by ``Corpus.edit_set`` for the ``Mark`` changes of an action (so an accept and the item it makes are
+one action, one transaction and one undo step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+
+from corpusdb import tables
+from corpusdb.errors import Conflict, InvalidInput
+from corpusdb.recommend.matcher import Proposal
+from corpusdb.recommend.records import STATUSES, Suggestion
+from corpusdb.service import utcnow_aware
+
+SG = tables.suggestion
+RC = tables.recommender
+S = tables.annotation_set
+D = tables.document
+
+
+def span_key(typ: str, fragments: Sequence[Sequence[int]]) -> str:
+    return f"span:{typ}:" + ";".join(f"{a}-{b}" for a, b in fragments)
+
+
+def _record(r: Any) -> Suggestion:
+    frags = tuple((int(a), int(b)) for a, b in r.fragments) if r.fragments else (
+        ((int(r.start), int(r.stop)),) if r.start >= 0 else ()
+    )
+    return Suggestion(
+        id=int(r.id), set_id=int(r.set_id), document=str(r.external_id), recommender=str(r.name),
+        version=str(r.version), kind=str(r.kind), type=str(r.type), fragments=frags, text=str(r.text),
+        score=float(r.score), status=str(r.status), item=r.item_local_id, payload=r.payload or None,
+    )  # fmt: skip
+
+
+def _query():  # type: ignore[no-untyped-def]
+    return (
+        select(SG.c.id, SG.c.set_id, D.c.external_id, RC.c.name, SG.c.version, SG.c.kind, SG.c.type,
+               SG.c.start, SG.c.stop, SG.c.fragments, SG.c.text, SG.c.score, SG.c.status, SG.c.item_local_id,
+               SG.c.payload, SG.c.recommender_id, SG.c.key)
+        .join(RC, RC.c.id == SG.c.recommender_id)
+        .join(S, S.c.id == SG.c.set_id)
+        .join(D, D.c.id == S.c.document_id)
+    )  # fmt: skip
+
+
+def read(conn: Connection, set_ids: Sequence[int], *, status: str | None = None) -> list[Suggestion]:
+    """The suggestions of these sets (already cleared by the gate), by set and position."""
+    out: list[Suggestion] = []
+    ids = list(set_ids)
+    for i in range(0, len(ids), 500):
+        q = _query().where(SG.c.set_id.in_(ids[i : i + 500]))
+        if status is not None:
+            q = q.where(SG.c.status == status)
+        out += [_record(r) for r in conn.execute(q)]
+    out.sort(key=lambda s: (s.set_id, s.start, s.end, s.type, s.recommender))
+    return out
+
+
+def _row(set_id: int, recommender_id: int, version: str, p: Proposal, now: Any, payload: Any = None) -> dict[str, Any]:
+    one = len(p.fragments) == 1
+    return {
+        "set_id": set_id, "recommender_id": recommender_id, "version": version, "kind": "span",
+        "key": span_key(p.type, p.fragments), "type": p.type, "start": p.start, "stop": p.end,
+        "fragments": None if one else [list(f) for f in p.fragments], "text": p.text, "score": float(p.score),
+        "payload": payload, "status": "open", "created": now,
+    }  # fmt: skip
+
+
+def refresh(
+    conn: Connection, set_id: int, recommender_id: int, version: str, proposals: Iterable[Proposal]
+) -> bool:
+    """Make the set's open suggestions of one recommender what it proposes now: new ones added, open
+    ones no longer proposed removed, the rest given the new score and version. Accepted and rejected
+    ones are kept and never proposed again. Returns whether anything changed."""
+    rows = conn.execute(
+        select(SG.c.id, SG.c.key, SG.c.status, SG.c.version, SG.c.score)
+        .where(SG.c.set_id == set_id, SG.c.recommender_id == recommender_id)
+    ).all()  # fmt: skip
+    have = {r.key: r for r in rows}
+    now = utcnow_aware()
+    want: dict[str, Proposal] = {}
+    for p in proposals:
+        want.setdefault(span_key(p.type, p.fragments), p)
+    gone = [r.id for r in rows if r.status == "open" and r.key not in want]
+    new = [_row(set_id, recommender_id, version, p, now) for k, p in want.items() if k not in have]
+    changed = [(have[k].id, p.score) for k, p in want.items()
+               if k in have and have[k].status == "open" and (have[k].version != version or have[k].score != p.score)]  # fmt: skip
+    if gone:
+        conn.execute(delete(SG).where(SG.c.id.in_(gone)))
+    if new:
+        conn.execute(insert(SG), new)
+    for sid, score in changed:
+        conn.execute(update(SG).where(SG.c.id == sid).values(version=version, score=float(score)))
+    return bool(gone or new or changed)
+
+
+def add(
+    conn: Connection, set_id: int, recommender_id: int, version: str, proposals: Iterable[Proposal]
+) -> int:
+    """Add proposals a set does not have yet (a system's predictions at assignment); returns how many."""
+    have = set(conn.execute(select(SG.c.key).where(SG.c.set_id == set_id, SG.c.recommender_id == recommender_id)).scalars())
+    now = utcnow_aware()
+    rows = []
+    for p in proposals:
+        k = span_key(p.type, p.fragments)
+        if k not in have:
+            have.add(k)
+            rows.append(_row(set_id, recommender_id, version, p, now))
+    if rows:
+        conn.execute(insert(SG), rows)
+    return len(rows)
+
+
+def apply_marks(conn: Connection, set_id: int, marks: Sequence[Any], audit: Any) -> None:
+    """Write the status changes of an action (``corpusdb.edits.Mark``) on this set's suggestions and
+    record each accept, reject or reopening in the audit trail (``audit(action, target, **detail)``).
+    Refused when a suggestion is not this set's or is no longer in the status the action saw."""
+    now = utcnow_aware()
+    for m in marks:
+        if m.status not in STATUSES:
+            raise InvalidInput(f"suggestion status must be one of {', '.join(STATUSES)}, not {m.status!r}")
+        row = conn.execute(
+            select(SG.c.status, SG.c.recommender_id, SG.c.version, RC.c.name)
+            .join(RC, RC.c.id == SG.c.recommender_id)
+            .where(SG.c.id == m.suggestion, SG.c.set_id == set_id)
+        ).first()  # fmt: skip
+        if row is None:
+            raise InvalidInput(f"set {set_id} has no suggestion {m.suggestion}")
+        if row.status != m.previous:
+            raise Conflict(f"suggestion {m.suggestion} is {row.status} now, not {m.previous}: reload the document")
+        conn.execute(
+            update(SG).where(SG.c.id == m.suggestion).values(
+                status=m.status, item_local_id=m.item if m.status == "accepted" else None,
+                decided=now if m.status != "open" else None,
+            )
+        )  # fmt: skip
+        action = {"accepted": "accept_suggestion", "rejected": "reject_suggestion"}.get(m.status, "reopen_suggestion")
+        # No text or type in the trail: leads read it, and the set is not theirs to read yet.
+        audit(action, f"set {set_id}", suggestion=m.suggestion, recommender=row.name, version=row.version,
+              item=m.item, was=m.previous)  # fmt: skip
+
+
+def counts(conn: Connection, set_ids: Sequence[int]) -> dict[int, dict[str, int]]:
+    """Per set: how many suggestions are open, accepted, rejected."""
+    from sqlalchemy import func
+
+    out: dict[int, dict[str, int]] = {}
+    ids = list(set_ids)
+    for i in range(0, len(ids), 500):
+        q = (select(SG.c.set_id, SG.c.status, func.count()).where(SG.c.set_id.in_(ids[i : i + 500]))
+             .group_by(SG.c.set_id, SG.c.status))  # fmt: skip
+        for sid, status, n in conn.execute(q):
+            out.setdefault(int(sid), dict.fromkeys(STATUSES, 0))[str(status)] = int(n)
+    return out
