@@ -23,6 +23,7 @@ from corpusdb.history import HistoryMixin
 from corpusdb.hygiene import HygieneMixin
 from corpusdb.interchange.formats_mixin import FormatsMixin
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
+from corpusdb.recommend.service import RecommendMixin
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.service import AgreementMixin
 from corpusdb.service import OWNER, Actor
@@ -36,6 +37,7 @@ from guidelines.schema import Schema
 
 
 class Corpus(
+    RecommendMixin,
     RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,

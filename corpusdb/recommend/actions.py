@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from corpusdb.edits import Change, Mark, Put, next_id
 from corpusdb.errors import InvalidInput
-from corpusdb.records import Annotations, Span
 from corpusdb.recommend.records import PROVENANCE, Suggestion
+from corpusdb.records import Annotations, Span
 
 
 def provenance(span: Span) -> str | None:
@@ -22,7 +22,9 @@ def provenance(span: Span) -> str | None:
     p = span.extra.get(PROVENANCE) if span.extra else None
     if not isinstance(p, dict):
         return None
-    return f"accepted from {p.get('recommender')} v{p.get('version')} (score {float(p.get('score') or 0):.2f})"
+    return (
+        f"accepted from {p.get('recommender')} v{p.get('version')} (score {float(p.get('score') or 0):.2f})"
+    )
 
 
 def shown(ann: Annotations, suggestions: Sequence[Suggestion]) -> list[Suggestion]:
@@ -43,8 +45,11 @@ def shown(ann: Annotations, suggestions: Sequence[Suggestion]) -> list[Suggestio
 
 def same_name(suggestions: Sequence[Suggestion], chosen: Suggestion) -> list[Suggestion]:
     """The open suggestions of the same name (text) and type as ``chosen``, ``chosen`` included."""
-    return [s for s in suggestions if s.status == "open" and s.kind == "span" and s.type == chosen.type
-            and s.text == chosen.text]  # fmt: skip
+    return [
+        s
+        for s in suggestions
+        if s.status == "open" and s.kind == "span" and s.type == chosen.type and s.text == chosen.text
+    ]
 
 
 def accept(ann: Annotations, text: str, chosen: Sequence[Suggestion]) -> tuple[list[Change], str]:
@@ -63,7 +68,9 @@ def accept(ann: Annotations, text: str, chosen: Sequence[Suggestion]) -> tuple[l
         sid = next_id(ann, "span", taken)
         taken.append(sid)
         have.add((s.type, s.fragments))
-        extra = {PROVENANCE: {"id": s.id, "recommender": s.recommender, "version": s.version, "score": s.score}}
+        extra = {
+            PROVENANCE: {"id": s.id, "recommender": s.recommender, "version": s.version, "score": s.score}
+        }
         item_text = " ".join(text[a:b] for a, b in s.fragments)
         changes.append(Put(Span(sid, s.type, s.fragments, item_text, extra=extra)))
         changes.append(Mark(s.id, "accepted", "open", sid))

@@ -173,7 +173,9 @@ class StringMatcher:
         return out
 
 
-def resolve(text: str, hits: Sequence[tuple[int, int, Counter[str]]], min_score: float = 0.0) -> list[Proposal]:
+def resolve(
+    text: str, hits: Sequence[tuple[int, int, Counter[str]]], min_score: float = 0.0
+) -> list[Proposal]:
     """Hits of one or several matchers (their counts add up) as proposals: one type per place,
     overlaps resolved longest first, then leftmost."""
     merged: dict[tuple[int, int], Counter[str]] = {}

@@ -37,12 +37,16 @@ class RecommenderInfo:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "kind": self.kind, "layer": self.layer,
+            "name": self.name,
+            "kind": self.kind,
+            "layer": self.layer,
             "types": list(self.types) if self.types is not None else None,
             "options": {k: v for k, v in self.options.items() if k != "dictionary"},
-            "dictionary_names": self.dictionary, "version": self.version,
-            "trained": self.trained.isoformat() if self.trained else None, "stats": dict(self.stats),
-        }  # fmt: skip
+            "dictionary_names": self.dictionary,
+            "version": self.version,
+            "trained": self.trained.isoformat() if self.trained else None,
+            "stats": dict(self.stats),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +82,20 @@ class Suggestion:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id, "set": self.set_id, "document": self.document, "recommender": self.recommender,
-            "version": self.version, "kind": self.kind, "type": self.type,
-            "fragments": [list(f) for f in self.fragments], "text": self.text, "score": self.score,
-            "status": self.status, "item": self.item,
+            "id": self.id,
+            "set": self.set_id,
+            "document": self.document,
+            "recommender": self.recommender,
+            "version": self.version,
+            "kind": self.kind,
+            "type": self.type,
+            "fragments": [list(f) for f in self.fragments],
+            "text": self.text,
+            "score": self.score,
+            "status": self.status,
+            "item": self.item,
             **({"payload": dict(self.payload)} if self.payload else {}),
-        }  # fmt: skip
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,5 +109,11 @@ class TrainingResult:
     detail: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"recommender": self.recommender, "part": self.part, "version": self.version,
-                "seconds": round(self.seconds, 3), "examples": self.examples, **dict(self.detail)}  # fmt: skip
+        return {
+            "recommender": self.recommender,
+            "part": self.part,
+            "version": self.version,
+            "seconds": round(self.seconds, 3),
+            "examples": self.examples,
+            **dict(self.detail),
+        }

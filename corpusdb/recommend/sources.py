@@ -49,7 +49,9 @@ def read_dictionary(path: str | Path, types: Collection[str]) -> list[tuple[str,
         if not name:
             problems.append(f"{p}:{no}: empty name")
         elif typ not in types:
-            problems.append(f"{p}:{no}: type {typ!r} is not an entity type of the schema ({', '.join(sorted(types))})")
+            problems.append(
+                f"{p}:{no}: type {typ!r} is not an entity type of the schema ({', '.join(sorted(types))})"
+            )
         else:
             out.append((name, typ))
     if problems:
@@ -60,7 +62,9 @@ def read_dictionary(path: str | Path, types: Collection[str]) -> list[tuple[str,
     return out
 
 
-def external_names(corpus: Any, options: dict[str, Any], types: Collection[str] | None) -> list[tuple[str, str]]:
+def external_names(
+    corpus: Any, options: dict[str, Any], types: Collection[str] | None
+) -> list[tuple[str, str]]:
     """Names from the registered sources the options name (refused when a source is not there)."""
     out: list[tuple[str, str]] = []
     for option, source in ((k, v) for k, v in options.items() if k in ("kb",)):

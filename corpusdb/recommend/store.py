@@ -31,25 +31,53 @@ def span_key(typ: str, fragments: Sequence[Sequence[int]]) -> str:
 
 
 def _record(r: Any) -> Suggestion:
-    frags = tuple((int(a), int(b)) for a, b in r.fragments) if r.fragments else (
-        ((int(r.start), int(r.stop)),) if r.start >= 0 else ()
+    frags = (
+        tuple((int(a), int(b)) for a, b in r.fragments)
+        if r.fragments
+        else (((int(r.start), int(r.stop)),) if r.start >= 0 else ())
     )
     return Suggestion(
-        id=int(r.id), set_id=int(r.set_id), document=str(r.external_id), recommender=str(r.name),
-        version=str(r.version), kind=str(r.kind), type=str(r.type), fragments=frags, text=str(r.text),
-        score=float(r.score), status=str(r.status), item=r.item_local_id, payload=r.payload or None,
-    )  # fmt: skip
+        id=int(r.id),
+        set_id=int(r.set_id),
+        document=str(r.external_id),
+        recommender=str(r.name),
+        version=str(r.version),
+        kind=str(r.kind),
+        type=str(r.type),
+        fragments=frags,
+        text=str(r.text),
+        score=float(r.score),
+        status=str(r.status),
+        item=r.item_local_id,
+        payload=r.payload or None,
+    )
 
 
 def _query():  # type: ignore[no-untyped-def]
     return (
-        select(SG.c.id, SG.c.set_id, D.c.external_id, RC.c.name, SG.c.version, SG.c.kind, SG.c.type,
-               SG.c.start, SG.c.stop, SG.c.fragments, SG.c.text, SG.c.score, SG.c.status, SG.c.item_local_id,
-               SG.c.payload, SG.c.recommender_id, SG.c.key)
+        select(
+            SG.c.id,
+            SG.c.set_id,
+            D.c.external_id,
+            RC.c.name,
+            SG.c.version,
+            SG.c.kind,
+            SG.c.type,
+            SG.c.start,
+            SG.c.stop,
+            SG.c.fragments,
+            SG.c.text,
+            SG.c.score,
+            SG.c.status,
+            SG.c.item_local_id,
+            SG.c.payload,
+            SG.c.recommender_id,
+            SG.c.key,
+        )
         .join(RC, RC.c.id == SG.c.recommender_id)
         .join(S, S.c.id == SG.c.set_id)
         .join(D, D.c.id == S.c.document_id)
-    )  # fmt: skip
+    )
 
 
 def read(conn: Connection, set_ids: Sequence[int], *, status: str | None = None) -> list[Suggestion]:
@@ -65,14 +93,26 @@ def read(conn: Connection, set_ids: Sequence[int], *, status: str | None = None)
     return out
 
 
-def _row(set_id: int, recommender_id: int, version: str, p: Proposal, now: Any, payload: Any = None) -> dict[str, Any]:
+def _row(
+    set_id: int, recommender_id: int, version: str, p: Proposal, now: Any, payload: Any = None
+) -> dict[str, Any]:
     one = len(p.fragments) == 1
     return {
-        "set_id": set_id, "recommender_id": recommender_id, "version": version, "kind": "span",
-        "key": span_key(p.type, p.fragments), "type": p.type, "start": p.start, "stop": p.end,
-        "fragments": None if one else [list(f) for f in p.fragments], "text": p.text, "score": float(p.score),
-        "payload": payload, "status": "open", "created": now,
-    }  # fmt: skip
+        "set_id": set_id,
+        "recommender_id": recommender_id,
+        "version": version,
+        "kind": "span",
+        "key": span_key(p.type, p.fragments),
+        "type": p.type,
+        "start": p.start,
+        "stop": p.end,
+        "fragments": None if one else [list(f) for f in p.fragments],
+        "text": p.text,
+        "score": float(p.score),
+        "payload": payload,
+        "status": "open",
+        "created": now,
+    }
 
 
 def refresh(
@@ -82,9 +122,10 @@ def refresh(
     ones no longer proposed removed, the rest given the new score and version. Accepted and rejected
     ones are kept and never proposed again. Returns whether anything changed."""
     rows = conn.execute(
-        select(SG.c.id, SG.c.key, SG.c.status, SG.c.version, SG.c.score)
-        .where(SG.c.set_id == set_id, SG.c.recommender_id == recommender_id)
-    ).all()  # fmt: skip
+        select(SG.c.id, SG.c.key, SG.c.status, SG.c.version, SG.c.score).where(
+            SG.c.set_id == set_id, SG.c.recommender_id == recommender_id
+        )
+    ).all()
     have = {r.key: r for r in rows}
     now = utcnow_aware()
     want: dict[str, Proposal] = {}
@@ -92,8 +133,11 @@ def refresh(
         want.setdefault(span_key(p.type, p.fragments), p)
     gone = [r.id for r in rows if r.status == "open" and r.key not in want]
     new = [_row(set_id, recommender_id, version, p, now) for k, p in want.items() if k not in have]
-    changed = [(have[k].id, p.score) for k, p in want.items()
-               if k in have and have[k].status == "open" and (have[k].version != version or have[k].score != p.score)]  # fmt: skip
+    changed = [
+        (have[k].id, p.score)
+        for k, p in want.items()
+        if k in have and have[k].status == "open" and (have[k].version != version or have[k].score != p.score)
+    ]
     if gone:
         conn.execute(delete(SG).where(SG.c.id.in_(gone)))
     if new:
@@ -107,7 +151,11 @@ def add(
     conn: Connection, set_id: int, recommender_id: int, version: str, proposals: Iterable[Proposal]
 ) -> int:
     """Add proposals a set does not have yet (a system's predictions at assignment); returns how many."""
-    have = set(conn.execute(select(SG.c.key).where(SG.c.set_id == set_id, SG.c.recommender_id == recommender_id)).scalars())
+    have = set(
+        conn.execute(
+            select(SG.c.key).where(SG.c.set_id == set_id, SG.c.recommender_id == recommender_id)
+        ).scalars()
+    )
     now = utcnow_aware()
     rows = []
     for p in proposals:
@@ -132,21 +180,35 @@ def apply_marks(conn: Connection, set_id: int, marks: Sequence[Any], audit: Any)
             select(SG.c.status, SG.c.recommender_id, SG.c.version, RC.c.name)
             .join(RC, RC.c.id == SG.c.recommender_id)
             .where(SG.c.id == m.suggestion, SG.c.set_id == set_id)
-        ).first()  # fmt: skip
+        ).first()
         if row is None:
             raise InvalidInput(f"set {set_id} has no suggestion {m.suggestion}")
         if row.status != m.previous:
-            raise Conflict(f"suggestion {m.suggestion} is {row.status} now, not {m.previous}: reload the document")
+            raise Conflict(
+                f"suggestion {m.suggestion} is {row.status} now, not {m.previous}: reload the document"
+            )
         conn.execute(
-            update(SG).where(SG.c.id == m.suggestion).values(
-                status=m.status, item_local_id=m.item if m.status == "accepted" else None,
+            update(SG)
+            .where(SG.c.id == m.suggestion)
+            .values(
+                status=m.status,
+                item_local_id=m.item if m.status == "accepted" else None,
                 decided=now if m.status != "open" else None,
             )
-        )  # fmt: skip
-        action = {"accepted": "accept_suggestion", "rejected": "reject_suggestion"}.get(m.status, "reopen_suggestion")
+        )
+        action = {"accepted": "accept_suggestion", "rejected": "reject_suggestion"}.get(
+            m.status, "reopen_suggestion"
+        )
         # No text or type in the trail: leads read it, and the set is not theirs to read yet.
-        audit(action, f"set {set_id}", suggestion=m.suggestion, recommender=row.name, version=row.version,
-              item=m.item, was=m.previous)  # fmt: skip
+        audit(
+            action,
+            f"set {set_id}",
+            suggestion=m.suggestion,
+            recommender=row.name,
+            version=row.version,
+            item=m.item,
+            was=m.previous,
+        )
 
 
 def counts(conn: Connection, set_ids: Sequence[int]) -> dict[int, dict[str, int]]:
@@ -156,8 +218,11 @@ def counts(conn: Connection, set_ids: Sequence[int]) -> dict[int, dict[str, int]
     out: dict[int, dict[str, int]] = {}
     ids = list(set_ids)
     for i in range(0, len(ids), 500):
-        q = (select(SG.c.set_id, SG.c.status, func.count()).where(SG.c.set_id.in_(ids[i : i + 500]))
-             .group_by(SG.c.set_id, SG.c.status))  # fmt: skip
+        q = (
+            select(SG.c.set_id, SG.c.status, func.count())
+            .where(SG.c.set_id.in_(ids[i : i + 500]))
+            .group_by(SG.c.set_id, SG.c.status)
+        )
         for sid, status, n in conn.execute(q):
             out.setdefault(int(sid), dict.fromkeys(STATUSES, 0))[str(status)] = int(n)
     return out

@@ -36,8 +36,9 @@ from typing import Any
 from corpusdb.recommend.matcher import Proposal
 from corpusdb.recommend.tokens import Tokens, tokenize
 
-GREEK = frozenset("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
-                  "sigma tau upsilon phi chi psi omega".split())  # fmt: skip
+GREEK = frozenset(
+    ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"]
+)
 _SHAPE = [(re.compile(r"[A-Z]+"), "X"), (re.compile(r"[a-z]+"), "x"), (re.compile(r"[0-9]+"), "d")]
 
 
@@ -96,7 +97,9 @@ def features(words: Sequence[str]) -> list[dict[str, Any]]:
 def labels(tokens: Tokens, items: Iterable[tuple[str, Sequence[Sequence[int]]]]) -> list[str]:
     """BIO labels of ``tokens`` for ``items`` ((type, fragments) pairs); see the module docstring."""
     out = ["O"] * len(tokens.spans)
-    for typ, fragments in sorted(items, key=lambda it: (min(s for s, _ in it[1]), -sum(e - s for s, e in it[1]))):
+    for typ, fragments in sorted(
+        items, key=lambda it: (min(s for s, _ in it[1]), -sum(e - s for s, e in it[1]))
+    ):
         idx = [i for i, (a, b) in enumerate(tokens.spans) if any(a < e and b > s for s, e in fragments)]
         if not idx or any(out[i] != "O" for i in idx):
             continue
@@ -119,7 +122,9 @@ class TaggerOptions:
         return cls(**known)
 
 
-def train(examples: Iterable[tuple[str, Sequence[tuple[str, Sequence[Sequence[int]]]]]], options: TaggerOptions) -> bytes:
+def train(
+    examples: Iterable[tuple[str, Sequence[tuple[str, Sequence[Sequence[int]]]]]], options: TaggerOptions
+) -> bytes:
     """A CRF model (crfsuite's file, as bytes) from (text, items) examples."""
     import sklearn_crfsuite  # scikit-learn: seconds to import, so only where training happens
 
@@ -135,9 +140,13 @@ def train(examples: Iterable[tuple[str, Sequence[tuple[str, Sequence[Sequence[in
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "model.crfsuite")
         crf = sklearn_crfsuite.CRF(
-            algorithm="lbfgs", c1=options.c1, c2=options.c2, max_iterations=options.max_iterations,
-            all_possible_transitions=True, model_filename=path,
-        )  # fmt: skip
+            algorithm="lbfgs",
+            c1=options.c1,
+            c2=options.c2,
+            max_iterations=options.max_iterations,
+            all_possible_transitions=True,
+            model_filename=path,
+        )
         crf.fit(xs, ys)
         with open(path, "rb") as f:
             return f.read()

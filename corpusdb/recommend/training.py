@@ -43,7 +43,9 @@ class Example:
                 yield self.text[a:b], typ
 
 
-def _examples(conn: Connection, rows: list[tuple[int, str, str]], types: Collection[str] | None) -> list[Example]:
+def _examples(
+    conn: Connection, rows: list[tuple[int, str, str]], types: Collection[str] | None
+) -> list[Example]:
     body = content.load_many(conn, [r[0] for r in rows])
     out = []
     for set_id, doc, text in rows:
@@ -60,7 +62,11 @@ def adjudicated_gold(project_id: int):  # type: ignore[no-untyped-def]
     """SQL: the ids, documents and texts of finished gold sets of fully submitted documents."""
     other = S.alias()
     unfinished = exists().where(
-        and_(other.c.document_id == S.c.document_id, other.c.kind == "annotation", other.c.status != "submitted")
+        and_(
+            other.c.document_id == S.c.document_id,
+            other.c.kind == "annotation",
+            other.c.status != "submitted",
+        )
     )
     return (
         select(S.c.id, D.c.external_id, D.c.text)
@@ -110,6 +116,8 @@ def texts(conn: Connection, project_id: int, documents: Collection[str]) -> dict
     out: dict[str, str] = {}
     ids = list(documents)
     for i in range(0, len(ids), 500):
-        q = select(D.c.external_id, D.c.text).where(D.c.project_id == project_id, D.c.external_id.in_(ids[i : i + 500]))
+        q = select(D.c.external_id, D.c.text).where(
+            D.c.project_id == project_id, D.c.external_id.in_(ids[i : i + 500])
+        )
         out.update((str(a), str(b)) for a, b in conn.execute(q))
     return out
