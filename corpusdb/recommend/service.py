@@ -71,6 +71,12 @@ def _info(r: Any) -> RecommenderInfo:
     )
 
 
+def infos(conn: Connection, project_id: int) -> list[RecommenderInfo]:
+    """Every recommender of the project, by name (inside the caller's transaction)."""
+    rows = conn.execute(select(*_INFO_COLS).where(RC.c.project_id == project_id).order_by(RC.c.name))
+    return [_info(r) for r in rows]
+
+
 @dataclass(frozen=True, slots=True)
 class _Own:
     """An annotator's own part of a recommender, as far as choosing a model needs (no blob)."""
@@ -166,10 +172,7 @@ class RecommendMixin(ServiceBase):
     def recommenders(self) -> list[RecommenderInfo]:
         """The project's recommenders (every member may list them)."""
         with self._read() as conn:
-            rows = conn.execute(
-                select(*_INFO_COLS).where(RC.c.project_id == self.project_id).order_by(RC.c.name)
-            )
-            return [_info(r) for r in rows]
+            return infos(conn, self.project_id)
 
     def recommender(self, name: str) -> RecommenderInfo:
         with self._read() as conn:
