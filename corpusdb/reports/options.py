@@ -92,6 +92,9 @@ class AgreementOptions:
     """How many documents and types the ``lowest`` lists hold."""
     unanswered: str = "misses"
     """See ``UNANSWERED``; only pairs with gold as one side are concerned."""
+    exclude_suggested: bool = False
+    """Compare only the raters' own items: items accepted from suggestions (``corpusdb.recommend``)
+    are left out, since suggestions shared by raters raise agreement."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -174,6 +177,7 @@ class AgreementOptions:
             if self.bootstrap
             else None,
             "unanswered": self.unanswered if span_like else None,
+            "exclude_suggested": self.exclude_suggested if span_like else None,
         }
 
     def check_merged_types(self, known: Iterable[str], what: str) -> None:
