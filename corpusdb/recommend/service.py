@@ -402,7 +402,7 @@ class RecommendMixin(ServiceBase):
         if self.actor.name is None:
             raise InvalidInput("the database owner has no sets of their own: act as an annotator (--as NAME)")
         with self._read() as conn:
-            info = self._my_set(conn, document)
+            info = self._my_annotation_set(conn, document)
             if not refresh or info.status == "submitted":
                 return sstore.read(conn, [info.id])
             recs = conn.execute(
@@ -424,13 +424,13 @@ class RecommendMixin(ServiceBase):
         proposals: dict[int, tuple[str, list[Proposal]]] = {}
         have = {(sp.type, tuple(sp.fragments)) for sp in ann.spans}
         for r in recs:
-            found = self._propose(r, own.get(int(r.id)), text, ann)
+            found = self._proposals_of(r, own.get(int(r.id)), text, ann)
             if found is not None:  # what the set already has as an item is not proposed
                 proposals[int(r.id)] = (found[0], [p for p in found[1] if (p.type, p.fragments) not in have])
         if not self._would_change(stored, recs, proposals):
             return stored
         with self._write() as conn:
-            self._my_set(conn, document)  # still mine (not deleted meanwhile)
+            self._my_annotation_set(conn, document)  # still mine (not deleted meanwhile)
             for rid, (version, props) in proposals.items():
                 sstore.refresh(conn, info.id, rid, version, props)
             return sstore.read(conn, [info.id])
@@ -455,7 +455,7 @@ class RecommendMixin(ServiceBase):
                 return True
         return False
 
-    def _my_set(self, conn: Connection, document: str | int) -> Any:
+    def _my_annotation_set(self, conn: Connection, document: str | int) -> Any:
         from corpusdb.sets import document_id
 
         doc = document_id(conn, self.project_id, document)
@@ -471,7 +471,9 @@ class RecommendMixin(ServiceBase):
             raise NotFound(f"{self.actor.label} has no annotation set on document {document!r}")
         return found[0]
 
-    def _propose(self, r: Any, own: _Own | None, text: str, ann: Any) -> tuple[str, list[Proposal]] | None:
+    def _proposals_of(
+        self, r: Any, own: _Own | None, text: str, ann: Any
+    ) -> tuple[str, list[Proposal]] | None:
         """(version label, proposals) of one recommender on one document, or None when it has no
         model for me yet."""
         from corpusdb.recommend import models
@@ -562,6 +564,21 @@ class RecommendMixin(ServiceBase):
             ok = [i.id for i in access.visible_sets(conn, self.project_id, self.actor, set_ids=list(set_ids))]
             return sstore.counts(conn, ok)
 
+    def queue_positions(self, set_ids: Sequence[int]) -> dict[int, tuple[str, int, float]]:
+        """Per readable set handed out by ``assign --order``: (order, rank, score)."""
+        q_ = tables.queue_position
+        with self._read() as conn:
+            ok = [i.id for i in access.visible_sets(conn, self.project_id, self.actor, set_ids=list(set_ids))]
+            out: dict[int, tuple[str, int, float]] = {}
+            for k in range(0, len(ok), 500):
+                rows = conn.execute(
+                    select(q_.c.set_id, q_.c.ordering, q_.c.rank, q_.c.score).where(
+                        q_.c.set_id.in_(ok[k : k + 500])
+                    )
+                )
+                out.update({int(r[0]): (str(r[1]), int(r[2]), float(r[3])) for r in rows})
+        return out
+
     def accept_suggestions(
         self, set_id: int, ids: Sequence[int], *, expected_version: int, same_name: bool = False
     ) -> EditResult:
@@ -569,7 +586,7 @@ class RecommendMixin(ServiceBase):
         open suggestion of the first one's name and type in the document."""
         from corpusdb.recommend import actions
 
-        ann, text, chosen, everything = self._chosen(set_id, ids)
+        ann, text, chosen, everything = self._picked_suggestions(set_id, ids)
         if same_name:
             chosen = actions.same_name(everything, chosen[0])
         changes, description = actions.accept(ann, text, chosen)
@@ -585,7 +602,7 @@ class RecommendMixin(ServiceBase):
         """Reject suggestions of my set: never proposed to me again (one action, one undo step)."""
         from corpusdb.recommend import actions
 
-        _ann, _text, chosen, _all = self._chosen(set_id, ids)
+        _ann, _text, chosen, _all = self._picked_suggestions(set_id, ids)
         changes, description = actions.reject(chosen)
         return self.edit_set(
             set_id,
@@ -595,7 +612,9 @@ class RecommendMixin(ServiceBase):
             description=description,
         )
 
-    def _chosen(self, set_id: int, ids: Sequence[int]) -> tuple[Any, str, list[Suggestion], list[Suggestion]]:
+    def _picked_suggestions(
+        self, set_id: int, ids: Sequence[int]
+    ) -> tuple[Any, str, list[Suggestion], list[Suggestion]]:
         from corpusdb.recommend import store as sstore
 
         if not ids:

@@ -37,7 +37,32 @@ from corpusdb.recommend.matcher import Proposal
 from corpusdb.recommend.tokens import Tokens, tokenize
 
 GREEK = frozenset(
-    ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"]
+    [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "omicron",
+        "pi",
+        "rho",
+        "sigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "chi",
+        "psi",
+        "omega",
+    ]
 )
 _SHAPE = [(re.compile(r"[A-Z]+"), "X"), (re.compile(r"[a-z]+"), "x"), (re.compile(r"[0-9]+"), "d")]
 
@@ -158,8 +183,9 @@ class Tagger:
     def __init__(self, model: bytes, types: frozenset[str] | None = None, min_score: float = 0.5) -> None:
         import pycrfsuite
 
+        self._model = model  # crfsuite reads the model where it lies: it must outlive the tagger
         self._tagger = pycrfsuite.Tagger()
-        self._tagger.open_inmemory(model)
+        self._tagger.open_inmemory(self._model)
         self.types = types
         self.min_score = min_score
 

@@ -154,9 +154,9 @@ class AssignmentMixin(ServiceBase):
             created_ids = self._create(conn, pairs, None if as_suggestions else seed_from, skipped)
             offered = 0
             if as_suggestions:
-                offered = self._offer(conn, seed_from, created_ids)  # type: ignore[arg-type]
+                offered = self._offer_suggestions(conn, seed_from, created_ids)  # type: ignore[arg-type]
             if ordering is not None:
-                self._queue(conn, ordering, pairs, created_ids)
+                self._queue_positions(conn, ordering, pairs, created_ids)
             self._audit(conn, "assign", "", sets=len(created_ids), per_document=per_document, seed=seed,
                         seed_from=seed_from, as_suggestions=as_suggestions or None,
                         order=ordering.describe() if ordering else None)  # fmt: skip
@@ -165,16 +165,16 @@ class AssignmentMixin(ServiceBase):
                                                                      kind="annotation") if h.annotator)  # fmt: skip
         return Assignment(tuple(created), tuple(skipped), dict(sorted(final.items())),
                           suggestions=offered, order=ordering.describe() if ordering else None,
-                          ranks=self._ranks(ordering, pairs))  # fmt: skip
+                          ranks=self._order_ranks(ordering, pairs))  # fmt: skip
 
     @staticmethod
-    def _ranks(ordering, pairs) -> dict[str, tuple[int, float]]:  # type: ignore[no-untyped-def]
+    def _order_ranks(ordering, pairs) -> dict[str, tuple[int, float]]:  # type: ignore[no-untyped-def]
         if ordering is None:
             return {}
         handed = {d for d, _a in pairs}
         return {d: (i, ordering.scores.get(d, 0.0)) for i, d in enumerate(ordering.ranked, 1) if d in handed}
 
-    def _offer(self, conn, system: str, set_ids: list[int]) -> int:  # type: ignore[no-untyped-def]
+    def _offer_suggestions(self, conn, system: str, set_ids: list[int]) -> int:  # type: ignore[no-untyped-def]
         """``system``'s predictions as suggestions on the new sets (its external recommender, made
         when missing); returns how many suggestions."""
         from corpusdb.recommend.service import infos, offer_predictions
@@ -197,7 +197,7 @@ class AssignmentMixin(ServiceBase):
             rec = self._recommender(conn, system)  # type: ignore[attr-defined]
         return offer_predictions(conn, self.project_id, self.actor, rec, system, set(set_ids))[0]
 
-    def _queue(self, conn, ordering, pairs, set_ids) -> None:  # type: ignore[no-untyped-def]
+    def _queue_positions(self, conn, ordering, pairs, set_ids) -> None:  # type: ignore[no-untyped-def]
         """Each new set's rank in the order it was handed out in (the TUI lists documents so)."""
         from sqlalchemy import insert
 

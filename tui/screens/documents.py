@@ -19,7 +19,11 @@ STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
 class DocumentsScreen(ReloadingScreen):
     """My documents. The list is re-read whenever the screen comes back (after annotating one)."""
 
-    HELP = "Your assigned documents. Enter opens one; ctrl+p finds a document by name."
+    HELP = (
+        "Your assigned documents. Enter opens one; ctrl+p finds a document by name. #N: your queue's "
+        "order (the lead's assign --order); from a system: a system's items copied into your set "
+        "(pre-annotated) or suggestions waiting for you to accept or reject them."
+    )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", show=False),
@@ -52,16 +56,17 @@ class DocumentsScreen(ReloadingScreen):
         keep = table.cursor_row
         fill_table(
             table,
-            ("document", "status", "spans", "rels", "links", "labels", "version"),
+            ("document", "status", "spans", "rels", "links", "labels", "version", "from a system"),
             [
                 (
-                    r.document,
+                    (f"#{r.rank} " if r.rank is not None else "") + r.document,
                     f"{STATUS_MARK.get(r.status, '?')} {r.status}" + (" · skipped" if r.skipped else ""),
                     str(r.spans),
                     str(r.relations),
                     str(r.links),
                     str(r.labels),
                     f"v{r.version}",
+                    _from_system(r),
                 )
                 for r in rows
             ],
@@ -87,3 +92,11 @@ class DocumentsScreen(ReloadingScreen):
         table = self.query_one(DataTable)
         if self.rows and 0 <= table.cursor_row < len(self.rows):
             self.corpus_app.open_document(self.rows[table.cursor_row].document)
+
+
+def _from_system(r: DocRow) -> str:
+    """Which a document has: a system's items copied in (pre-annotated), suggestions, both, or none."""
+    parts = (["pre-annotated"] if r.seeded else []) + (
+        [f"{r.suggestions} suggestions"] if r.suggestions else []
+    )
+    return ", ".join(parts)
