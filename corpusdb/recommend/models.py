@@ -28,8 +28,16 @@ def pack(obj: Any) -> str:
     return base64.b64encode(zlib.compress(orjson.dumps(obj), 6)).decode("ascii")
 
 
-def unpack(text: str) -> Any:
-    return orjson.loads(zlib.decompress(base64.b64decode(text)))
+def unpack(text: str, what: str = "the model") -> Any:
+    """The stored JSON back; a damaged value is refused with what to do (retrain it)."""
+    try:
+        return orjson.loads(zlib.decompress(base64.b64decode(text, validate=True)))
+    except (ValueError, zlib.error) as exc:  # binascii.Error and orjson's error are ValueErrors
+        from corpusdb.errors import InvalidInput
+
+        raise InvalidInput(
+            f"{what} cannot be read ({exc}): train it again (corpusdb recommend train)"
+        ) from None
 
 
 def encode_bytes(data: bytes) -> str:

@@ -380,7 +380,7 @@ class RecommendMixin(ServiceBase):
         from corpusdb.recommend import models
 
         blob = conn.execute(select(RC.c.model).where(RC.c.id == rec_id)).scalar()
-        return models.unpack(blob) if blob else None
+        return models.unpack(blob, "the shared part of the recommender") if blob else None
 
     def train_in_background(
         self, name: str | None = None, *, url: str | None = None, project: str | None = None
@@ -544,7 +544,7 @@ class RecommendMixin(ServiceBase):
             ).scalar()
         if not blob:
             raise NotFound("no model of your own for this recommender")
-        return models.unpack(blob)
+        return models.unpack(blob, "your own part of the recommender")
 
     def set_suggestions(self, set_id: int, *, status: str | None = None) -> list[Suggestion]:
         """The suggestions of a set this user may read (its annotator; adjudicators and leads once

@@ -43,10 +43,11 @@ MAX_MARKER_ROWS = 3
 
 
 def suggestion_style(color: str) -> Style:
-    """How a suggestion reads: its type's colour as the *text* colour, underlined and italic, never
-    a background (the annotator's own items have their colour as background). Both survive a
-    16-colour terminal (the colour becomes the nearest of the 16, underline and italic stay)."""
-    return Style(color=color, underline=True, italic=True)
+    """How a suggestion reads: its type's colour as the *text* colour, bold, underlined and italic,
+    never a background (the annotator's own items have their colour as background). All of it
+    survives a 16-colour terminal (the colour becomes the nearest of the 16, where bold also makes
+    dark colours brighter; a terminal without italics still underlines)."""
+    return Style(color=color, bold=True, underline=True, italic=True)
 
 
 class DocumentView(ScrollView, can_focus=True):
