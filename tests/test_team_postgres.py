@@ -527,7 +527,9 @@ def test_suggestions_and_own_models_under_row_level_security(team: Team) -> None
     # the API through alice's login: her suggestions refreshed (written under RLS), accepted, undone
     team.owner.reopen(team.ids["alice-open"], reason="more to do")
     alice_api = team.roles.open(team.url, "alice")
-    with pytest.raises(InvalidInput, match=r"your own part of the recommender cannot be read.*train it again"):
+    with pytest.raises(
+        InvalidInput, match=r"your own part of the recommender cannot be read.*train it again"
+    ):
         alice_api.suggestions("open")  # she wrote 'x' over her model above
     results = alice_api.train_recommender("names")  # her own part, as herself
     assert [r.part for r in results] == ["alice"]
