@@ -221,3 +221,21 @@ async def test_help_lists_the_suggestion_keys(url: str) -> None:
         assert keys["X"].startswith("Reject the suggestion")
         assert any("suggestion" in d.lower() for k, d in keys.items() if "]" in k)
         assert "Suggestions (y Y X ] [ above; u undoes)" in rows
+
+
+def test_snapshot_suggestions_at_80x24(snap_compare: Any, url: str) -> None:
+    """The annotate screen with alice's IL-2 and its other two occurrences suggested, the cursor on
+    the second: underlined, bold, italic blue text, and the status line naming the recommender."""
+    from corpusdb.edits import Put
+
+    alice = db(url)
+    cur = alice.my_set("d1").info
+    alice.edit_set(cur.id, [Put(Span("T1", "protein", ((0, 4),), "IL-2"))], expected_version=cur.version)
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        scr = screen(pilot.app)
+        await wait_until(pilot, lambda: len(scr.shown_suggestions()) == 2, "suggestions")
+        await press(pilot, "right_square_bracket")
+
+    assert snap_compare(app_for(url), run_before=run_before)
