@@ -207,6 +207,7 @@ class TuiFacade:
             session.skipped = found[0].reason if found else None
         if self.has("suggestions"):  # those stored; ``refresh_suggestions`` asks the models next
             session.suggestions = self.corpus.suggestions(document, refresh=False)
+            self.has_recommenders()  # read here, in the worker: the screen asks it on the UI thread
         return session
 
     # -- suggestions (corpusdb.recommend) ---------------------------------------------------------
