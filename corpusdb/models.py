@@ -436,6 +436,9 @@ class RecommenderRow(SQLModel, table=True):
     """Trainings of the shared part so far (0: never trained)."""
     model: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     """The shared part, serialised by its recommender (``corpusdb.recommend.models``)."""
+    dictionary: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """A string matcher's names from TSV dictionaries, packed like ``model`` (read only to train:
+    a 10^5-name dictionary must not be parsed each time a document opens)."""
     stats: dict[str, Any] | None = _json()
     trained: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
     created: datetime = _ts()

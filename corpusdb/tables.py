@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "5b08d8be8ce8869dbd0d6ddf56aa940e34d1f250cbc11d753659880535e8184b"
+MODELS_SHA256 = "5e8e1cac9f16274609ba8f3bb4be2f781f36e06829c88732c040c3018d9b8245"
 
 
 def utcnow() -> datetime:
@@ -127,6 +127,7 @@ def _build() -> MetaData:
         Column("options", JSON(), nullable=True),
         Column("version", Integer(), nullable=False, default=0),
         Column("model", Text(), nullable=True),
+        Column("dictionary", Text(), nullable=True),
         Column("stats", JSON(), nullable=True),
         Column("trained", DateTime(timezone=True), nullable=True),
         Column("created", DateTime(timezone=True), nullable=False, default=utcnow),

@@ -210,6 +210,7 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "add_recommender": lambda s: s.alice.add_recommender("peek", "string"),
     "recommenders": lambda s: s.alice.recommenders(),
     "recommender": lambda s: s.alice.recommender("peek"),
+    "dictionary_names": lambda s: s.alice.dictionary_names("peek"),
     "remove_recommender": lambda s: s.alice.remove_recommender("peek"),
     "train_recommender": lambda s: s.alice.train_recommender(annotator="bob"),
     "train_in_background": "runs `corpusdb recommend train` as the same user: train_recommender's rights",

@@ -111,6 +111,28 @@ def test_dictionary_is_read_all_or_nothing_with_its_line(tmp_path: Path) -> None
         read_dictionary(bad, {"protein"})
 
 
+def test_a_dictionary_teaches_the_shared_part(
+    scene: Corpus, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tsv = tmp_path / "names.tsv"
+    tsv.write_text("STAT5\tprotein\nZorblaxin\tprotein-family\n", encoding="utf-8")
+    url = str(scene.engine.url)
+    assert (
+        main(["--db", url, "recommend", "add", "dict", "--dictionary", str(tsv), "-o", "case=sensitive"]) == 0
+    )
+    assert "added string recommender dict, 2 dictionary names" in capsys.readouterr().out
+    assert scene.dictionary_names("dict") == [("STAT5", "protein"), ("Zorblaxin", "protein-family")]
+    assert main(["--db", url, "-f", "json", "recommend", "list"]) == 0
+    listed = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert listed["dict"]["dictionary_names"] == 2 and listed["dict"]["options"] == {"case": "sensitive"}
+    scene.train_recommender("dict")
+    got = {(s.text, s.type, s.recommender) for s in scene.as_user("alice").suggestions("p2")}
+    assert {("STAT5", "protein", "dict"), ("Zorblaxin", "protein-family", "dict")} <= got
+    assert main(["--db", url, "recommend", "add", "bad", "-k", "tagger", "--dictionary", str(tsv)]) == 4
+    assert "only a string matcher learns from a dictionary" in capsys.readouterr().err
+    assert main(["--db", url, "recommend", "add", "bad2", "-o", "dictionary_names=9"]) == 4
+
+
 # -- suggestions, accept, reject, undo ------------------------------------------------------------------
 
 

@@ -82,7 +82,7 @@ def evaluate(
     else:
         if rec.kind == "string":
             names = count_names((n, t) for ex in train for n, t in ex.names())
-            count_names(((str(n), str(t)) for n, t in rec.options.get("dictionary") or ()), names)
+            count_names(corpus.dictionary_names(rec.name), names)
             matcher = StringMatcher(
                 names, MatcherOptions.from_dict(rec.options), frozenset(types) if types else None
             )

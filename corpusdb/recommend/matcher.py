@@ -24,6 +24,7 @@ What it proposes (options, all stated in ``MatcherOptions``):
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,9 @@ from typing import Any
 
 from corpusdb.errors import InvalidInput
 from corpusdb.recommend.tokens import tokenize
+
+_LETTER = re.compile(r"[^\W\d_]")
+"""A letter (names without one, such as ``2`` or ``--``, are never proposed)."""
 
 Names = dict[str, dict[str, int]]
 """name -> type -> times seen."""
@@ -131,17 +135,28 @@ class StringMatcher:
     def __post_init__(self) -> None:
         import ahocorasick  # pyahocorasick: loaded when a matcher is first built
 
+        # One pass, no per-name generator or comprehension: at 10^5 names this loop is most of a
+        # cold start (the automaton itself is built in C).
         opts = self.options
+        exact_below = {"sensitive": 1 << 30, "insensitive": 0}.get(opts.case, opts.auto_min)
+        wanted, min_count, min_length = self.types, opts.min_count, opts.min_length
+        letter = _LETTER.search
         auto = ahocorasick.Automaton()
-        entries: dict[str, list[tuple[str, dict[str, int], bool]]] = {}
+        entries: dict[str, list[tuple[str, Mapping[str, int], bool]]] = {}
         for name, types in self.names.items():
-            kept = {t: n for t, n in types.items() if self.types is None or t in self.types}
-            if not kept or sum(kept.values()) < opts.min_count or len(name) < opts.min_length:
+            if len(name) < min_length or letter(name) is None:
                 continue
-            if not any(c.isalpha() for c in name):
+            kept = types if wanted is None else {t: n for t, n in types.items() if t in wanted}
+            if not kept or (min_count > 1 and sum(kept.values()) < min_count):
                 continue
-            exact = opts.case == "sensitive" or (opts.case == "auto" and len(name) < opts.auto_min)
-            entries.setdefault(fold(name), []).append((name, kept, exact))
+            low = name.lower()
+            key = low if len(low) == len(name) else fold(name)
+            entry = (name, kept, len(name) < exact_below)
+            found = entries.get(key)
+            if found is None:
+                entries[key] = [entry]
+            else:
+                found.append(entry)
         for key, value in entries.items():
             auto.add_word(key, value)
         self.size = len(entries)

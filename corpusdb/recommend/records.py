@@ -41,7 +41,7 @@ class RecommenderInfo:
             "kind": self.kind,
             "layer": self.layer,
             "types": list(self.types) if self.types is not None else None,
-            "options": {k: v for k, v in self.options.items() if k != "dictionary"},
+            "options": dict(self.options),
             "dictionary_names": self.dictionary,
             "version": self.version,
             "trained": self.trained.isoformat() if self.trained else None,

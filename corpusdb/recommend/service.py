@@ -67,7 +67,7 @@ def _info(r: Any) -> RecommenderInfo:
         version=int(r.version),
         trained=aware(r.trained),
         stats=dict(r.stats or {}),
-        dictionary=len(opts.get("dictionary") or ()),
+        dictionary=int(opts.pop("dictionary_names", 0) or 0),
     )
 
 
@@ -137,7 +137,10 @@ class RecommendMixin(ServiceBase):
         if dictionary is not None:
             if kind != "string":
                 raise InvalidInput("only a string matcher learns from a dictionary")
-            opts["dictionary"] = [list(x) for x in read_dictionary(dictionary, types or schema_types)]
+            entries = read_dictionary(dictionary, types or schema_types)
+            opts["dictionary_names"] = len(entries)
+        else:
+            entries = None
         if kind == "external":
             if system is None:
                 raise InvalidInput(
@@ -162,6 +165,7 @@ class RecommendMixin(ServiceBase):
                     kind=kind,
                     layer="spans",
                     options=opts,
+                    dictionary=self._pack_dictionary(entries),
                     version=0,
                     created=utcnow_aware(),
                 )
@@ -237,10 +241,26 @@ class RecommendMixin(ServiceBase):
                 out.append(self._train_own(rec, annotator))
         return out
 
+    @staticmethod
+    def _pack_dictionary(entries: Sequence[tuple[str, str]] | None) -> str | None:
+        from corpusdb.recommend import models
+
+        return models.pack([list(x) for x in entries]) if entries else None
+
+    def dictionary_names(self, name: str) -> list[tuple[str, str]]:
+        """The (name, type) pairs a string matcher read from its TSV dictionary (every member may
+        read them: a dictionary is no one's annotation)."""
+        from corpusdb.recommend import models
+
+        rec = self.recommender(name)
+        with self._read() as conn:
+            blob = conn.execute(select(RC.c.dictionary).where(RC.c.id == rec.id)).scalar()
+        return [(str(n), str(t)) for n, t in models.unpack(blob, "the dictionary")] if blob else []
+
     def _names_from_sources(self, rec: RecommenderInfo) -> list[tuple[str, str]]:
         from corpusdb.recommend.sources import external_names
 
-        out = [(str(n), str(t)) for n, t in rec.options.get("dictionary") or ()]
+        out = self.dictionary_names(rec.name)
         return out + external_names(self, dict(rec.options), rec.types)
 
     def _train_shared(self, rec: RecommenderInfo) -> TrainingResult:

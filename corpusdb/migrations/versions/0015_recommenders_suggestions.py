@@ -39,6 +39,7 @@ def upgrade() -> None:
     sa.Column('options', sa.JSON(), nullable=True),
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('model', sa.Text(), nullable=True),
+    sa.Column('dictionary', sa.Text(), nullable=True),
     sa.Column('stats', sa.JSON(), nullable=True),
     sa.Column('trained', sa.DateTime(timezone=True), nullable=True),
     sa.Column('created', sa.DateTime(timezone=True), nullable=False),
