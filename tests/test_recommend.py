@@ -506,3 +506,62 @@ def test_training_runs_in_a_background_corpusdb_process(scene: Corpus, sqlite_ur
     deadline = time.time() + 1
     while time.time() < deadline and proc.poll() is None:
         time.sleep(0.05)
+
+
+def test_a_systems_relations_are_suggested_and_accepted_with_their_arguments(
+    sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """External recommenders offer relations too (arguments named by place and type); accepting one
+    accepts the span suggestions it needs in the same action (one undo), or is refused."""
+    from corpusdb.records import Annotations, Argument, Relation
+
+    text = "Bacillus subtilis lives in soil and in the gut of mice."
+    owner = Corpus.create("p", "bb-2011", url=sqlite_url)
+    owner.add_annotator("alice")
+    owner.add_annotator("tagger", "system")
+    owner.add_documents([Document("b1", text)])
+    b, soil, gut = (
+        Span("T1", "Bacterium", ((0, 17),), "Bacillus subtilis"),
+        Span("T2", "Soil", ((27, 31),), "soil"),
+        Span("T3", "HostPart", ((43, 46),), "gut"),
+    )
+    pred = Annotations(
+        spans=(b, soil),  # gut is no span of the system's: its relation names a span it does not have
+        relations=(
+            Relation("R1", "Localization", (Argument("Bacterium", "T1"), Argument("Localization", "T2"))),
+        ),
+    )
+    owner.create_set("b1", "tagger", kind="prediction", status="submitted", annotations=pred)
+    owner.assign(["b1"], ["alice"], seed_from="tagger", as_suggestions=True)
+    alice = owner.as_user("alice")
+    found = alice.suggestions("b1")
+    assert sorted((s.kind, s.type) for s in found) == [
+        ("relation", "Localization"), ("span", "Bacterium"), ("span", "Soil")
+    ]  # fmt: skip
+    rel = next(s for s in found if s.kind == "relation")
+    assert rel.text == "Bacillus subtilis → soil" and rel.payload["args"][1]["role"] == "Localization"
+    assert main(["--db", sqlite_url, "--as", "alice", "recommend", "suggestions", "-d", "b1"]) == 0
+    assert "Bacterium:0-17 Localization:27-31" in capsys.readouterr().out
+    info = alice.my_set("b1").info
+    res = alice.accept_suggestions(info.id, [rel.id], expected_version=info.version)
+    ann = res.annotations
+    assert [(s.type, s.text) for s in ann.spans] == [("Bacterium", "Bacillus subtilis"), ("Soil", "soil")]
+    (r,) = ann.relations
+    assert [(a.role, ann.span(a.ref).text) for a in r.args] == [
+        ("Bacterium", "Bacillus subtilis"),
+        ("Localization", "soil"),
+    ]
+    assert r.extra["suggestion"]["id"] == rel.id
+    assert {s.status for s in alice.suggestions("b1")} == {"accepted"}
+    hist = alice.edit_history(info.id)  # one undo step takes all three back
+    back = alice.edit_set(info.id, hist.undo[-1].changes, expected_version=res.info.version, history="undo")
+    assert back.annotations.spans == () and back.annotations.relations == ()
+    assert {s.status for s in alice.suggestions("b1")} == {"open"}
+    # accepted by hand's way: alice keeps the bacterium, rejects the soil; the relation then cannot be made
+    spans = {s.type: s for s in alice.suggestions("b1") if s.kind == "span"}
+    v = alice.reject_suggestions(info.id, [spans["Soil"].id], expected_version=back.info.version).info.version
+    with pytest.raises(
+        InvalidInput, match="its Localization Soil «soil» is neither one of your items nor a suggestion"
+    ):
+        alice.accept_suggestions(info.id, [rel.id], expected_version=v)
+    assert alice.my_set("b1").info.version == v

@@ -213,11 +213,18 @@ def suggestions(
         found = [s for s in found if s.status == status]
 
     def render() -> None:
-        out.print("id\tstatus\ttype\toffsets\ttext\tscore\tfrom", markup=False)
+        out.print("id\tstatus\tkind\ttype\twhere\ttext\tscore\tfrom", markup=False)
         for s in found:
-            offs = ";".join(f"{a}-{b}" for a, b in s.fragments)
+            if s.kind == "relation":  # its arguments, by role and place
+                args = (s.payload or {}).get("args") or ()
+                offs = " ".join(
+                    f"{a['role']}:" + ";".join(f"{x}-{y}" for x, y in a["fragments"]) for a in args
+                )
+            else:
+                offs = ";".join(f"{a}-{b}" for a, b in s.fragments)
             out.print(
-                f"{s.id}\t{s.status}\t{s.type}\t{offs}\t{s.text}\t{s.score:.3f}\t{s.source}", markup=False
+                f"{s.id}\t{s.status}\t{s.kind}\t{s.type}\t{offs}\t{s.text}\t{s.score:.3f}\t{s.source}",
+                markup=False,
             )
         out.print(f"{len(found)} suggestion(s)")
 

@@ -10,11 +10,12 @@ away). Accepting all suggestions of one name is one action too, so one undo take
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from corpusdb.edits import Change, Mark, Put, next_id
 from corpusdb.errors import InvalidInput
 from corpusdb.recommend.records import PROVENANCE, Suggestion
-from corpusdb.records import Annotations, Span
+from corpusdb.records import Annotations, Argument, Relation, Span
 
 
 def provenance(span: Span) -> str | None:
@@ -52,33 +53,68 @@ def same_name(suggestions: Sequence[Suggestion], chosen: Suggestion) -> list[Sug
     ]
 
 
-def accept(ann: Annotations, text: str, chosen: Sequence[Suggestion]) -> tuple[list[Change], str]:
-    """The changes that accept ``chosen`` (open span suggestions of this set), and a description."""
+def accept(
+    ann: Annotations, text: str, chosen: Sequence[Suggestion], pool: Sequence[Suggestion] = ()
+) -> tuple[list[Change], str]:
+    """The changes that accept ``chosen`` (open suggestions of this set), and a description.
+
+    A relation suggestion names its arguments by place and type: each is one of the set's spans, or
+    an open span suggestion of ``pool`` accepted with it (in the same action); else it is refused."""
     changes: list[Change] = []
     taken: list[str] = []
-    have = {(sp.type, tuple(sp.fragments)) for sp in ann.spans}
-    for s in chosen:
-        if s.status != "open":
-            raise InvalidInput(f"suggestion {s.id} is {s.status}, not open")
-        if s.kind != "span":
-            raise InvalidInput(f"suggestion {s.id} is a {s.kind}: only span suggestions are accepted here")
-        if (s.type, s.fragments) in have:  # already an item of mine: just close the suggestion
-            changes.append(Mark(s.id, "accepted", "open"))
-            continue
+    have = {(sp.type, tuple(sp.fragments)): sp.id for sp in ann.spans}
+
+    def put_span(s: Suggestion) -> str:
         sid = next_id(ann, "span", taken)
         taken.append(sid)
-        have.add((s.type, s.fragments))
-        extra = {
-            PROVENANCE: {"id": s.id, "recommender": s.recommender, "version": s.version, "score": s.score}
-        }
+        have[(s.type, s.fragments)] = sid
         item_text = " ".join(text[a:b] for a, b in s.fragments)
-        changes.append(Put(Span(sid, s.type, s.fragments, item_text, extra=extra)))
+        changes.append(Put(Span(sid, s.type, s.fragments, item_text, extra=_provenance(s))))
         changes.append(Mark(s.id, "accepted", "open", sid))
+        return sid
+
+    done: set[int] = set()
+    for s in sorted(chosen, key=lambda x: x.kind != "span"):  # spans first: relations may need them
+        if s.status != "open" or s.id in done:
+            raise InvalidInput(f"suggestion {s.id} is {s.status}, not open")
+        done.add(s.id)
+        if s.kind == "span":
+            if (s.type, s.fragments) in have:  # already an item of mine: just close the suggestion
+                changes.append(Mark(s.id, "accepted", "open", have[(s.type, s.fragments)]))
+            else:
+                put_span(s)
+            continue
+        payload = dict(s.payload or {})
+        args = []
+        for a in payload.get("args") or ():
+            frags = tuple((int(x), int(y)) for x, y in a["fragments"])
+            sid = have.get((a["type"], frags))
+            if sid is None:
+                arg = next((x for x in pool if x.kind == "span" and x.status == "open" and x.id not in done
+                            and x.type == a["type"] and x.fragments == frags), None)  # fmt: skip
+                if arg is None:
+                    raise InvalidInput(
+                        f"suggestion {s.id} ({s.type}): its {a['role']} {a['type']} «{a.get('text', '')}» is neither "
+                        "one of your items nor a suggestion: tag it first"
+                    )
+                done.add(arg.id)
+                sid = put_span(arg)
+            args.append(Argument(str(a["role"]), sid))
+        rid = next_id(ann, "relation", taken)
+        taken.append(rid)
+        rel = Relation(rid, s.type, tuple(args), payload.get("label"), tuple(payload.get("tags") or ()),
+                       kind=payload.get("relation_kind") or "relation", extra=_provenance(s))  # fmt: skip
+        changes.append(Put(rel))
+        changes.append(Mark(s.id, "accepted", "open", rid))
     if not changes:
         raise InvalidInput("no suggestion to accept")
     first = chosen[0]
     what = f"{first.type} «{first.text}»" + (f" ×{len(chosen)}" if len(chosen) > 1 else "")
     return changes, f"accept {what} from {first.source}"
+
+
+def _provenance(s: Suggestion) -> dict[str, Any]:
+    return {PROVENANCE: {"id": s.id, "recommender": s.recommender, "version": s.version, "score": s.score}}
 
 
 def reject(chosen: Sequence[Suggestion]) -> tuple[list[Change], str]:

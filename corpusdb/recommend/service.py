@@ -609,7 +609,7 @@ class RecommendMixin(ServiceBase):
         ann, text, chosen, everything = self._picked_suggestions(set_id, ids)
         if same_name:
             chosen = actions.same_name(everything, chosen[0])
-        changes, description = actions.accept(ann, text, chosen)
+        changes, description = actions.accept(ann, text, chosen, everything)
         return self.edit_set(
             set_id,
             changes,
@@ -750,6 +750,24 @@ def offer_predictions(
             if sp.fragments and (types is None or sp.type in types)
         ]
         n = sstore.add(conn, t.id, rec.id, str(pred.version), props)
+        n += sstore.add_relations(conn, t.id, rec.id, str(pred.version), _relations(body[pred.id], types))
         added += n
         given += bool(n)
     return added, given
+
+
+def _relations(ann: Any, types: Collection[str] | None) -> list[dict[str, Any]]:
+    """A prediction set's relations whose arguments are all spans with a text mention (of the
+    recommender's types), as proposals naming their arguments by place and type."""
+    spans = {sp.id: sp for sp in ann.spans if sp.fragments}
+    out = []
+    for r in ann.relations:
+        args = [spans.get(a.ref) for a in r.args]
+        if not args or any(sp is None or (types is not None and sp.type not in types) for sp in args):
+            continue
+        out.append({
+            "type": r.type, "label": r.label, "tags": list(r.tags), "kind": r.kind,
+            "args": [{"role": a.role, "type": sp.type, "fragments": [list(f) for f in sp.fragments], "text": sp.text}
+                     for a, sp in zip(r.args, args, strict=True)],  # type: ignore[union-attr]
+        })  # fmt: skip
+    return out

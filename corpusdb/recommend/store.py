@@ -9,7 +9,7 @@ one action, one transaction and one undo step).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
@@ -163,6 +163,43 @@ def add(
         if k not in have:
             have.add(k)
             rows.append(_row(set_id, recommender_id, version, p, now))
+    if rows:
+        conn.execute(insert(SG), rows)
+    return len(rows)
+
+
+def relation_key(typ: str, args: Sequence[Mapping[str, Any]]) -> str:
+    return f"relation:{typ}:" + ";".join(
+        f"{a['role']}={a['type']}@" + ",".join(f"{x}-{y}" for x, y in a["fragments"]) for a in args
+    )
+
+
+def add_relations(
+    conn: Connection, set_id: int, recommender_id: int, version: str, relations: Iterable[Mapping[str, Any]]
+) -> int:
+    """Add relation proposals a set does not have yet: each ``{type, args [{role, type, fragments,
+    text}], label, tags, kind, score}``, its arguments named by place and type (the set's own spans
+    have other ids). Returns how many."""
+    have = set(
+        conn.execute(
+            select(SG.c.key).where(SG.c.set_id == set_id, SG.c.recommender_id == recommender_id)
+        ).scalars()
+    )
+    now = utcnow_aware()
+    rows = []
+    for r in relations:
+        k = relation_key(r["type"], r["args"])
+        if k in have:
+            continue
+        have.add(k)
+        payload = {"args": [dict(a) for a in r["args"]], "label": r.get("label"), "tags": list(r.get("tags") or ()),
+                   "relation_kind": r.get("kind", "relation")}  # fmt: skip
+        rows.append({
+            "set_id": set_id, "recommender_id": recommender_id, "version": version, "kind": "relation", "key": k,
+            "type": r["type"], "start": -1, "stop": -1, "fragments": None,
+            "text": " → ".join(str(a.get("text", "")) for a in r["args"]), "score": float(r.get("score", 1.0)),
+            "payload": payload, "status": "open", "created": now,
+        })  # fmt: skip
     if rows:
         conn.execute(insert(SG), rows)
     return len(rows)

@@ -95,8 +95,14 @@ class SuggestionActions:
         if s is None:
             return ""
         n = len(self.shown_suggestions())
+        rels = sum(1 for x in s.suggestions if x.kind == "relation" and x.status == "open")
         seeded = " · pre-annotated" if s.info.seeded_from is not None else ""
-        return (f" · {n} suggestion(s) (]/[ y X)" if n else "") + seeded
+        # relation suggestions are decided from the command line for now (recommend accept ID)
+        return (
+            (f" · {n} suggestion(s) (]/[ y X)" if n else "")
+            + (f" · {rels} relation suggestion(s)" if rels else "")
+            + seeded
+        )
 
     # -- actions ----------------------------------------------------------------------------------
     def _decide(self, how: str) -> None:
