@@ -380,7 +380,10 @@ def test_assign_orders_by_uncertainty_and_disagreement_seeded(
     assert [by_doc[d][1] for d in first_two] == [1, 2] and by_doc[first_two[0]][2] == pytest.approx(
         want[first_two[0]]
     )
+    from tui.facade import open_facade
 
+    rows = open_facade(sqlite_url, "p", "alice").my_documents()  # the TUI lists them in that order
+    assert [(r.document, r.rank) for r in rows] == [(first_two[0], 1), (first_two[1], 2)]
     a = order_documents(owner, pool, "disagreement", seed=1)
     b = order_documents(owner, pool, "disagreement", seed=1)
     assert a == b and a.recommenders == ("names", "tagger")
@@ -520,13 +523,12 @@ def test_a_systems_relations_are_suggested_and_accepted_with_their_arguments(
     owner.add_annotator("alice")
     owner.add_annotator("tagger", "system")
     owner.add_documents([Document("b1", text)])
-    b, soil, gut = (
+    b, soil = (
         Span("T1", "Bacterium", ((0, 17),), "Bacillus subtilis"),
         Span("T2", "Soil", ((27, 31),), "soil"),
-        Span("T3", "HostPart", ((43, 46),), "gut"),
     )
     pred = Annotations(
-        spans=(b, soil),  # gut is no span of the system's: its relation names a span it does not have
+        spans=(b, soil),
         relations=(
             Relation("R1", "Localization", (Argument("Bacterium", "T1"), Argument("Localization", "T2"))),
         ),
@@ -565,3 +567,23 @@ def test_a_systems_relations_are_suggested_and_accepted_with_their_arguments(
     ):
         alice.accept_suggestions(info.id, [rel.id], expected_version=v)
     assert alice.my_set("b1").info.version == v
+
+
+def test_knowledge_base_names_come_through_the_hook(scene: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the project has knowledge bases, their module registers a name source; a matcher naming
+    it learns its names and synonyms (refused while none is registered)."""
+    from corpusdb.recommend import sources
+
+    scene.add_recommender("kbnames", "string", options={"kb": ["uniprot"]})
+    with pytest.raises(InvalidInput, match="option 'kb': this corpusdb has no kb names"):
+        scene.train_recommender("kbnames")
+    asked = []
+
+    def kb_names(corpus, kbs, types):  # type: ignore[no-untyped-def]
+        asked.append((kbs, types))
+        return [("STAT5", "protein"), ("signal transducer 5", "protein")]
+
+    monkeypatch.setitem(sources.NAME_SOURCES, "kb", kb_names)
+    (res,) = scene.train_recommender("kbnames")
+    assert asked == [(["uniprot"], None)] and res.detail["dictionary_names"] == 2
+    assert ("STAT5", "kbnames") in {(s.text, s.recommender) for s in scene.as_user("alice").suggestions("p2")}
