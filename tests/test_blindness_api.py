@@ -215,6 +215,7 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "train_recommender": lambda s: s.alice.train_recommender(annotator="bob"),
     "train_in_background": "runs `corpusdb recommend train` as the same user: train_recommender's rights",
     "suggestions": lambda s: s.alice.suggestions("open"),
+    "warm_recommenders": lambda s: s.alice.warm_recommenders(),
     "set_suggestions": lambda s: s.alice.set_suggestions(s.bob_open),
     "suggestion_counts": lambda s: s.alice.suggestion_counts([s.bob_open, s.bob_done]),
     "queue_positions": lambda s: s.alice.queue_positions([s.bob_open, s.bob_done]),

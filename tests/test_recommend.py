@@ -128,6 +128,13 @@ def test_a_dictionary_teaches_the_shared_part(
     scene.train_recommender("dict")
     got = {(s.text, s.type, s.recommender) for s in scene.as_user("alice").suggestions("p2")}
     assert {("STAT5", "protein", "dict"), ("Zorblaxin", "protein-family", "dict")} <= got
+    from corpusdb.recommend import models
+
+    models.clear()
+    alice = scene.as_user("alice")
+    assert alice.warm_recommenders() == 2 and len(models._CACHE) == 1  # dict's automaton (names has none yet)
+    alice.suggestions("p3")
+    assert len(models._CACHE) == 1  # the document used the model built beforehand
     assert main(["--db", url, "recommend", "add", "bad", "-k", "tagger", "--dictionary", str(tsv)]) == 4
     assert "only a string matcher learns from a dictionary" in capsys.readouterr().err
     assert main(["--db", url, "recommend", "add", "bad2", "-o", "dictionary_names=9"]) == 4

@@ -223,6 +223,12 @@ class TuiFacade:
         the first time a big string matcher builds its automaton)."""
         return list(self.corpus.suggestions(session.document.external_id))
 
+    def warm_recommenders(self) -> None:
+        """Build my recommenders' models now (blocking: a worker calls it while the list is shown), so
+        the first document opens with its suggestions at once."""
+        if self.has_recommenders():
+            self.corpus.warm_recommenders()
+
     def suggestion_actions(self) -> Any:
         """The pure accept/reject changes (``corpusdb.recommend.actions``)."""
         from corpusdb.recommend import actions

@@ -455,6 +455,30 @@ class RecommendMixin(ServiceBase):
                 sstore.refresh(conn, info.id, rid, version, props)
             return sstore.read(conn, [info.id])
 
+    def warm_recommenders(self) -> int:
+        """Load the models my suggestions use into this process, so that the first document I open
+        does not wait for them (a string matcher's automaton over 10^5 names takes a second or more to
+        build). Returns how many recommenders have a model for me. The TUI calls it in a worker."""
+        from corpusdb.records import Annotations
+
+        if self.actor.name is None:
+            return 0
+        with self._read() as conn:
+            recs = conn.execute(
+                select(RC.c.id, RC.c.name, RC.c.kind, RC.c.options, RC.c.version, RC.c.trained).where(
+                    RC.c.project_id == self.project_id, RC.c.kind.in_(TRAINABLE)
+                )
+            ).all()
+            own = {
+                int(r.recommender_id): _Own(int(r.version), int(r.base_version), r.trained)
+                for r in conn.execute(
+                    select(RM.c.recommender_id, RM.c.version, RM.c.base_version, RM.c.trained).where(
+                        RM.c.annotator_id == self.actor.id
+                    )
+                )
+            }
+        return sum(self._proposals_of(r, own.get(int(r.id)), "", Annotations()) is not None for r in recs)
+
     def _would_change(
         self,
         stored: Sequence[Suggestion],

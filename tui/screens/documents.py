@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
+from corpusdb.errors import CorpusError
 from tui.facade import DocRow
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table
@@ -33,6 +35,12 @@ class DocumentsScreen(ReloadingScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[DocRow] = []
+        self._warmed = False
+
+    @work(thread=True, exclusive=True, group="warm")
+    def _warm(self) -> None:
+        with contextlib.suppress(CorpusError):  # a model that cannot be read is said when a document opens
+            self.facade.warm_recommenders()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -52,6 +60,9 @@ class DocumentsScreen(ReloadingScreen):
 
     def show(self, rows: list[DocRow]) -> None:
         self.rows = rows
+        if not self._warmed:  # the recommenders' models, built while the list is read
+            self._warmed = True
+            self._warm()
         table = self.query_one(DataTable)
         keep = table.cursor_row
         fill_table(
