@@ -13,8 +13,11 @@ One module per job:
 * ``training``: the examples a recommender learns from, under blindness (gold of adjudicated
   documents and the served annotator's own sets, never a colleague's unadjudicated work);
 * ``store``: suggestion rows (read, refresh, status changes inside an edit);
-* ``service``: ``RecommendMixin``, the part of ``corpusdb.api.Corpus`` the CLI and the TUI call;
-* ``evaluation``: P/R/F on a held-out split with ``corpusdb.evaluation.ner``, acceptance rates;
+* ``actions``: the changes accepting or rejecting makes (pure; the API and the TUI share them);
+* ``manage``, ``learning``, ``suggest``: the API's mixins (recommenders; training and a system's
+  predictions offered; an annotator's suggestions), assembled in ``service.RecommendMixin``, the
+  part of ``corpusdb.api.Corpus`` the CLI and the TUI call;
+* ``evaluation``: P/R/F on a held-out split with ``corpusdb.evaluation.ner``;
 * ``ordering``: active learning orders for ``assign`` (uncertainty, disagreement);
 * ``background``: training in a separate ``corpusdb`` process, so no annotator waits for it.
 
