@@ -2,7 +2,7 @@
 
 A lead adds and removes recommenders; every member lists them (their configuration and their
 shared part are no one's unadjudicated work). The rows' columns are in ``corpusdb.models``
-(``RecommenderRow``); ``KINDS`` in ``corpusdb.recommend.records``.
+(``RecommenderRow``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # the recommenders' modules load when one is used, not with c
     from corpusdb.recommend.records import RecommenderInfo
 
 KINDS: tuple[str, ...] = ("string", "tagger", "external")
+"""``string``: the string matcher; ``tagger``: the trainable CRF tagger; ``external``: a system's
+prediction sets (what ``assign --pre-annotate`` copies) offered as suggestions."""
 TRAINABLE: tuple[str, ...] = ("string", "tagger")
 
 RC = tables.recommender

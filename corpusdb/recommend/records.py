@@ -7,10 +7,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-KINDS: tuple[str, ...] = ("string", "tagger", "external")
-"""``string``: the string matcher; ``tagger``: the trainable CRF tagger; ``external``: a system's
-prediction sets (what ``assign --pre-annotate`` copies) offered as suggestions."""
-TRAINABLE: tuple[str, ...] = ("string", "tagger")
 STATUSES: tuple[str, ...] = ("open", "accepted", "rejected")
 PROVENANCE = "suggestion"
 """The key of an accepted item's ``extra`` that says where it came from."""
