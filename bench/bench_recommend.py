@@ -67,8 +67,20 @@ def load(corpus: str, tmp: Path) -> tuple[str, Corpus, list[str]]:
     return url, c, held
 
 
-TYPES = {"genia": ["Protein"], "bb": ["Bacterium", "Host", "HostPart", "Geographical", "Environment",
-                                    "Food", "Medical", "Soil", "Water"]}  # fmt: skip
+TYPES = {
+    "genia": ["Protein"],
+    "bb": [
+        "Bacterium",
+        "Host",
+        "HostPart",
+        "Geographical",
+        "Environment",
+        "Food",
+        "Medical",
+        "Soil",
+        "Water",
+    ],
+}
 
 
 def quality(corpus: str, c: Corpus, held: list[str]) -> dict[str, float]:
@@ -83,15 +95,19 @@ def quality(corpus: str, c: Corpus, held: list[str]) -> dict[str, float]:
             rep = c.evaluate_recommender(name, holdout=0.2, seed=0)
         assert sorted(rep["test_documents"] for _ in [0]) == [len(held)]
         train_seconds[kind] = rep["train_seconds"]
-        print(f"{name}: {rep['rule']}; trained on {rep['train_documents']} documents in {rep['train_seconds']:.2f} s; "
-              f"per document median {rep['latency_ms']['median']:.2f} ms")  # fmt: skip
+        print(
+            f"{name}: {rep['rule']}; trained on {rep['train_documents']} documents in {rep['train_seconds']:.2f} s; "
+            f"per document median {rep['latency_ms']['median']:.2f} ms"
+        )
         print("  type            gold  tp     fp     P      R      F1")
         for r in rep["scores"]:
             if r["name"] == "all" and len(rep["scores"]) == 2:
                 continue
             f = {k: ("   -  " if r[k] is None else f"{r[k]:.3f}") for k in ("precision", "recall", "f1")}
-            print(f"  {r['name']:<14} {r['tp'] + r['fn']:>5}  {r['tp']:<5}  {r['fp']:<5}  {f['precision']}  "
-                  f"{f['recall']}  {f['f1']}")  # fmt: skip
+            print(
+                f"  {r['name']:<14} {r['tp'] + r['fn']:>5}  {r['tp']:<5}  {r['fp']:<5}  {f['precision']}  "
+                f"{f['recall']}  {f['f1']}"
+            )
     return train_seconds
 
 
@@ -110,8 +126,12 @@ def generated_names(n: int, seed: int = 0) -> list[str]:
 
 def latency(c_all: Corpus, tmp: Path, n_names: int) -> None:
     print(f"\n== latency: string matcher, 2,000-character documents, {n_names:,}-name dictionary ==")
-    train_names = {sp.text for d in c_all.documents(split="train", with_text=False)
-                   for sp in c_all.gold(d.external_id).annotations.spans if sp.type == "Protein"}  # fmt: skip
+    train_names = {
+        sp.text
+        for d in c_all.documents(split="train", with_text=False)
+        for sp in c_all.gold(d.external_id).annotations.spans
+        if sp.type == "Protein"
+    }
     names = sorted(train_names) + generated_names(max(0, n_names - len(train_names)))
     names = names[:n_names]
     tsv = tmp / "names.tsv"
@@ -127,8 +147,10 @@ def latency(c_all: Corpus, tmp: Path, n_names: int) -> None:
     c.add_recommender("dict", "string", types=["Protein"], dictionary=tsv)
     t_add = time.perf_counter() - t
     (res,) = c.train_recommender("dict")
-    print(f"dictionary: {len(names):,} names ({len(train_names):,} from GENIA train); read and stored "
-          f"{t_add:.2f} s; shared part trained in {res.seconds:.2f} s")  # fmt: skip
+    print(
+        f"dictionary: {len(names):,} names ({len(train_names):,} from GENIA train); read and stored "
+        f"{t_add:.2f} s; shared part trained in {res.seconds:.2f} s"
+    )
     alice = Corpus.open("lat", url=url, user="alice")
     t = time.perf_counter()
     first = alice.suggestions("L00")
@@ -149,13 +171,21 @@ def latency(c_all: Corpus, tmp: Path, n_names: int) -> None:
 
     def ms(xs: list[float]) -> str:
         xs = sorted(xs)
-        return f"median {1000 * statistics.median(xs):.1f} ms, p95 {1000 * xs[int(0.95 * (len(xs) - 1))]:.1f} ms"
+        return (
+            f"median {1000 * statistics.median(xs):.1f} ms, p95 {1000 * xs[int(0.95 * (len(xs) - 1))]:.1f} ms"
+        )
 
     b = statistics.median(base)
     print(f"first call (builds the automaton): {1000 * t_first:.0f} ms, {len(first)} suggestions")
-    print(f"a document's first open (suggestions stored): {ms(opens)}; {statistics.median(opens) / b:.1f}x reading the set")
-    print(f"re-open (nothing new to store):               {ms(reopens)}; {statistics.median(reopens) / b:.1f}x reading the set")
-    print(f"baseline, Corpus.my_set on the same documents: {ms(base)}; {found / 49:.1f} suggestions a document")
+    print(
+        f"a document's first open (suggestions stored): {ms(opens)}; {statistics.median(opens) / b:.1f}x reading the set"
+    )
+    print(
+        f"re-open (nothing new to store):               {ms(reopens)}; {statistics.median(reopens) / b:.1f}x reading the set"
+    )
+    print(
+        f"baseline, Corpus.my_set on the same documents: {ms(base)}; {found / 49:.1f} suggestions a document"
+    )
     from corpusdb.recommend.matcher import MatcherOptions, StringMatcher, count_names, propose
 
     t = time.perf_counter()
@@ -164,7 +194,9 @@ def latency(c_all: Corpus, tmp: Path, n_names: int) -> None:
     t = time.perf_counter()
     for d in docs:
         propose(d, [m])
-    print(f"the matcher alone: automaton {1000 * t_build:.0f} ms to build, {1000 * (time.perf_counter() - t) / len(docs):.2f} ms a document")
+    print(
+        f"the matcher alone: automaton {1000 * t_build:.0f} ms to build, {1000 * (time.perf_counter() - t) / len(docs):.2f} ms a document"
+    )
 
 
 def cost_by_hand(text: str, cursor: int, item: tuple[str, tuple[tuple[int, int], ...]]) -> int:
@@ -190,7 +222,9 @@ def simulate(corpus: str, c_all: Corpus, held: list[str], tmp: Path, docs: int |
     for d in every:
         if d.external_id not in held_set:
             g = c_all.gold(d.external_id).annotations
-            c.create_set(d.external_id, None, kind="gold", status="submitted", annotations=Annotations(spans=g.spans))
+            c.create_set(
+                d.external_id, None, kind="gold", status="submitted", annotations=Annotations(spans=g.spans)
+            )
     chosen = held[:docs] if docs else held
     c.add_annotator("alice")
     c.assign(chosen, ["alice"])
@@ -199,14 +233,22 @@ def simulate(corpus: str, c_all: Corpus, held: list[str], tmp: Path, docs: int |
         c.add_recommender(f"{kind}-{corpus}", kind, types=TYPES[corpus])
     t = time.perf_counter()
     c.train_recommender()
-    print(f"shared parts trained on {len(every) - len(held)} gold documents in {time.perf_counter() - t:.1f} s")
+    print(
+        f"shared parts trained on {len(every) - len(held)} gold documents in {time.perf_counter() - t:.1f} s"
+    )
     alice = Corpus.open("sim", url=url, user="alice")
     total = {"with": 0, "without": 0, "accepted": 0, "rejected": 0, "by_hand": 0, "gold": 0}
     t0 = time.perf_counter()
     for doc in chosen:
         text = c_all.document(doc).text
-        gold_items = sorted({(s.type, tuple(s.fragments)) for s in c_all.gold(doc).annotations.spans
-                             if s.type in types and s.fragments}, key=lambda it: (it[1][0][0], it[1][-1][1], it[0]))  # fmt: skip
+        gold_items = sorted(
+            {
+                (s.type, tuple(s.fragments))
+                for s in c_all.gold(doc).annotations.spans
+                if s.type in types and s.fragments
+            },
+            key=lambda it: (it[1][0][0], it[1][-1][1], it[0]),
+        )
         total["gold"] += len(gold_items)
         cur = 0
         for item in gold_items:  # without suggestions: every item by hand, in text order
@@ -230,7 +272,9 @@ def simulate(corpus: str, c_all: Corpus, held: list[str], tmp: Path, docs: int |
                 if key in gold_set:
                     same = [x for x in open_ if x.text == nxt_s.text and x.type == nxt_s.type]
                     all_good = len(same) > 1 and all((x.type, x.fragments) in gold_set for x in same)
-                    alice.accept_suggestions(s.info.id, [nxt_s.id], expected_version=s.info.version, same_name=all_good)
+                    alice.accept_suggestions(
+                        s.info.id, [nxt_s.id], expected_version=s.info.version, same_name=all_good
+                    )
                     total["accepted"] += len(same) if all_good else 1
                 else:
                     alice.reject_suggestions(s.info.id, [nxt_s.id], expected_version=s.info.version)
@@ -243,17 +287,23 @@ def simulate(corpus: str, c_all: Corpus, held: list[str], tmp: Path, docs: int |
                 total["by_hand"] += 1
                 sid = f"H{len(have) + 1}x{total['by_hand']}"
                 sp = Span(sid, nxt_g[0], nxt_g[1], " ".join(text[a:b] for a, b in nxt_g[1]))
-                alice.edit_set(s.info.id, [Put(sp)], expected_version=s.info.version, history="do", description="add")
+                alice.edit_set(
+                    s.info.id, [Put(sp)], expected_version=s.info.version, history="do", description="add"
+                )
                 alice.suggestions(doc)  # what the TUI does after a span is added: other occurrences proposed
                 cursor = nxt_g[1][-1][1]
         final = {(x.type, tuple(x.fragments)) for x in alice.my_set(doc).annotations.spans}
         assert final == gold_set, doc
     took = time.perf_counter() - t0
     saved = 1 - total["with"] / total["without"] if total["without"] else 0.0
-    print(f"{len(chosen)} documents, {total['gold']} gold items: {total['accepted']} accepted from suggestions, "
-          f"{total['by_hand']} by hand, {total['rejected']} suggestions rejected ({took:.1f} s through the API)")  # fmt: skip
-    print(f"keystrokes: {total['with']:,} with suggestions, {total['without']:,} without "
-          f"(baseline): {100 * saved:.1f}% saved ({total['with'] / max(1, total['without']):.2f}x)")  # fmt: skip
+    print(
+        f"{len(chosen)} documents, {total['gold']} gold items: {total['accepted']} accepted from suggestions, "
+        f"{total['by_hand']} by hand, {total['rejected']} suggestions rejected ({took:.1f} s through the API)"
+    )
+    print(
+        f"keystrokes: {total['with']:,} with suggestions, {total['without']:,} without "
+        f"(baseline): {100 * saved:.1f}% saved ({total['with'] / max(1, total['without']):.2f}x)"
+    )
 
 
 def main() -> None:
@@ -263,7 +313,9 @@ def main() -> None:
     ap.add_argument("--names", type=int, default=100_000, help="dictionary size for the latency run")
     args = ap.parse_args()
     load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"bench_recommend, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load_avg:.2f}")
+    print(
+        f"bench_recommend, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load_avg:.2f}"
+    )
     with tempfile.TemporaryDirectory() as tmp_:
         tmp = Path(tmp_)
         for corpus in ("genia", "bb") if args.corpus == "both" else (args.corpus,):
