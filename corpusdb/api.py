@@ -18,6 +18,7 @@ from sqlalchemy import Engine, select
 from corpusdb.basics.errors import PermissionDenied
 from corpusdb.interchange.formats_mixin import FormatsMixin
 from corpusdb.kb.service import KnowledgeBaseMixin
+from corpusdb.recommend.service import RecommendMixin
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.evaluations import EvaluationMixin
 from corpusdb.reports.service import AgreementMixin
@@ -43,6 +44,7 @@ from guidelines.schema import Schema
 
 
 class Corpus(
+    RecommendMixin,
     RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,

@@ -207,6 +207,23 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "skip": lambda s: s.alice.skip(s.bob_open, "peek"),
     "unskip": lambda s: s.alice.unskip(s.bob_open),
     "skips": lambda s: s.alice.skips(),
+    # recommenders and suggestions (tests/test_recommend.py probes what models learn from)
+    "add_recommender": lambda s: s.alice.add_recommender("peek", "string"),
+    "recommenders": lambda s: s.alice.recommenders(),
+    "recommender": lambda s: s.alice.recommender("peek"),
+    "dictionary_names": lambda s: s.alice.dictionary_names("peek"),
+    "remove_recommender": lambda s: s.alice.remove_recommender("peek"),
+    "train_recommender": lambda s: s.alice.train_recommender(annotator="bob"),
+    "train_in_background": "runs `corpusdb recommend train` as the same user: train_recommender's rights",
+    "suggestions": lambda s: s.alice.suggestions("open"),
+    "warm_recommenders": lambda s: s.alice.warm_recommenders(),
+    "set_suggestions": lambda s: s.alice.set_suggestions(s.bob_open),
+    "suggestion_counts": lambda s: s.alice.suggestion_counts([s.bob_open, s.bob_done]),
+    "queue_positions": lambda s: s.alice.queue_positions([s.bob_open, s.bob_done]),
+    "accept_suggestions": lambda s: s.alice.accept_suggestions(s.bob_open, [1], expected_version=2),
+    "reject_suggestions": lambda s: s.alice.reject_suggestions(s.bob_open, [1], expected_version=2),
+    "evaluate_recommender": lambda s: s.alice.evaluate_recommender("peek"),
+    "acceptance": lambda s: s.alice.acceptance(),
 }
 
 

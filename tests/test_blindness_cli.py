@@ -193,6 +193,14 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "team list": ["team", "list"],
         "skip": ["skip", "open", "-r", "peek"],  # alice's own set only: bob's skip stays his
         "unskip": ["unskip", "open"],
+        "recommend add": ["recommend", "add", "peek"],
+        "recommend list": ["recommend", "list"],
+        "recommend remove": ["recommend", "remove", "peek"],
+        "recommend train": ["recommend", "train", "--for", "bob"],
+        "recommend evaluate": ["recommend", "evaluate", "peek"],
+        "recommend suggestions": ["recommend", "suggestions", "-d", "open"],
+        "recommend accept": ["recommend", "accept", "1", "-d", "open"],
+        "recommend reject": ["recommend", "reject", "1", "-d", "open"],
     }
 
 

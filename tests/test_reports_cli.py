@@ -29,6 +29,7 @@ TOP_KEYS = [
     "per_type",
     "per_document",
     "per_rater",
+    "suggestions",
     "one_sided",
     "lowest",
     "confusion",
@@ -65,6 +66,7 @@ def test_json_schema_keys_are_stable(db: str, capsys: pytest.CaptureFixture[str]
         "documents",
         "bootstrap",
         "unanswered",
+        "exclude_suggested",
     }
     assert set(body["summary"]) == {
         "measure",

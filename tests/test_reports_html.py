@@ -99,11 +99,11 @@ def test_per_rater_summary_names_the_outlier(corpus: Corpus) -> None:
     ab, ac, bc = 4 / 6, 4 / 11, 6 / 11
     cls, head, rows = _page(corpus).tables["Per rater"]
     assert cls == "sortable"
-    assert head == ["rater", "mean F1", "min F1", "pairs", "items", "one-sided"]
+    assert head == ["rater", "mean F1", "min F1", "pairs", "items", "one-sided", "from suggestions"]
     assert rows == [  # lowest mean first
-        ["carol (lowest)", f"{(ac + bc) / 2:.3f}", f"{ac:.3f}", "2", "5", "0"],
-        ["alice", f"{(ab + ac) / 2:.3f}", f"{ac:.3f}", "2", "6", "2"],
-        ["bob", f"{(ab + bc) / 2:.3f}", f"{bc:.3f}", "2", "6", "1"],
+        ["carol (lowest)", f"{(ac + bc) / 2:.3f}", f"{ac:.3f}", "2", "5", "0", "0"],
+        ["alice", f"{(ab + ac) / 2:.3f}", f"{ac:.3f}", "2", "6", "2", "0"],
+        ["bob", f"{(ab + bc) / 2:.3f}", f"{bc:.3f}", "2", "6", "1", "0"],
     ]
 
 

@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 HEAVY = (
     "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "textual", "alembic", "jinja2",
     "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.store.models", "sqlalchemy.dialects.postgresql",
+    "sklearn", "sklearn_crfsuite", "pycrfsuite", "ahocorasick",
 )  # fmt: skip
 """Never loaded to parse arguments or to run an ordinary command (alembic: only to upgrade; SQLModel's
 table classes, pydantic and the ORM: the store queries ``corpusdb.store.tables``, and option values need
@@ -145,7 +146,7 @@ def test_agreement_loads_what_it_computes_with(project: str) -> None:
 
 TUI_HEAVY = (
     "numpy", "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "alembic", "jinja2",
-    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.store.models",
+    "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.store.models", "sklearn", "sklearn_crfsuite",
 )  # fmt: skip
 """Not needed to paint the TUI's first screen and show its data (the lead's agreement tab, which
 computes with numpy, is read when opened)."""

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import inspect
 
 from corpusdb.api import Corpus
-from corpusdb.basics.errors import PermissionDenied, StaleVersion
+from corpusdb.basics.errors import InvalidInput, PermissionDenied, StaleVersion
 from corpusdb.basics.records import (
     Annotations,
     Argument,
@@ -105,6 +105,23 @@ def team(pg_url: str, team_roles: TeamRoles) -> Team:
     judy.merge("done")
     c.release("v1", allow_open=True)
     judy.correct("done", action="add", item=Span("T9", "protein", ((44, 53),), "zebrafish"), reason="missed")
+    c.add_recommender("names", "string")  # recommenders: suggestions and models of each annotator
+    with psycopg.connect(pg_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as o:
+        rid = o.execute("SELECT id FROM recommender").fetchone()[0]
+        for who, text in (("bob", SECRET), ("alice", "IL-2")):
+            sid = ids[f"{who}-open"]
+            o.execute(
+                "INSERT INTO suggestion (set_id, recommender_id, version, kind, key, type, start, stop, text, score, "
+                "status, created) VALUES (%s, %s, '1', 'span', %s, 'protein', 0, 4, %s, 1.0, 'open', now())",
+                (sid, rid, f"span:protein:0-4:{who}", text),
+            )
+            o.execute("INSERT INTO queue_position (set_id, ordering, rank, score, seed, created) "
+                      "VALUES (%s, 'uncertainty', 1, 0.5, 0, now())", (sid,))  # fmt: skip
+            o.execute(
+                "INSERT INTO recommender_model (recommender_id, annotator_id, version, base_version, model) "
+                "VALUES (%s, (SELECT id FROM annotator WHERE name = %s), 1, 0, %s)",
+                (rid, who, f"{who}'s names {text}"),
+            )
     for n in ("alice", "bob", "judy"):
         c.team_login(n, login=team_roles.name(n))
     return Team(pg_url, c, team_roles, ids)
@@ -123,7 +140,11 @@ def expected_for_alice(team: Team) -> dict[str, int]:
         count = lambda q: o.execute(q).fetchone()[0]  # noqa: E731
         out = {t: count(f"SELECT count(*) FROM {t} WHERE set_id IN {mine}")
                for t in ("span", "relation", "entity", "link", "note", "document_label", "edit_history",
-                         "set_skip")}  # fmt: skip
+                         "set_skip", "suggestion", "queue_position")}  # fmt: skip
+        out["recommender_model"] = count(
+            "SELECT count(*) FROM recommender_model WHERE annotator_id = (SELECT id FROM annotator WHERE name = 'alice')"
+        )
+        out["recommender"] = count("SELECT count(*) FROM recommender")  # the project's: every member's
         out["annotation_set"] = count(f"SELECT count(*) FROM annotation_set WHERE id IN {mine}")
         out["relation_arg"] = count(
             f"SELECT count(*) FROM relation_arg WHERE relation_id IN (SELECT id FROM relation WHERE set_id IN {mine})"
@@ -142,7 +163,8 @@ def test_plain_sql_as_alice_returns_only_what_she_may_see(team: Team) -> None:
     expected = expected_for_alice(team)
     with team.owner_sql() as o:  # the scene really has content everywhere, for the owner
         for t in ("span", "relation", "relation_arg", "link", "note", "document_label", "decision",
-                  "release", "correction", "audit_event", "edit_history", "set_skip"):  # fmt: skip
+                  "release", "correction", "audit_event", "edit_history", "set_skip", "suggestion",
+                  "queue_position", "recommender_model"):  # fmt: skip
             assert len(rows_as(o, t)) > expected[t], t
         all_tables = {
             r[0] for r in o.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
@@ -496,3 +518,51 @@ def test_one_line_covers_a_new_table_of_set_items(team: Team, monkeypatch: pytes
         assert alice.execute(every_id, (list(range(1, 100)),)).fetchone()[0] == 1  # hers, of all tried
     with team.owner_sql() as o:
         assert o.execute("SELECT count(*) FROM cluster_member").fetchone()[0] == 1  # bob's is still there
+
+
+def test_suggestions_and_own_models_under_row_level_security(team: Team) -> None:
+    """Suggestions are as blind as the set they are on; an annotator's own model is hers alone (not
+    even a lead's or an adjudicator's role reads it); through her login the API works as usual."""
+    bob_open = team.ids["bob-open"]
+    with team.sql("alice") as alice:
+        assert [r[0] for r in alice.execute("SELECT text FROM suggestion")] == ["IL-2"]
+        assert [r[0] for r in alice.execute("SELECT model FROM recommender_model")] == ["alice's names IL-2"]
+        assert alice.execute("UPDATE recommender_model SET model = 'x'").rowcount == 1  # hers only
+        assert (
+            alice.execute("UPDATE suggestion SET status = 'accepted' WHERE set_id = %s", (bob_open,)).rowcount
+            == 0
+        )
+        for stmt, params in (
+            ("INSERT INTO suggestion (set_id, recommender_id, version, kind, key, type, start, stop, text, score, "
+             "status, created) VALUES (%s, 1, '1', 'span', 'k', 'protein', 0, 4, 'x', 1, 'open', now())", (bob_open,)),
+            ("INSERT INTO recommender_model (recommender_id, annotator_id, version, base_version) "
+             "VALUES (1, (SELECT id FROM annotator WHERE name = 'bob'), 9, 0)", ()),
+            ("UPDATE recommender SET version = 99", ()),  # a lead's
+        ):  # fmt: skip
+            try:
+                n = alice.execute(stmt, params).rowcount
+            except psycopg.errors.InsufficientPrivilege:
+                continue
+            assert n == 0, stmt
+    with team.sql("judy") as judy:  # an adjudicator: neither open suggestions nor anyone's model
+        assert judy.execute("SELECT count(*) FROM recommender_model").fetchone()[0] == 0
+        assert SECRET not in "".join(r[0] for r in judy.execute("SELECT text FROM suggestion"))
+    # the API through alice's login: her suggestions refreshed (written under RLS), accepted, undone
+    team.owner.reopen(team.ids["alice-open"], reason="more to do")
+    alice_api = team.roles.open(team.url, "alice")
+    with pytest.raises(
+        InvalidInput, match=r"your own part of the recommender cannot be read.*train it again"
+    ):
+        alice_api.suggestions("open")  # she wrote 'x' over her model above
+    results = alice_api.train_recommender("names")  # her own part, as herself
+    assert [r.part for r in results] == ["alice"]
+    info = alice_api.my_set("open").info
+    found = alice_api.suggestions("open")  # her IL-2 at 0 proposes the IL-2 of "IL-2 receptor"
+    assert [(x.text, x.start, x.status) for x in found] == [("IL-2", 15, "open")]
+    res = alice_api.accept_suggestions(info.id, [found[0].id], expected_version=info.version)
+    assert (
+        res.info.version == info.version + 1
+        and res.annotations.spans[-1].extra["suggestion"]["id"] == found[0].id
+    )
+    with team.sql("bob") as bob:
+        assert [r[0] for r in bob.execute("SELECT model FROM recommender_model")] == [f"bob's names {SECRET}"]

@@ -138,7 +138,8 @@ async def test_agreement_pairs_and_documents_show_the_reports_figures(demo_url: 
         raters = _cells(screen.query_one("#raters", DataTable))  # who is the outlier: lowest mean F1 first
         per = sorted(body["per_rater"]["rows"], key=lambda r: r["mean_f1"])
         assert raters == [[r["name"] + (" (lowest)" if r["outlier"] else ""), _f(r["mean_f1"]), _f(r["min_f1"]),
-                           str(r["n_pairs"]), str(r["items"]), str(r["one_sided"])] for r in per]  # fmt: skip
+                           str(r["n_pairs"]), str(r["items"]), str(r["one_sided"]), str(r["from_suggestions"])]
+                          for r in per]  # fmt: skip
         assert raters[0][0] == f"{body['per_rater']['lowest']} (lowest)"
         await _on(
             pilot, "m", lambda: screen.measure == 1, "kappa"

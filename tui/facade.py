@@ -39,6 +39,12 @@ class DocRow:
     updated: datetime
     skipped: bool = False
     """I flagged the document as irrelevant (``corpusdb.services.skips``)."""
+    seeded: bool = False
+    """Pre-annotated: a system's items were copied into my set (``assign --pre-annotate``)."""
+    suggestions: int = 0
+    """Open suggestions on my set (``corpusdb.recommend``): not my items until I accept them."""
+    rank: int | None = None
+    """Where ``assign --order`` put the document in my queue (1: first), if it did."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +159,17 @@ class TuiFacade:
             return []
         contents = {a.info.id: a.annotations for a in self.corpus.read_sets([i.id for i in infos])}
         skipped = {k.set_id for k in self.corpus.skips()} if self.has("skips") else set()
+        ids = [i.id for i in infos]
+        open_ = (
+            {k: v["open"] for k, v in self.corpus.suggestion_counts(ids).items()}
+            if self.has("suggestion_counts")
+            else {}
+        )
+        ranks = (
+            {k: v[1] for k, v in self.corpus.queue_positions(ids).items()}
+            if self.has("queue_positions")
+            else {}
+        )
         rows = []
         for i in infos:
             ann = contents[i.id]
@@ -168,8 +185,13 @@ class TuiFacade:
                     len(ann.labels),
                     i.updated,
                     i.id in skipped,
+                    i.seeded_from is not None,
+                    open_.get(i.id, 0),
+                    ranks.get(i.id),
                 )
             )
+        if ranks:  # the order ``assign --order`` handed them out in, the rest after
+            rows.sort(key=lambda r: (r.rank is None, r.rank or 0))
         return rows
 
     def open_document(self, document: str) -> DocumentSession:
@@ -183,7 +205,46 @@ class TuiFacade:
         if self.has("skips"):
             found = [k for k in self.corpus.skips(document=document) if k.set_id == aset.info.id]
             session.skipped = found[0].reason if found else None
+        if self.has("suggestions"):  # those stored; ``refresh_suggestions`` asks the models next
+            session.suggestions = self.corpus.suggestions(document, refresh=False)
+            self.has_recommenders()  # read here, in the worker: the screen asks it on the UI thread
         return session
+
+    # -- suggestions (corpusdb.recommend) ---------------------------------------------------------
+    def has_recommenders(self) -> bool:
+        return self.has("recommenders") and bool(self._recommenders)
+
+    @cached_property
+    def _recommenders(self) -> list[Any]:
+        return list(self.corpus.recommenders())
+
+    def refresh_suggestions(self, session: DocumentSession) -> list[Any]:
+        """My set's suggestions, refreshed from the recommenders' models (blocking: a worker calls it;
+        the first time a big string matcher builds its automaton)."""
+        return list(self.corpus.suggestions(session.document.external_id))
+
+    def warm_recommenders(self) -> None:
+        """Build my recommenders' models now (blocking: a worker calls it while the list is shown), so
+        the first document opens with its suggestions at once."""
+        if self.has_recommenders():
+            self.corpus.warm_recommenders()
+
+    def suggestion_actions(self) -> Any:
+        """The pure accept/reject changes (``corpusdb.recommend.actions``)."""
+        from corpusdb.recommend import actions
+
+        return actions
+
+    def train_in_background(self) -> Any:
+        """Retrain my own part of every recommender in a separate process (at most one at a time):
+        the next documents I open get suggestions learned from what I just did."""
+        proc = getattr(self, "_training", None)
+        if proc is not None and proc.poll() is None:
+            return proc
+        if not self.has_recommenders() or self.corpus.actor.name is None:
+            return None
+        self._training = self.corpus.train_in_background(project=self.project.name)
+        return self._training
 
     def skip(self, session: DocumentSession, reason: str | None) -> None:
         """Flag my set's document as irrelevant with ``reason``, or lift the flag (None); blocking."""

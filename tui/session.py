@@ -16,12 +16,12 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from corpusdb.basics.errors import CorpusError, StaleVersion
 from corpusdb.basics.records import Annotations, AnnotationSet, DocumentInfo, SetInfo
-from corpusdb.services.edits import Change, apply_changes
+from corpusdb.services.edits import Change, Mark, apply_changes
 from guidelines.schema import Schema
 
 
@@ -75,6 +75,9 @@ class DocumentSession:
         """A relevance unit's topic (``corpusdb.relevance.records.Topic``), set by the facade."""
         self.skipped: str | None = None
         """Why I skipped this document as irrelevant (None: not skipped), set by the facade."""
+        self.suggestions: list[Any] = []
+        """The recommenders' suggestions on my set (``corpusdb.recommend.records.Suggestion``), set by
+        the facade; their status follows accepts, rejects and their undo here (``Mark`` changes)."""
         self._lock = threading.Lock()
         self._pending: deque[_Pending] = deque()
         self.undo_stack: list[Entry] = []
@@ -119,6 +122,7 @@ class DocumentSession:
         new, inverse = apply_changes(self.annotations, changes)
         entry = Entry(description, tuple(inverse), tuple(changes))
         self.annotations = new
+        self._marks(changes)
         self.undo_stack.append(entry)
         self.redo_stack.clear()
         self._pending.append(_Pending(tuple(changes), entry, False, "do"))
@@ -133,6 +137,7 @@ class DocumentSession:
         new, inverse = apply_changes(self.annotations, entry.undo)
         entry.redo = tuple(inverse)
         self.annotations = new
+        self._marks(entry.undo)
         self.redo_stack.append(entry)
         self._pending.append(_Pending(entry.undo, entry, True, "undo"))
         return entry.description
@@ -146,9 +151,19 @@ class DocumentSession:
         new, inverse = apply_changes(self.annotations, entry.redo)
         entry.undo = tuple(inverse)
         self.annotations = new
+        self._marks(entry.redo)
         self.undo_stack.append(entry)
         self._pending.append(_Pending(entry.redo, entry, False, "redo"))
         return entry.description
+
+    def _marks(self, changes: Sequence[Change]) -> None:
+        """Suggestions accepted, rejected or reopened by an action: shown so at once."""
+        status = {c.suggestion: (c.status, c.item) for c in changes if isinstance(c, Mark)}
+        if status:
+            self.suggestions = [
+                replace(s, status=status[s.id][0], item=status[s.id][1]) if s.id in status else s
+                for s in self.suggestions
+            ]
 
     # -- saving (worker thread) -------------------------------------------------------------------
     def save_pending(self) -> SaveOutcome:

@@ -160,6 +160,13 @@ def agree(
             "document gold has and the rater has not counts as misses).",
         ),
     ] = False,
+    exclude_suggested: Annotated[
+        bool,
+        typer.Option(
+            "--exclude-suggested",
+            help="Compare the annotators' own items only: leave out items accepted from suggestions.",
+        ),
+    ] = False,
 ) -> None:
     """Agreement between annotators (and gold or predictions) with the lowest documents and types."""
     st = state(ctx)
@@ -179,7 +186,8 @@ def agree(
             layer, raters=_names(annotators), gold=gold, predictions=predictions, criterion=criterion,
             jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode, label=label, ordinal=ordinal,
             split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
-            lowest=lowest, unanswered="skipped" if answered_only else "misses", progress=step)  # fmt: skip
+            lowest=lowest, unanswered="skipped" if answered_only else "misses", exclude_suggested=exclude_suggested,
+            progress=step)  # fmt: skip
     body = report.body  # not ``to_dict()``'s deep copy (0.1 s at 10^6 spans): the report goes no further
     if matrix is not None:
         from corpusdb.reports.tables import headline_matrix

@@ -34,19 +34,47 @@ def assign(
         str | None,
         typer.Option("--pre-annotate", help="Copy this system's predictions into each new set."),
     ] = None,
+    as_suggestions: Annotated[
+        bool,
+        typer.Option("--as-suggestions", help="With --pre-annotate: offer them as suggestions, not items."),
+    ] = False,
+    order: Annotated[
+        str | None,
+        typer.Option(
+            "--order",
+            help="uncertainty (a tagger's least certain first) or disagreement (recommenders'); seeded.",
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="With --order: hand out only the first N documents.")
+    ] = None,
+    order_by: Annotated[
+        str | None, typer.Option("--order-by", help="With --order: only this recommender.")
+    ] = None,
 ) -> None:
     """Give documents to annotators (lead only): explicit lists, or N per document drawn evenly."""
     st = state(ctx)
     res = st.corpus().assign(
         documents, annotators, per_document=per_document, seed=seed, only_unassigned=only_unassigned,
-        seed_from=seed_from,
+        seed_from=seed_from, as_suggestions=as_suggestions, order=order, limit=limit, order_by=order_by,
     )  # fmt: skip
 
     def render() -> None:
         out.print(f"created {len(res.created)} annotation set(s)")
+        if res.order:
+            out.print(res.order, markup=False)
+        if as_suggestions:
+            out.print(
+                f"{res.suggestions} suggestion(s) from {seed_from} (not items: annotators accept them)",
+                markup=False,
+            )
         for s in res.created:
             seeded = f" (pre-annotated from set {s.seeded_from})" if s.seeded_from else ""
-            out.print(f"  set {s.id}: {s.document_external_id} -> {s.annotator}{seeded}", markup=False)
+            rank = res.ranks.get(s.document_external_id)
+            ranked = f" [#{rank[0]}, score {rank[1]:.4f}]" if rank else ""
+            out.print(
+                f"  set {s.id}: {s.document_external_id} -> {s.annotator}{seeded}{ranked}", markup=False
+            )
         if res.skipped:
             out.print(f"skipped {len(res.skipped)}:")
             for d, a, why in res.skipped[:20]:

@@ -38,6 +38,9 @@ class Rater:
     """Document external id -> that rater's annotations."""
     columns: SpanColumns | None = None
     """The spans as columns (layer ``spans`` from the store): what the report computes from."""
+    suggested: Mapping[str, int] | None = None
+    """Document -> items of the compared layer accepted from suggestions (left out when the options
+    exclude them); None for the labels layer."""
 
     def info(self) -> dict[str, object]:
         return {"name": self.name, "kind": self.kind, "documents": len(self.sets)}
@@ -108,6 +111,9 @@ class AgreementOptions:
     """How many documents and types the ``lowest`` lists hold."""
     unanswered: str = "misses"
     """See ``UNANSWERED``; only pairs with gold as one side are concerned."""
+    exclude_suggested: bool = False
+    """Compare only the raters' own items: items accepted from suggestions (``corpusdb.recommend``)
+    are left out, since suggestions shared by raters raise agreement."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -190,6 +196,7 @@ class AgreementOptions:
             if self.bootstrap
             else None,
             "unanswered": self.unanswered if span_like else None,
+            "exclude_suggested": self.exclude_suggested if span_like else None,
         }
 
     def check_merged_types(self, known: Iterable[str], what: str) -> None:

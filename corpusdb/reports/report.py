@@ -158,7 +158,7 @@ def build_report(
         }
         if progress:
             progress(1, 1, "document labels")
-        body |= {"per_rater": None, "one_sided": None}  # the same keys on every layer
+        body |= {"per_rater": None, "suggestions": None, "one_sided": None}  # the same keys on every layer
         return AgreementReport({**head, **_order(body), "notes": notes}, opts, labels=la)
     if schema is not None:
         seen = {
@@ -203,6 +203,7 @@ def build_report(
     n_doc = _raters.document_counts(raters, head["documents"], opts.layer)
     doc_rows = [{**r, "n": n_doc.get(r["document"], 0)} for r in doc_rows]
     rater_rows, one_sided = _raters.per_rater(raters, pairs, compared, opts.layer, texts, fetch_texts)
+    suggested = _suggested(raters, head["documents"], opts, rater_rows, notes)
     body = {
         "summary": {**aggregate.summary(pairs, opts), "pair_measure": "f1"},
         "pairs": [aggregate.pair_entry(p, opts.layer) for p in pairs],
@@ -213,6 +214,7 @@ def build_report(
         "per_type": {"measure": "mean_pairwise_f1", "rows": type_rows},
         "per_document": {"measure": "mean_pairwise_f1", "rows": doc_rows},
         "per_rater": rater_rows,
+        "suggestions": suggested,
         "one_sided": one_sided,
         "lowest": {
             "documents": aggregate.lowest(doc_rows, opts.lowest),
@@ -233,9 +235,35 @@ def _order(body: dict[str, Any]) -> dict[str, Any]:
         "per_type",
         "per_document",
         "per_rater",
+        "suggestions",
         "one_sided",
         "lowest",
         "confusion",
         "categories",
     )
     return {k: body[k] for k in keys if k in body}
+
+
+def _suggested(
+    raters: Sequence[Rater],
+    documents: Sequence[str],
+    opts: AgreementOptions,
+    rows: dict[str, Any],
+    notes: list[str],
+) -> dict[str, Any]:
+    """How many compared items each rater accepted from suggestions (``corpusdb.recommend``): shared
+    suggestions raise agreement, so the report says so (``from_suggestions`` in ``per_rater``, a
+    note), and ``exclude_suggested`` leaves them out (then the counts are what was left out)."""
+    docs = set(documents)
+    per = {r.name: sum(n for d, n in (r.suggested or {}).items() if d in docs) for r in raters}
+    for row in rows["rows"]:
+        row["from_suggestions"] = per.get(row["name"], 0)
+    if any(per.values()):
+        said = ", ".join(f"{k} {v}" for k, v in per.items())
+        notes.append(
+            f"items accepted from suggestions, left out (--exclude-suggested): {said}"
+            if opts.exclude_suggested
+            else f"compared items accepted from suggestions (shared suggestions raise agreement; "
+            f"--exclude-suggested leaves them out): {said}"
+        )
+    return {"excluded": opts.exclude_suggested, "per_rater": per, "total": sum(per.values())}

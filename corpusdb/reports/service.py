@@ -42,6 +42,7 @@ class AgreementMixin(ServiceBase):
         confidence: float = 0.95,
         lowest: int = 5,
         unanswered: str = "misses",
+        exclude_suggested: bool = False,
         options: AgreementOptions | None = None,
         progress: Progress | None = None,
     ) -> AgreementReport:
@@ -53,7 +54,8 @@ class AgreementMixin(ServiceBase):
         (implies ``types="merged"``). ``documents``/``split`` restrict the documents (both: the
         intersection). ``bootstrap`` > 0 adds document-bootstrap CIs (seeded by ``seed``). ``unanswered``:
         when gold is one side, a document gold has and the other rater has no set for counts as
-        ``"misses"`` (default) or is ``"skipped"`` (the answered documents only).
+        ``"misses"`` (default) or is ``"skipped"`` (the answered documents only). ``exclude_suggested``:
+        leave out items accepted from suggestions (the report always counts them per rater).
 
         >>> corpus.agreement(criterion="exact").matrix("f1")  # doctest: +SKIP
         """
@@ -66,7 +68,7 @@ class AgreementMixin(ServiceBase):
                 layer=layer, raters=raters, gold=gold, predictions=predictions, criterion=criterion,
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
                 split=split, documents=documents, bootstrap=bootstrap, seed=seed, confidence=confidence,
-                lowest=lowest, unanswered=unanswered, **extra)  # fmt: skip
+                lowest=lowest, unanswered=unanswered, exclude_suggested=exclude_suggested, **extra)  # fmt: skip
         doc_ids = self._report_documents(options)
         with self._read() as conn:
             skipped, excluded = self._skipped(conn)

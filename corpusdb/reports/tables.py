@@ -375,15 +375,23 @@ def _per_rater(body: Mapping[str, Any]) -> Section | None:
             str(r["n_pairs"]),
             str(r["items"]),
             num(r.get("one_sided")),
+            str(r.get("from_suggestions", 0)),
         )
         for r in sorted(pr["rows"], key=lambda r: (r["mean_f1"] is None, r["mean_f1"] or 0.0))
     )
+    excluded = (body.get("suggestions") or {}).get("excluded")
+    last = "suggested (left out)" if excluded else "from suggestions"
+    said = (
+        "suggested: items accepted from suggestions, left out of the comparison; "
+        if excluded
+        else "from suggestions: compared items accepted from suggestions; "
+    )
     return Section(
         "Per rater",
-        ("rater", "mean F1", "min F1", "pairs", "items", "one-sided"),
+        ("rater", "mean F1", "min F1", "pairs", "items", "one-sided", last),
         rows,
         "mean and min F1 against every other rater; items on the compared documents; one-sided: "
-        "spans no other rater marked (types ignored); lowest mean first",
+        "spans no other rater marked (types ignored); " + said + "lowest mean first",
     )
 
 

@@ -69,7 +69,23 @@ class Remove:
     key: str
 
 
-Change = Put | Remove
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Set the status of one of the set's suggestions (``corpusdb.recommend``): accepting one is a
+    ``Put`` of the item made from it plus this, in one action, so one undo takes both back.
+
+    The set's items do not change; the store checks that the suggestion is still ``previous`` and
+    writes ``status`` (and the audit trail), in the same transaction as the action's other changes."""
+
+    suggestion: int
+    status: str
+    """``open``, ``accepted`` or ``rejected``."""
+    previous: str
+    item: str | None = None
+    """Accepted: the local id of the item made from it."""
+
+
+Change = Put | Remove | Mark
 
 
 def apply_changes(ann: Annotations, changes: Sequence[Change]) -> tuple[Annotations, list[Change]]:
@@ -81,6 +97,9 @@ def apply_changes(ann: Annotations, changes: Sequence[Change]) -> tuple[Annotati
     lists: dict[str, list[Item]] = {f: list(getattr(ann, f)) for f in _FIELD.values()}
     inverse: list[Change] = []
     for ch in changes:
+        if isinstance(ch, Mark):  # the suggestion's status, not an item: the store writes it
+            inverse.append(Mark(ch.suggestion, ch.previous, ch.status, ch.item))
+            continue
         if isinstance(ch, Put):
             kind = kind_of(ch.item)
             items = lists[_FIELD[kind]]

@@ -17,7 +17,7 @@ from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionD
 from corpusdb.basics.records import SET_KINDS, SET_STATUSES, Annotations, AnnotationSet, SetInfo
 from corpusdb.services import access, content, undo
 from corpusdb.services.base import ServiceBase, utcnow_aware
-from corpusdb.services.edits import Change, Put, apply_changes, refuse_groundings
+from corpusdb.services.edits import Change, Mark, Put, apply_changes, refuse_groundings
 from corpusdb.store import tables
 from guidelines.schema import schema_from_dict
 
@@ -345,10 +345,16 @@ class SetsMixin(ServiceBase):
             if history not in ("undo", "redo"):  # undo/redo put back what was there: no new grounding
                 _check_groundings(conn, self.project_id, info, current, changes)
             new, inverse = apply_changes(current, changes)
-            # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
-            # references and order exactly as the records say, in the same transaction.
-            content.delete_annotations(conn, [set_id])
-            content.insert_annotations(conn, set_id, new)
+            marks = [c for c in changes if isinstance(c, Mark)]
+            if len(marks) < len(changes):
+                # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
+                # references and order exactly as the records say, in the same transaction.
+                content.delete_annotations(conn, [set_id])
+                content.insert_annotations(conn, set_id, new)
+            if marks:  # suggestions accepted or rejected by this action (corpusdb.recommend)
+                from corpusdb.services.suggestion_marks import apply_marks
+
+                apply_marks(conn, set_id, marks, lambda *a, **k: self._audit(conn, *a, **k))
             values: dict[str, Any] = {}
             if info.status == "assigned" and info.kind == "annotation":
                 values["status"] = "in_progress"

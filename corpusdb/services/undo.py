@@ -21,7 +21,7 @@ from sqlalchemy import Connection, func, insert, select
 
 from corpusdb.basics.errors import InvalidInput
 from corpusdb.services.base import utcnow_aware
-from corpusdb.services.edits import Change, Put, Remove
+from corpusdb.services.edits import Change, Mark, Put, Remove
 from corpusdb.store import rls, tables
 
 H = tables.edit_history
@@ -53,6 +53,9 @@ def change_to_json(ch: Change) -> dict[str, Any]:
 
     if isinstance(ch, Remove):
         return {"op": "remove", "kind": ch.kind, "key": ch.key}
+    if isinstance(ch, Mark):
+        return {"op": "mark", "suggestion": ch.suggestion, "status": ch.status, "previous": ch.previous,
+                "item": ch.item}  # fmt: skip
     d: dict[str, Any] = {"op": "put", "item": item_to_json(ch.item)}
     if ch.position is not None:
         d["position"] = ch.position
@@ -66,6 +69,8 @@ def change_from_json(d: Mapping[str, Any]) -> Change:
 
     if d.get("op") == "remove":
         return Remove(d["kind"], str(d["key"]))
+    if d.get("op") == "mark":
+        return Mark(int(d["suggestion"]), str(d["status"]), str(d["previous"]), d.get("item"))
     if d.get("op") != "put":
         raise InvalidInput(f"not a stored change: {dict(d)!r}")
     item = item_from_json(d["item"])

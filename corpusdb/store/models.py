@@ -479,6 +479,103 @@ class KbParentRow(SQLModel, table=True):
     parent: str
 
 
+class RecommenderRow(SQLModel, table=True):
+    """A recommender of the project (``corpusdb.recommend``): a string matcher, a trainable tagger or
+    a system's predictions, proposing items of one layer. ``model`` is its shared part, learned from
+    gold of adjudicated documents and dictionaries only (every member may read it: no annotator's
+    unadjudicated work is in it); each annotator's own part is a ``recommender_model`` row."""
+
+    __tablename__ = "recommender"
+    __table_args__ = (
+        UniqueConstraint("project_id", "name"),
+        CheckConstraint("kind IN ('string', 'tagger', 'external')", name="kind"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = _fk("project.id", ondelete="CASCADE", index=False)
+    name: str
+    kind: str
+    layer: str = "spans"
+    options: dict[str, Any] | None = _json()
+    version: int = 0
+    """Trainings of the shared part so far (0: never trained)."""
+    model: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """The shared part, serialised by its recommender (``corpusdb.recommend.models``)."""
+    dictionary: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """A string matcher's names from TSV dictionaries, packed like ``model`` (read only to train:
+    a 10^5-name dictionary must not be parsed each time a document opens)."""
+    stats: dict[str, Any] | None = _json()
+    trained: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+    created: datetime = _ts()
+
+
+class RecommenderModelRow(SQLModel, table=True):
+    """One annotator's own part of a recommender, learned from gold and that annotator's own sets:
+    only that annotator reads or writes it (blindness; ``PERSONAL`` in ``corpusdb.store.rls``)."""
+
+    __tablename__ = "recommender_model"
+    __table_args__ = (UniqueConstraint("recommender_id", "annotator_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    recommender_id: int = _fk("recommender.id", ondelete="CASCADE", index=False)
+    annotator_id: int = _fk("annotator.id", ondelete="CASCADE")
+    version: int = 0
+    base_version: int = 0
+    """The shared part's version it was trained with."""
+    model: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    stats: dict[str, Any] | None = _json()
+    trained: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+
+
+class SuggestionRow(SQLModel, table=True):
+    """A recommender's proposal on one annotator's set: never one of the set's items until accepted
+    (then ``item_local_id`` names the item made from it). Rejected ones stay, so they are not
+    proposed to that annotator again."""
+
+    __tablename__ = "suggestion"
+    __table_args__ = (
+        UniqueConstraint("set_id", "recommender_id", "key"),
+        CheckConstraint("status IN ('open', 'accepted', 'rejected')", name="status"),
+        CheckConstraint("kind IN ('span', 'relation')", name="kind"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    set_id: int = _fk("annotation_set.id", ondelete="CASCADE", index=False)
+    recommender_id: int = _fk("recommender.id", ondelete="CASCADE")
+    version: str = ""
+    """The model that proposed it: the shared part's version, ``3.2`` with the annotator's own part 2."""
+    kind: str = "span"
+    key: str
+    """``span:TYPE:0-4`` (``;`` between fragments) or ``relation:...``: one proposal per item."""
+    type: str
+    start: int = -1
+    stop: int = -1
+    fragments: list[list[int]] | None = _json()
+    text: str = Field(default="", sa_column=Column(Text, nullable=False))
+    score: float = 0.0
+    payload: dict[str, Any] | None = _json()
+    """Relations: their arguments (role, fragments, type) and label."""
+    status: str = "open"
+    item_local_id: str | None = None
+    created: datetime = _ts()
+    decided: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+
+
+class QueuePositionRow(SQLModel, table=True):
+    """Where a set stands in its annotator's queue when ``assign --order`` handed it out (active
+    learning: the documents a tagger is least sure of first); the TUI lists documents in this order."""
+
+    __tablename__ = "queue_position"
+    id: int | None = Field(default=None, primary_key=True)
+    set_id: int = Field(
+        default=None,
+        sa_column=Column(ForeignKey("annotation_set.id", ondelete="CASCADE"), nullable=False, unique=True),
+    )
+    ordering: str
+    """``uncertainty`` or ``disagreement``."""
+    rank: int
+    score: float = 0.0
+    seed: int = 0
+    created: datetime = _ts()
+
+
 ALL_TABLES = [
     ProjectRow,
     GuidelineRow,
@@ -505,5 +602,9 @@ ALL_TABLES = [
     KbConceptRow,
     KbNameRow,
     KbParentRow,
+    RecommenderRow,
+    RecommenderModelRow,
+    SuggestionRow,
+    QueuePositionRow,
 ]
 metadata = SQLModel.metadata

@@ -46,7 +46,8 @@ Side channels closed here (what stays open is listed in the README's "Not enforc
 
 Covering a new table is one line: a table whose rows belong to an annotation set goes in
 ``SET_OWNED`` (its set column, or ``Via(parent table, column)`` for rows that hang off such a
-table's rows), a table that belongs to a project in ``PROJECT_SCOPED``. ``install`` (run by
+table's rows), a table that belongs to a project in ``PROJECT_SCOPED``, a table whose rows belong to one
+annotator alone in ``PERSONAL``. ``install`` (run by
 migrations 0007 and 0010 and after every later upgrade) then enables RLS, writes the policies and
 grants the team roles access; a table in neither list is not granted at all, so a new table fails
 closed for team roles until it has its line.
@@ -90,6 +91,14 @@ SET_OWNED: dict[str, str | Via] = {
     "decision": "gold_set_id",
     "edit_history": "set_id",
     "set_skip": "set_id",
+    "suggestion": "set_id",  # a recommender's proposals on one annotator's set: as blind as the set
+    "queue_position": "set_id",  # where the set stands in its annotator's queue (assign --order)
+}
+
+# table -> column naming the one annotator a row belongs to: only that annotator's login reads or
+# writes it (a recommender's part learned from her own unadjudicated sets: not even a lead reads it).
+PERSONAL: dict[str, str] = {
+    "recommender_model": "annotator_id",
 }
 
 DECISIONS = ("decision",)
@@ -121,6 +130,8 @@ PROJECT_SCOPED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | str]] = 
     "topic": ("project_id", MEMBERS, LEADS),
     "run": ("project_id", LEADS, LEADS),
     "run_entry": ("(SELECT r.project_id FROM run r WHERE r.id = run_id)", LEADS, LEADS),
+    # recommenders and their shared part (learned from gold of adjudicated documents only)
+    "recommender": ("project_id", MEMBERS, LEADS),
 }
 
 FROZEN: dict[str, tuple[str, ...]] = {
@@ -477,6 +488,9 @@ def _table_rules(who: str) -> dict[str, _Rules]:
             assert isinstance(writers, tuple)
             write = f"corpusdb_role_in({pid}, {who}) IN ({_roles(writers)})"
             out[table] = _Rules(read, write, write, write)
+    for table, column in PERSONAL.items():  # one annotator's own rows (her recommender models)
+        mine = f"{quote_ident(column)} IN (SELECT corpusdb_my_annotators({who}))"
+        out[table] = _Rules(mine, mine, mine, mine)
     return out
 
 
@@ -544,7 +558,7 @@ def drop_policy_statements(tables: set[str]) -> list[str]:
 
 
 def covered_tables() -> set[str]:
-    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED}
+    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED, *PERSONAL}
 
 
 def existing_tables(conn: Connection) -> set[str]:

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "d2681aef7da68508bf2e2c09b83138d79c981044b34099fc3f4af177a85deada"
+MODELS_SHA256 = "2494606e78f0695a3c9fbaa04daf93406b4db2cfd12eea51391cafd389974159"
 
 
 def utcnow() -> datetime:
@@ -169,6 +169,25 @@ def _build() -> MetaData:
         Index(conv("ix_kb_parent_parent"), "kb_id", "parent"),
     )
     Table(
+        "recommender",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("project_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("kind", String(), nullable=False),
+        Column("layer", String(), nullable=False, default="spans"),
+        Column("options", JSON(), nullable=True),
+        Column("version", Integer(), nullable=False, default=0),
+        Column("model", Text(), nullable=True),
+        Column("dictionary", Text(), nullable=True),
+        Column("stats", JSON(), nullable=True),
+        Column("trained", DateTime(timezone=True), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("project_id", "name", name=conv("uq_recommender_project_id_name")),
+        CheckConstraint(text("kind IN ('string', 'tagger', 'external')"), name=conv("ck_recommender_kind")),
+        ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_recommender_project_id_project")),
+    )
+    Table(
         "release",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -250,6 +269,22 @@ def _build() -> MetaData:
         Index(conv("ix_correction_author_id"), "author_id"),
         Index(conv("ix_correction_document_id"), "document_id"),
         Index(conv("ix_correction_project_id"), "project_id"),
+    )
+    Table(
+        "recommender_model",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("recommender_id", Integer(), nullable=False),
+        Column("annotator_id", Integer(), nullable=False),
+        Column("version", Integer(), nullable=False, default=0),
+        Column("base_version", Integer(), nullable=False, default=0),
+        Column("model", Text(), nullable=True),
+        Column("stats", JSON(), nullable=True),
+        Column("trained", DateTime(timezone=True), nullable=True),
+        UniqueConstraint("recommender_id", "annotator_id", name=conv("uq_recommender_model_recommender_id_annotator_id")),
+        ForeignKeyConstraint(["recommender_id"], ["recommender.id"], ondelete="CASCADE", name=conv("fk_recommender_model_recommender_id_recommender")),
+        ForeignKeyConstraint(["annotator_id"], ["annotator.id"], ondelete="CASCADE", name=conv("fk_recommender_model_annotator_id_annotator")),
+        Index(conv("ix_recommender_model_annotator_id"), "annotator_id"),
     )
     Table(
         "run",
@@ -354,6 +389,19 @@ def _build() -> MetaData:
         ForeignKeyConstraint(["set_id"], ["annotation_set.id"], ondelete="CASCADE", name=conv("fk_note_set_id_annotation_set")),
     )
     Table(
+        "queue_position",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("set_id", Integer(), nullable=False),
+        Column("ordering", String(), nullable=False),
+        Column("rank", Integer(), nullable=False),
+        Column("score", Float(), nullable=False, default=0.0),
+        Column("seed", Integer(), nullable=False, default=0),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("set_id", name=conv("uq_queue_position_set_id")),
+        ForeignKeyConstraint(["set_id"], ["annotation_set.id"], ondelete="CASCADE", name=conv("fk_queue_position_set_id_annotation_set")),
+    )
+    Table(
         "run_entry",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -391,6 +439,33 @@ def _build() -> MetaData:
         Column("extra", JSON(), nullable=True),
         UniqueConstraint("set_id", "local_id", name=conv("uq_span_set_id_local_id")),
         ForeignKeyConstraint(["set_id"], ["annotation_set.id"], ondelete="CASCADE", name=conv("fk_span_set_id_annotation_set")),
+    )
+    Table(
+        "suggestion",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("set_id", Integer(), nullable=False),
+        Column("recommender_id", Integer(), nullable=False),
+        Column("version", String(), nullable=False, default=""),
+        Column("kind", String(), nullable=False, default="span"),
+        Column("key", String(), nullable=False),
+        Column("type", String(), nullable=False),
+        Column("start", Integer(), nullable=False, default=-1),
+        Column("stop", Integer(), nullable=False, default=-1),
+        Column("fragments", JSON(), nullable=True),
+        Column("text", Text(), nullable=False),
+        Column("score", Float(), nullable=False, default=0.0),
+        Column("payload", JSON(), nullable=True),
+        Column("status", String(), nullable=False, default="open"),
+        Column("item_local_id", String(), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        Column("decided", DateTime(timezone=True), nullable=True),
+        UniqueConstraint("set_id", "recommender_id", "key", name=conv("uq_suggestion_set_id_recommender_id_key")),
+        CheckConstraint(text("status IN ('open', 'accepted', 'rejected')"), name=conv("ck_suggestion_status")),
+        CheckConstraint(text("kind IN ('span', 'relation')"), name=conv("ck_suggestion_kind")),
+        ForeignKeyConstraint(["set_id"], ["annotation_set.id"], ondelete="CASCADE", name=conv("fk_suggestion_set_id_annotation_set")),
+        ForeignKeyConstraint(["recommender_id"], ["recommender.id"], ondelete="CASCADE", name=conv("fk_suggestion_recommender_id_recommender")),
+        Index(conv("ix_suggestion_recommender_id"), "recommender_id"),
     )
     Table(
         "link",
@@ -485,6 +560,9 @@ kb_parent = metadata.tables["kb_parent"]
 link = metadata.tables["link"]
 note = metadata.tables["note"]
 project = metadata.tables["project"]
+queue_position = metadata.tables["queue_position"]
+recommender = metadata.tables["recommender"]
+recommender_model = metadata.tables["recommender_model"]
 relation = metadata.tables["relation"]
 relation_arg = metadata.tables["relation_arg"]
 release = metadata.tables["release"]
@@ -492,5 +570,6 @@ run = metadata.tables["run"]
 run_entry = metadata.tables["run_entry"]
 set_skip = metadata.tables["set_skip"]
 span = metadata.tables["span"]
+suggestion = metadata.tables["suggestion"]
 team_login = metadata.tables["team_login"]
 topic = metadata.tables["topic"]

@@ -9,10 +9,13 @@ API summary (for the CLI and the TUI)
 Assignment (lead)::
 
     assign(documents=None, annotators=None, *, per_document=None, seed=0, only_unassigned=False,
-           seed_from=None) -> Assignment
+           seed_from=None, as_suggestions=False, order=None, limit=None, order_by=None) -> Assignment
         # explicit: every listed annotator gets every listed document (None = all documents);
         # per_document=N: N annotators per document in all, drawn evenly (least loaded first, seeded);
-        # seed_from="tagger": copy that system's prediction set into each new set (SetInfo.seeded_from)
+        # seed_from="tagger": copy that system's prediction set into each new set (SetInfo.seeded_from),
+        #   or with as_suggestions=True offer it as suggestions (corpusdb.recommend);
+        # order="uncertainty"|"disagreement": hand documents out in that order (seeded; limit=N: the
+        #   first N), each set's rank kept (Assignment.order says the rule, .ranks the ranks)
 
 Submission (the set's own annotator; reopening: a lead)::
 

@@ -70,6 +70,10 @@ class AssignmentMixin(ServiceBase):
         seed: int = 0,
         only_unassigned: bool = False,
         seed_from: str | None = None,
+        as_suggestions: bool = False,
+        order: str | None = None,
+        limit: int | None = None,
+        order_by: str | None = None,
     ) -> Assignment:
         """Create annotation sets.
 
@@ -77,11 +81,29 @@ class AssignmentMixin(ServiceBase):
         * ``per_document=N``: each document gets N annotators in all, drawn evenly (seeded);
         * ``only_unassigned``: leave documents that already have an annotation set alone;
         * ``seed_from``: a system annotator whose prediction set on each document is copied into the
-          new sets as pre-annotation (``SetInfo.seeded_from`` names the prediction set).
+          new sets as pre-annotation (``SetInfo.seeded_from`` names the prediction set); with
+          ``as_suggestions`` it is offered as suggestions instead (an external recommender of that
+          name, created if missing), never the annotator's items until she accepts them;
+        * ``order`` (``uncertainty``, ``disagreement``; ``corpusdb.recommend.ordering``): documents are
+          handed out in that order (seeded by ``seed``; ``order_by`` names the recommender), each new
+          set keeps its rank (the TUI lists documents so), and ``limit`` hands out only the first N.
         """
         self._require("lead", doing="assign documents")
         if per_document is not None and per_document < 1:
             raise UsageError(f"--per-document must be at least 1, got {per_document}")
+        if as_suggestions and seed_from is None:
+            raise UsageError(
+                "--as-suggestions needs --pre-annotate SYSTEM (whose predictions become suggestions)"
+            )
+        if limit is not None and (order is None or limit < 1):
+            raise UsageError("--limit N needs --order and N >= 1 (the first N documents of the order)")
+        ordering = None
+        if order is not None:  # scored before the write transaction: tagging every document takes a while
+            from corpusdb.recommend.ordering import order_documents
+
+            everything = self.documents(with_text=False)  # type: ignore[attr-defined]
+            pool = list(documents) if documents is not None else [d.external_id for d in everything]
+            ordering = order_documents(self, pool, order, seed=seed, recommender=order_by)
         with self._write() as conn:
             roles = dict(
                 conn.execute(select(A.c.name, A.c.role).where(A.c.project_id == self.project_id)).all()
@@ -121,6 +143,11 @@ class AssignmentMixin(ServiceBase):
             if only_unassigned:
                 skipped += [(d, "*", "already assigned") for d in docs if existing.get(d)]
                 docs = [d for d in docs if not existing.get(d)]
+            if ordering is not None:
+                wanted = set(docs)
+                docs = [d for d in ordering.ranked if d in wanted]
+                if limit is not None:
+                    docs = docs[:limit]
             if per_document is None:
                 pairs = []
                 for d in docs:
@@ -131,13 +158,63 @@ class AssignmentMixin(ServiceBase):
                             pairs.append((d, n))
             else:
                 pairs = draw(docs, names, existing, load, per_document, seed)
-            created_ids = self._create(conn, pairs, seed_from, skipped)
+            created_ids = self._create(conn, pairs, None if as_suggestions else seed_from, skipped)
+            offered = 0
+            if as_suggestions:
+                offered = self._offer_suggestions(conn, seed_from, created_ids)  # type: ignore[arg-type]
+            if ordering is not None:
+                self._queue_positions(conn, ordering, pairs, created_ids)
             self._audit(conn, "assign", "", sets=len(created_ids), per_document=per_document, seed=seed,
-                        seed_from=seed_from)  # fmt: skip
+                        seed_from=seed_from, as_suggestions=as_suggestions or None,
+                        order=ordering.describe() if ordering else None)  # fmt: skip
             created = access.set_headers(conn, self.project_id, self.actor, set_ids=created_ids)
             final = Counter(h.annotator for h in access.set_headers(conn, self.project_id, self.actor,
                                                                      kind="annotation") if h.annotator)  # fmt: skip
-        return Assignment(tuple(created), tuple(skipped), dict(sorted(final.items())))
+        return Assignment(tuple(created), tuple(skipped), dict(sorted(final.items())),
+                          suggestions=offered, order=ordering.describe() if ordering else None,
+                          ranks=self._order_ranks(ordering, pairs))  # fmt: skip
+
+    @staticmethod
+    def _order_ranks(ordering, pairs) -> dict[str, tuple[int, float]]:  # type: ignore[no-untyped-def]
+        if ordering is None:
+            return {}
+        handed = {d for d, _a in pairs}
+        return {d: (i, ordering.scores.get(d, 0.0)) for i, d in enumerate(ordering.ranked, 1) if d in handed}
+
+    def _offer_suggestions(self, conn, system: str, set_ids: list[int]) -> int:  # type: ignore[no-untyped-def]
+        """``system``'s predictions as suggestions on the new sets (its external recommender, made
+        when missing); returns how many suggestions."""
+        from corpusdb.recommend.service import infos, offer_predictions
+
+        recs = infos(conn, self.project_id)
+        rec = next((r for r in recs if r.kind == "external" and r.system == system), None)
+        if rec is None:
+            from sqlalchemy import insert
+
+            from corpusdb.basics.errors import Conflict
+            from corpusdb.services.base import utcnow_aware
+
+            if any(r.name == system for r in recs):
+                raise Conflict(
+                    f"a {system!r} recommender exists but is not {system}'s predictions: rename it first"
+                )
+            conn.execute(insert(tables.recommender).values(
+                project_id=self.project_id, name=system, kind="external", layer="spans",
+                options={"system": system}, version=0, created=utcnow_aware()))  # fmt: skip
+            rec = self._recommender(conn, system)  # type: ignore[attr-defined]
+        return offer_predictions(conn, self.project_id, self.actor, rec, system, set(set_ids))[0]
+
+    def _queue_positions(self, conn, ordering, pairs, set_ids) -> None:  # type: ignore[no-untyped-def]
+        """Each new set's rank in the order it was handed out in (the TUI lists documents so)."""
+        from sqlalchemy import insert
+
+        from corpusdb.services.base import utcnow_aware
+
+        rank = {d: i for i, d in enumerate(ordering.ranked, 1)}
+        rows = [{"set_id": sid, "ordering": ordering.order, "rank": rank[doc], "score": float(ordering.scores.get(doc, 0.0)),
+                 "seed": ordering.seed, "created": utcnow_aware()} for (doc, _a), sid in zip(pairs, set_ids, strict=True)]  # fmt: skip
+        if rows:
+            conn.execute(insert(tables.queue_position), rows)
 
     def _create(self, conn, pairs, seed_from, skipped) -> list[int]:  # type: ignore[no-untyped-def]
         version = current_guideline_version(conn, self.project_id)

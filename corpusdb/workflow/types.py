@@ -66,6 +66,12 @@ class Assignment(_ToDict):
     """(document, annotator, why) for pairs not created (already assigned...)."""
     load: Mapping[str, int]
     """Annotation sets per annotator after the assignment (whole project)."""
+    suggestions: int = 0
+    """``as_suggestions``: how many suggestions the new sets were given."""
+    order: str | None = None
+    """``order``: the rule, its recommenders and seed, in words."""
+    ranks: Mapping[str, tuple[int, float]] = field(default_factory=dict)
+    """``order``: document -> (rank, score) of the documents handed out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,8 @@ from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
 from tui.screens.clusters_panel import ClusterActions
 from tui.screens.pickers import MessageScreen, PromptScreen
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
+from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
+from tui.screens.suggestions_panel import SuggestionActions
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
 
@@ -37,7 +39,7 @@ LISTS = ("spans", "links", "relations", "entities")
 TAB_NAMES = {"spans": "Spans", "links": "Links", "relations": "Rels", "entities": "Ents"}
 
 
-class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScreen):
+class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, SuggestionActions, BaseScreen):
     """One annotator's set on one document."""
 
     HELP = (
@@ -75,6 +77,13 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         Binding("L", "toggle_types", "Type labels under the text", show=False),
         Binding("q", "close", "Close", show=False),
         Binding("T", "topic", "Topic", show=False),
+        Binding("y", "accept_suggestion", "Accept the suggestion under the cursor", show=False),
+        Binding(
+            "Y", "accept_all_suggestions", "Accept every suggestion of that name here (one undo)", show=False
+        ),
+        Binding("X", "reject_suggestion", "Reject the suggestion (not proposed to you again)", show=False),
+        Binding("right_square_bracket", "next_suggestion(1)", "Next / previous suggestion", show=False),
+        Binding("left_square_bracket", "next_suggestion(-1)", "Next / previous suggestion", show=False),
         *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
     ]
 
@@ -90,6 +99,8 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         self._problems = 0
         self._save_state = "opening…"
         self._status_text = ""
+        self._stale_suggestions = False
+        self._edited = False
 
     # -- layout -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -144,6 +155,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         self._update_status()
         # The text first: lists and the schema check come right after the first paint.
         self.call_after_refresh(self._refresh_all)
+        self.call_after_refresh(self.refresh_suggestions)
 
     # -- refreshing -------------------------------------------------------------------------------
     def _refresh_all(self) -> None:
@@ -163,6 +175,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links if lk.type not in drawing])
         self._fill("relations", self.relation_rows(ann, noted))
         self._fill("entities", self.entity_rows(ann))
+        self.update_suggestions()
         self._update_tabs()
         self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
         if self.active is not None and self.active not in spans:
@@ -205,6 +218,10 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
                 line1 += f" · also {','.join(others)} (o)"
             if (note := it.note_of(ann, span.id)) is not None:
                 line1 += f" · note «{it.short(note.text, 30)}»"
+            if (came := self.facade.suggestion_actions().provenance(span)) is not None:
+                line1 += f" · {came}"
+        elif (x := self.suggestion_here()) is not None:
+            line1 = self.suggestion_line(x)
         else:
             line1 = "select mode (v): moving extends the selection" if v.marking else "no span here"
         line1 = self.relation_line(line1)
@@ -222,6 +239,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         line2 = (
             f"{state} · {len(ann.spans)} spans {len(ann.relations)} rels {n_links} links"
             f"{f' {n_ents} entities' if n_ents else ''}{labels}{problems}"
+            f"{self.suggestions_summary()}"
         )
         status = f"{line1}\n{line2}"
         if status != self._status_text:  # moving inside plain text redraws nothing down there
@@ -257,6 +275,8 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         if active is not None:
             self.active = active
         self._save_state = "saving…"
+        self._stale_suggestions |= any(isinstance(getattr(c, "item", None), Span) for c in changes)
+        self._edited = True
         self._refresh_all()
         self._save()
         return True
@@ -284,6 +304,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
             return
         if outcome.error and outcome.reloaded is not None:
             s.adopt(outcome.reloaded, outcome.history)
+            self.refresh_suggestions()  # their statuses as stored, with the reloaded set
             why = "it changed elsewhere" if outcome.stale else "it was refused"
             self.notify(
                 f"Your last action was not saved: {why} ({outcome.error}). "
@@ -297,6 +318,9 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
             return
         if not s.dirty:
             self._save_state = f"saved v{s.version}"
+            if self._stale_suggestions:  # a span was added: its name may be proposed elsewhere now
+                self._stale_suggestions = False
+                self.refresh_suggestions()
         self._update_status()
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -520,7 +544,13 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         self.app.call_from_thread(self._update_status)
 
     def action_close(self) -> None:
-        """Back to the list, once every queued action is saved."""
+        """Back to the list, once every queued action is saved (and, when I changed the document and
+        the project has recommenders, my own models retrain in the background)."""
+        if self._edited:
+            try:
+                self.facade.train_in_background()
+            except (CorpusError, OSError) as exc:
+                self.notify(f"recommenders not retrained: {exc}", severity="warning")
         if self.session is not None and self.session.dirty:
             self._close_after_save()
         else:
@@ -549,6 +579,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
                 [r for r in binding_rows(self, labels) if r[1] != "Document label"],
             ),
             ("Relations and type labels in the text", RELATION_HELP),
+            ("Suggestions (y Y X ] [ above; u undoes)", SUGGESTION_HELP),
             ("Marks in the lists", it.LEGEND),
             ("Everywhere", app_rows(self)),
         ]

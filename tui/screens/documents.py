@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
+from corpusdb.basics.errors import CorpusError
 from tui.facade import DocRow
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table
@@ -19,7 +21,11 @@ STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
 class DocumentsScreen(ReloadingScreen):
     """My documents. The list is re-read whenever the screen comes back (after annotating one)."""
 
-    HELP = "Your assigned documents. Enter opens one; ctrl+p finds a document by name."
+    HELP = (
+        "Your assigned documents. Enter opens one; ctrl+p finds a document by name. #N: your queue's "
+        "order (the lead's assign --order); from a system: a system's items copied into your set "
+        "(pre-annotated) or suggestions waiting for you to accept or reject them."
+    )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", show=False),
@@ -29,6 +35,12 @@ class DocumentsScreen(ReloadingScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[DocRow] = []
+        self._warmed = False
+
+    @work(thread=True, exclusive=True, group="warm")
+    def _warm(self) -> None:
+        with contextlib.suppress(CorpusError):  # a model that cannot be read is said when a document opens
+            self.facade.warm_recommenders()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -48,20 +60,24 @@ class DocumentsScreen(ReloadingScreen):
 
     def show(self, rows: list[DocRow]) -> None:
         self.rows = rows
+        if not self._warmed:  # the recommenders' models, built while the list is read
+            self._warmed = True
+            self._warm()
         table = self.query_one(DataTable)
         keep = table.cursor_row
         fill_table(
             table,
-            ("document", "status", "spans", "rels", "links", "labels", "version"),
+            ("document", "status", "spans", "rels", "links", "labels", "version", "from a system"),
             [
                 (
-                    r.document,
+                    (f"#{r.rank} " if r.rank is not None else "") + r.document,
                     f"{STATUS_MARK.get(r.status, '?')} {r.status}" + (" · skipped" if r.skipped else ""),
                     str(r.spans),
                     str(r.relations),
                     str(r.links),
                     str(r.labels),
                     f"v{r.version}",
+                    _from_system(r),
                 )
                 for r in rows
             ],
@@ -87,3 +103,11 @@ class DocumentsScreen(ReloadingScreen):
         table = self.query_one(DataTable)
         if self.rows and 0 <= table.cursor_row < len(self.rows):
             self.corpus_app.open_document(self.rows[table.cursor_row].document)
+
+
+def _from_system(r: DocRow) -> str:
+    """Which a document has: a system's items copied in (pre-annotated), suggestions, both, or none."""
+    parts = (["pre-annotated"] if r.seeded else []) + (
+        [f"{r.suggestions} suggestions"] if r.suggestions else []
+    )
+    return ", ".join(parts)

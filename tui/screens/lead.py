@@ -347,11 +347,11 @@ class LeadScreen(ReloadingScreen):
         rows = sorted(per["rows"], key=lambda r: (r["mean_f1"] is None, r["mean_f1"] or 0.0, r["name"]))
         fill_table(
             self.query_one("#raters", DataTable),
-            ("annotator", "mean F1", "min F1", "pairs", "items", "one-sided"),
+            ("annotator", "mean F1", "min F1", "pairs", "items", "one-sided", "suggested"),
             [
                 (r["name"] + (" (lowest)" if r["outlier"] else ""), heat(r["mean_f1"], _f(r["mean_f1"])),
                  _f(r["min_f1"]), str(r["n_pairs"]), str(r["items"]),
-                 "—" if r["one_sided"] is None else str(r["one_sided"]))
+                 "—" if r["one_sided"] is None else str(r["one_sided"]), str(r.get("from_suggestions", 0)))
                 for r in rows
             ],
         )  # fmt: skip

@@ -42,6 +42,14 @@ REL_HOT = Style(color="#000000", bgcolor="#ff87d7", bold=True)
 MAX_MARKER_ROWS = 3
 
 
+def suggestion_style(color: str) -> Style:
+    """How a suggestion reads: its type's colour as the *text* colour, bold, underlined and italic,
+    never a background (the annotator's own items have their colour as background). All of it
+    survives a 16-colour terminal (the colour becomes the nearest of the 16, where bold also makes
+    dark colours brighter; a terminal without italics still underlines)."""
+    return Style(color=color, bold=True, underline=True, italic=True)
+
+
 class DocumentView(ScrollView, can_focus=True):
     """Read-mostly view of a document; moves the cursor and reports it, never edits by itself."""
 
@@ -96,6 +104,8 @@ class DocumentView(ScrollView, can_focus=True):
         self.marking = False
         self.marks: list[tuple[int, int]] = []
         self.partners: list[tuple[int, int]] = []
+        self.suggested: list[tuple[int, int, Style]] = []
+        """Suggestions (``corpusdb.recommend``): drawn under everything else, in their own style."""
         self.hot: frozenset[str] = frozenset()
         """Spans whose marker rows are emphasised (the active span and its partners)."""
         self.relations: RelationIndex | None = None
@@ -180,6 +190,15 @@ class DocumentView(ScrollView, can_focus=True):
         spans = {s.id: s for s in self.paint.spans} if old_hot - hot_new else {}
         cooled = [f for sid in old_hot - hot_new if sid in spans for f in spans[sid].fragments[:1]]
         self._refresh_ranges(old + new + cooled)
+
+    def set_suggestions(self, ranges: Sequence[tuple[int, int, Style]]) -> None:
+        """Draw suggestions (not the annotator's items: no background, see ``SUGGESTION``); only the
+        lines the old and new ones touch are redrawn."""
+        new = list(ranges)
+        if new == self.suggested:
+            return
+        old, self.suggested = self.suggested, new
+        self._refresh_ranges([(a, max(a + 1, b)) for a, b, _ in old + new])
 
     def set_marks(self, marks: Sequence[tuple[int, int]]) -> None:
         """Emphasise some ranges (the active span, the item jumped to, the conflict under review);
@@ -445,6 +464,9 @@ class DocumentView(ScrollView, can_focus=True):
 
     def _overlays(self, start: int, end: int) -> list[tuple[int, int, Style]]:
         out: list[tuple[int, int, Style]] = []
+        for a, b, style in self.suggested:
+            if a < end and b > start:
+                out.append((max(a, start), min(b, end), style))
         for a, b in self.partners:
             if a < end and b > start:
                 out.append((max(a, start), min(b, end), PARTNER))
