@@ -116,6 +116,7 @@ def _build(url: str, roles: TeamRoles) -> Scene:
         c.add_annotator(n)
     c.add_annotator("judy", "adjudicator")
     c.add_annotator("lena", "lead")
+    c.add_recommender("names", "string")  # suggestions hang off a recommender
     c.add_documents([Document("open", TEXT), Document("done", TEXT), Document("spare", TEXT)])
     c.assign(["open", "done"], ["alice", "bob"])
     ids: dict[str, int] = {}
@@ -191,12 +192,17 @@ ROWS = {
     "set_skip": "INSERT INTO set_skip (set_id, reason, created) VALUES ({s}, 'x', now())",
     "decision": "INSERT INTO decision (gold_set_id, item_kind, item_local_id, method, created) "
                 "VALUES ({s}, 'span', 'T1', 'adjudicated', now())",
+    "suggestion": "INSERT INTO suggestion (set_id, recommender_id, version, kind, key, type, start, stop, text, "
+                  "score, status, created) VALUES ({s}, (SELECT min(id) FROM recommender), '1', 'span', "
+                  "'span:protein:0-4', 'protein', 0, 4, 'IL-2', 0.5, 'open', now())",
+    "queue_position": "INSERT INTO queue_position (set_id, ordering, rank, score, seed, created) "
+                      "VALUES ({s}, 'uncertainty', 1, 0, 0, now())",
 }  # fmt: skip
 
 
 UPDATABLE = {"span": "type", "relation": "type", "relation_arg": "role", "entity": "type", "link": "type",
              "note": "text", "document_label": "value", "edit_history": "description", "set_skip": "reason",
-             "decision": "reason"}  # fmt: skip
+             "decision": "reason", "suggestion": "status", "queue_position": "rank"}  # fmt: skip
 """A column of each that team logins may update."""
 
 

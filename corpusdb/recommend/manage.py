@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, delete, func, insert, select
+from sqlalchemy import Connection, func, insert, select
 
 from corpusdb.basics.errors import Conflict, InvalidInput, NotFound
 from corpusdb.services.base import ServiceBase, aware, utcnow_aware
-from corpusdb.store import tables
+from corpusdb.store import rls, tables
 
 if TYPE_CHECKING:  # the recommenders' modules load when one is used, not with corpusdb.api
     from corpusdb.recommend.records import RecommenderInfo
@@ -175,9 +175,15 @@ class RecommendersMixin(ServiceBase):
                     select(func.count()).select_from(SG).where(SG.c.recommender_id == info.id)
                 ).scalar_one()
             )
-            conn.execute(delete(SG).where(SG.c.recommender_id == info.id))
-            conn.execute(delete(RM).where(RM.c.recommender_id == info.id))
-            conn.execute(delete(RC).where(RC.c.id == info.id))
+            rls.delete_rows(
+                conn, SG, SG.c.recommender_id == info.id
+            )  # team logins delete only through the server's rules
+            rls.delete_rows(
+                conn, RM, RM.c.recommender_id == info.id
+            )  # team logins delete only through the server's rules
+            rls.delete_rows(
+                conn, RC, RC.c.id == info.id
+            )  # team logins delete only through the server's rules
             self._audit(conn, "remove_recommender", name, suggestions=n)
         return n
 

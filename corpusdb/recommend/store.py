@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, insert, select, update
 
 from corpusdb.recommend.matcher import Proposal
 from corpusdb.recommend.records import STATUSES, Suggestion
 from corpusdb.services.base import utcnow_aware
-from corpusdb.store import tables
+from corpusdb.store import rls, tables
 
 SG = tables.suggestion
 RC = tables.recommender
@@ -138,7 +138,7 @@ def refresh(
         if k in have and have[k].status == "open" and (have[k].version != version or have[k].score != p.score)
     ]
     if gone:
-        conn.execute(delete(SG).where(SG.c.id.in_(gone)))
+        rls.delete_rows(conn, SG, SG.c.id.in_(gone))  # team logins delete only through the server's rules
     if new:
         conn.execute(insert(SG), new)
     for sid, score in changed:
