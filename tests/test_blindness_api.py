@@ -207,6 +207,18 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "skip": lambda s: s.alice.skip(s.bob_open, "peek"),
     "unskip": lambda s: s.alice.unskip(s.bob_open),
     "skips": lambda s: s.alice.skips(),
+    # knowledge bases: shared vocabularies, no annotation content; loading is the owner's
+    "kb_add": lambda s: s.alice.kb_add("peek", s.tmp / "x.obo", "obo"),
+    "kb_update": lambda s: s.alice.kb_update("peek", s.tmp / "x.obo"),
+    "kb_remove": lambda s: s.alice.kb_remove("peek"),
+    "kb_list": lambda s: s.alice.kb_list(),
+    "kb_show": lambda s: s.alice.kb_show("peek"),
+    "kb_search": lambda s: s.alice.kb_search("peek", "IL-2"),
+    "kb_concept": lambda s: s.alice.kb_concept("peek", "x"),
+    "kb_parents": lambda s: s.alice.kb_parents("peek"),
+    "kb_for": lambda s: s.alice.kb_for("protein"),
+    "grounding_labels": lambda s: s.alice.grounding_labels([SECRET_OPEN, SECRET_DONE]),
+    "grounding_violations": lambda s: s.alice.grounding_violations(Annotations()),
     # recommenders and suggestions (tests/test_recommend.py probes what models learn from)
     "add_recommender": lambda s: s.alice.add_recommender("peek", "string"),
     "recommenders": lambda s: s.alice.recommenders(),

@@ -123,6 +123,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "evaluate ner": ["evaluate", "ner", "--gold", "--system", "bob"],
         "evaluate triage": ["evaluate", "triage", "--gold", "--system", "bob", "--positive", "DR,PR"],
         "evaluate ranked": None,
+        "evaluate bb-norm": None,  # files in, figures out (gold and system folders): no project
         "export brat": ["export", "brat", str(out / "brat"), "-a", "bob"],
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],
         "import brat": ["import", "brat", str(out), "--annotator", "bob"],
@@ -193,6 +194,13 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "team list": ["team", "list"],
         "skip": ["skip", "open", "-r", "peek"],  # alice's own set only: bob's skip stays his
         "unskip": ["unskip", "open"],
+        # knowledge bases: shared vocabularies (no annotation content); loading is the owner's
+        "kb add": ["kb", "add", "peek", str(out / "x.obo")],
+        "kb update": ["kb", "update", "peek", str(out / "x.obo")],
+        "kb remove": ["kb", "remove", "peek"],
+        "kb list": ["kb", "list"],
+        "kb show": ["kb", "show", "peek"],
+        "kb search": ["kb", "search", "peek", "IL-2"],
         "recommend add": ["recommend", "add", "peek"],
         "recommend list": ["recommend", "list"],
         "recommend remove": ["recommend", "remove", "peek"],
