@@ -130,6 +130,12 @@ class Rules:
     relations_join_entities: bool = False
     """Relation arguments are entities (clusters), not mentions (BioRelEx interactions): the TUI
     gives a member span's entity as the argument, as the importer does and strict agreement expects."""
+    token_boundaries: bool = False
+    """Spans start and end on token boundaries (see ``guidelines.validate.token_boundary``)."""
+    boundary_symbols: str = ""
+    """Characters that end a token besides whitespace (empty: ``guidelines.validate.BOUNDARY_SYMBOLS``)."""
+    trim_whitespace: bool = False
+    """No span fragment starts or ends with whitespace."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,7 +516,8 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r.known(
         raw_rules,
         {"allow_overlap", "allow_discontinuous", "max_fragments", "groundings", "grounding_databases",
-         "require_grounding", "relations_join_entities"},
+         "require_grounding", "relations_join_entities", "token_boundaries", "boundary_symbols",
+         "trim_whitespace"},
         "[rules]",
     )  # fmt: skip
     rules = Rules(
@@ -521,6 +528,9 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         grounding_databases=r.strings(raw_rules, "grounding_databases", "[rules]"),
         require_grounding=r.strings(raw_rules, "require_grounding", "[rules]"),
         relations_join_entities=r.get(raw_rules, "relations_join_entities", bool, "[rules]", False),
+        token_boundaries=r.get(raw_rules, "token_boundaries", bool, "[rules]", False),
+        boundary_symbols=r.get(raw_rules, "boundary_symbols", str, "[rules]", ""),
+        trim_whitespace=r.get(raw_rules, "trim_whitespace", bool, "[rules]", False),
     )
     check_types(rules.require_grounding, "[rules] require_grounding")
 
