@@ -162,3 +162,14 @@ def check_submission(
         order.setdefault(p.file, k)
     problems.sort(key=lambda p: (order[p.file], p.line or 0))
     return SubmissionCheck(tuple(problems), tuple(documents))
+
+
+def submitted_documents(submission: Path | Iterable[Path]) -> dict[str, list[Path]]:
+    """``stem`` → the submission's annotation files of that document (what intake stores)."""
+    paths = [submission] if isinstance(submission, Path) else list(submission)
+    out: dict[str, list[Path]] = {}
+    for f in _files_under(p for p in paths if p.exists()):
+        stem, dot, ext = f.name.rpartition(".")
+        if dot and ext in ANN_EXTENSIONS:
+            out.setdefault(stem, []).append(f)
+    return out

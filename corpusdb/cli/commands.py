@@ -44,5 +44,6 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     relevance.register,  # topics, runs, pool, judge, judgments, qrels; `evaluate trec` (after any evaluate group)
     team.register,
     __import__("corpusdb.cli.validate", fromlist=["register"]).register,  # `corpusdb validate` (no database)
+    __import__("corpusdb.cli.task", fromlist=["register"]).register,  # `corpusdb task` (shared tasks)
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
 ]

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "e5a911dc3137dc18dfacddc9f31bde2c9d9c944ef6500961518963c9342481ac"
+MODELS_SHA256 = "206771eba55ade4a4b3525c674ad584f6dca769bdb1e2b29a7be20658f92556b"
 
 
 def utcnow() -> datetime:
@@ -136,6 +136,24 @@ def _build() -> MetaData:
         Index(conv("ix_release_project_id"), "project_id"),
     )
     Table(
+        "shared_task",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("project_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("release", String(), nullable=False),
+        Column("split", String(), nullable=False),
+        Column("metric", String(), nullable=False),
+        Column("phases", JSON(), nullable=True),
+        Column("phase", String(), nullable=False, default=""),
+        Column("ended", JSON(), nullable=True),
+        Column("runs_per_team", Integer(), nullable=False, default=5),
+        Column("deadline", DateTime(timezone=True), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("project_id", "name", name=conv("uq_shared_task_project_id_name")),
+        ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_shared_task_project_id_project")),
+    )
+    Table(
         "topic",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -212,6 +230,17 @@ def _build() -> MetaData:
         ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_run_project_id_project")),
         ForeignKeyConstraint(["annotator_id"], ["annotator.id"], ondelete="CASCADE", name=conv("fk_run_annotator_id_annotator")),
         Index(conv("ix_run_annotator_id"), "annotator_id"),
+    )
+    Table(
+        "task_team",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("task_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("members", JSON(), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("task_id", "name", name=conv("uq_task_team_task_id_name")),
+        ForeignKeyConstraint(["task_id"], ["shared_task.id"], ondelete="CASCADE", name=conv("fk_task_team_task_id_shared_task")),
     )
     Table(
         "team_login",
@@ -341,6 +370,25 @@ def _build() -> MetaData:
         ForeignKeyConstraint(["set_id"], ["annotation_set.id"], ondelete="CASCADE", name=conv("fk_span_set_id_annotation_set")),
     )
     Table(
+        "task_run",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("task_id", Integer(), nullable=False),
+        Column("team_id", Integer(), nullable=False),
+        Column("annotator_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("phase", String(), nullable=False),
+        Column("documents", Integer(), nullable=False, default=0),
+        Column("scores", JSON(), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("task_id", "team_id", "phase", "name", name=conv("uq_task_run_task_id_team_id_phase_name")),
+        ForeignKeyConstraint(["task_id"], ["shared_task.id"], ondelete="CASCADE", name=conv("fk_task_run_task_id_shared_task")),
+        ForeignKeyConstraint(["team_id"], ["task_team.id"], ondelete="CASCADE", name=conv("fk_task_run_team_id_task_team")),
+        ForeignKeyConstraint(["annotator_id"], ["annotator.id"], ondelete="CASCADE", name=conv("fk_task_run_annotator_id_annotator")),
+        Index(conv("ix_task_run_annotator_id"), "annotator_id"),
+        Index(conv("ix_task_run_team_id"), "team_id"),
+    )
+    Table(
         "link",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -435,6 +483,9 @@ release = metadata.tables["release"]
 run = metadata.tables["run"]
 run_entry = metadata.tables["run_entry"]
 set_skip = metadata.tables["set_skip"]
+shared_task = metadata.tables["shared_task"]
 span = metadata.tables["span"]
+task_run = metadata.tables["task_run"]
+task_team = metadata.tables["task_team"]
 team_login = metadata.tables["team_login"]
 topic = metadata.tables["topic"]
