@@ -129,7 +129,8 @@ def _whole_task(capsys: Cap, url: str, data: Path, tmp: Path, ratios: str) -> No
         assert got[f"{team}/run1"] == ref, team
     order = [r["system"] for r in board["ranking"]]
     assert order == ["alpha/run1", "beta/run1", "gamma/run1"]  # fewer events dropped ranks higher
-    assert [r["group"] for r in board["ranking"]][0] == 1 and all(r["group"] >= 1 for r in board["ranking"])
+    groups = [r["group"] for r in board["ranking"]]
+    assert groups[0] == 1 and groups == sorted(groups)
     for e in board["systems"]:  # document-bootstrap CIs around each run's F1
         row = next(s for s in e["scores"] if s["name"] == "all")
         assert row["ci"]["f1"]["resamples"] == 200
@@ -169,3 +170,90 @@ def test_a_whole_task_on_the_small_fixture(capsys: Cap, db_url: str, tmp_path: P
 @pytest.mark.slow
 def test_a_whole_task_on_real_bb_2011(capsys: Cap, db_url: str, tmp_path: Path) -> None:
     _whole_task(capsys, db_url, shared_path("data", "bionlp-st-2011-bb-train"), tmp_path, "60/40")
+
+
+def test_rank_groups_open_a_group_only_on_a_significant_difference() -> None:
+    from corpusdb.workflow.tasks import rank_groups
+
+    ranking = [{"system": s} for s in ("a", "b", "c", "d")]
+    tests = [{"a": "a", "b": "b", "p_value": 0.4}, {"a": "a", "b": "c", "p_value": 0.01},
+             {"a": "b", "b": "c", "p_value": 0.3}, {"a": "c", "b": "d", "p_value": 0.2},
+             {"a": "a", "b": "d", "p_value": 0.001}, {"a": "b", "b": "d", "p_value": 0.01}]  # fmt: skip
+    # c differs from a (the group's first) though not from b: it opens group 2; d joins c
+    assert rank_groups(ranking, tests) == {"a": 1, "b": 1, "c": 2, "d": 2}
+
+
+# -- team mode: plain SQL and the library as a team member's login -----------------------------------
+
+
+@pytest.mark.postgres
+def test_team_logins_see_only_their_own_teams_runs(tmp_path: Path) -> None:
+    from sqlalchemy.engine import make_url
+
+    from corpusdb.api import Corpus
+    from corpusdb.basics.errors import NotFound, PermissionDenied
+    from tests.conftest import TeamRoles, role_url
+
+    reason = pg_available()
+    if reason:
+        pytest.skip(reason)
+    import psycopg
+
+    name = f"task_{uuid.uuid4().hex[:12]}"
+    base = PG_URL.replace("postgresql+psycopg", "postgresql")
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    roles = TeamRoles()
+    owner = None
+    try:
+        url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+        assert main(["--db", url, "init", "bb", "--schema", "bb-2011"]) == 0
+        assert main(["--db", url, "import", "brat", str(MINI), "--kind", "gold"]) == 0
+        assert main(["--db", url, "split", "--ratios", "50/50", "--names", "train/test"]) == 0
+        assert main(["--db", url, "release", "v1", "--blind", "test", "--out", str(tmp_path / "rel")]) == 0
+        owner = Corpus.open(url=url)
+        owner.create_task("st", release="v1", split="test", metric="bb")
+        docs = [p.stem for p in (tmp_path / "rel" / "participants" / "texts").glob("*.txt")]
+        for team in ("alpha", "beta"):
+            owner.add_team("st", team, [f"{team}1"])
+            folder = tmp_path / team
+            folder.mkdir()
+            for d in docs:
+                shutil.copy(MINI / f"{d}.a2", folder / f"{d}.a2")
+            owner.submit_run("st", team, [folder])
+            owner.team_login(f"{team}1", login=roles.name(f"{team}1"))
+        owner.score_task("st", bootstrap=20, test_resamples=20)
+        with psycopg.connect(url.replace("+psycopg", ""), autocommit=True) as o:
+            assert o.execute("SELECT count(*) FROM task_run WHERE scores IS NOT NULL").fetchone() == (2,)
+        with psycopg.connect(
+            role_url(url, roles.name("beta1")).replace("+psycopg", ""), autocommit=True
+        ) as b:
+            assert [r[0] for r in b.execute("SELECT name FROM task_team")] == ["beta"]
+            runs = b.execute(
+                "SELECT t.name, r.name FROM task_run r JOIN task_team t ON t.id = r.team_id"
+            ).fetchall()
+            assert runs == [("beta", "run1")]
+            assert b.execute("SELECT count(*) FROM task_run").fetchone() == (1,)  # alpha's run is not there
+            assert [r[0] for r in b.execute("SELECT name FROM shared_task")] == ["st"]
+            assert b.execute("UPDATE task_run SET scores = NULL").rowcount == 0  # RLS: no row to write
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                b.execute(
+                    "INSERT INTO task_team (task_id, name, members, created) VALUES (1, 'x', '[]', now())"
+                )
+        with psycopg.connect(url.replace("+psycopg", ""), autocommit=True) as o:  # the UPDATE changed nothing
+            assert o.execute("SELECT count(*) FROM task_run WHERE scores IS NOT NULL").fetchone() == (2,)
+        beta = roles.open(url, "beta1")
+        assert [(r.team, r.name) for r in beta.task_runs("st")] == [("beta", "run1")]  # type: ignore[attr-defined]
+        assert [r["run"] for r in beta.feedback("st", "beta")] == ["run1"]  # type: ignore[attr-defined]
+        with pytest.raises(NotFound):  # the server hides alpha's team row from beta's login altogether
+            beta.feedback("st", "alpha")  # type: ignore[attr-defined]
+        with pytest.raises(PermissionDenied):
+            beta.leaderboard("st")  # type: ignore[attr-defined]
+    finally:
+        if owner is not None:
+            owner.engine.dispose()  # type: ignore[attr-defined]
+        for e in roles.engines:
+            e.dispose()  # type: ignore[attr-defined]
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        roles.drop()  # after the database: the roles' rights there went with it

@@ -46,7 +46,8 @@ Side channels closed here (what stays open is listed in the README's "Not enforc
 
 Covering a new table is one line: a table whose rows belong to an annotation set goes in
 ``SET_OWNED`` (its set column, or ``Via(parent table, column)`` for rows that hang off such a
-table's rows), a table that belongs to a project in ``PROJECT_SCOPED``. ``install`` (run by
+table's rows), a table that belongs to a project in ``PROJECT_SCOPED`` (a shared task's team or
+run table in ``TEAM_SCOPED``: organizers and that team's members read it). ``install`` (run by
 migrations 0007 and 0010 and after every later upgrade) then enables RLS, writes the policies and
 grants the team roles access; a table in neither list is not granted at all, so a new table fails
 closed for team roles until it has its line.
@@ -121,7 +122,18 @@ PROJECT_SCOPED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | str]] = 
     "topic": ("project_id", MEMBERS, LEADS),
     "run": ("project_id", LEADS, LEADS),
     "run_entry": ("(SELECT r.project_id FROM run r WHERE r.id = run_id)", LEADS, LEADS),
+    # shared tasks: a task's definition is every member's; its teams and runs are below (TEAM_SCOPED)
+    "shared_task": ("project_id", MEMBERS, LEADS),
 }
+
+_TASK_PROJECT = "(SELECT t.project_id FROM shared_task t WHERE t.id = task_id)"
+# table -> (SQL giving the row's project id, SQL giving the id of the task team the row belongs to)
+TEAM_SCOPED: dict[str, tuple[str, str]] = {
+    "task_team": (_TASK_PROJECT, "id"),
+    "task_run": (_TASK_PROJECT, "team_id"),
+}
+"""Shared-task teams and runs: adjudicators and leads (the organizers) read every row and leads write;
+an annotator named in a team's ``members`` reads that team's row and runs, and nothing of other teams."""
 
 FROZEN: dict[str, tuple[str, ...]] = {
     "annotation_set": ("document_id", "annotator_id", "kind", "seeded_from", "created"),
@@ -475,6 +487,14 @@ def _table_rules(who: str) -> dict[str, _Rules]:
             assert isinstance(writers, tuple)
             write = f"corpusdb_role_in({pid}, {who}) IN ({_roles(writers)})"
             out[table] = _Rules(read, write, write, write)
+    for table, (pid, team) in TEAM_SCOPED.items():
+        members = (
+            f"(SELECT m.members FROM task_team m WHERE m.id = {quote_ident(team)})" if team != "id" else "members"
+        )
+        mine = f"corpusdb_name_in({pid}, {who}) IN (SELECT json_array_elements_text({members}::json))"
+        read = f"corpusdb_role_in({pid}, {who}) IN ({_roles(ADJUDICATORS)}) OR {mine}"
+        write = f"corpusdb_role_in({pid}, {who}) IN ({_roles(LEADS)})"
+        out[table] = _Rules(read, write, write, write)
     return out
 
 
@@ -542,7 +562,7 @@ def drop_policy_statements(tables: set[str]) -> list[str]:
 
 
 def covered_tables() -> set[str]:
-    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED}
+    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED, *TEAM_SCOPED}
 
 
 def existing_tables(conn: Connection) -> set[str]:
@@ -564,6 +584,8 @@ def _frozen(table: str) -> set[str]:
         out.add(how)
     if table in PROJECT_SCOPED:
         out.add("project_id")
+    if table in TEAM_SCOPED:
+        out |= {"task_id", "team_id"}
     return out
 
 
