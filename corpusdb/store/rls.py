@@ -489,7 +489,9 @@ def _table_rules(who: str) -> dict[str, _Rules]:
             out[table] = _Rules(read, write, write, write)
     for table, (pid, team) in TEAM_SCOPED.items():
         members = (
-            f"(SELECT m.members FROM task_team m WHERE m.id = {quote_ident(team)})" if team != "id" else "members"
+            f"(SELECT m.members FROM task_team m WHERE m.id = {quote_ident(team)})"
+            if team != "id"
+            else "members"
         )
         mine = f"corpusdb_name_in({pid}, {who}) IN (SELECT json_array_elements_text({members}::json))"
         read = f"corpusdb_role_in({pid}, {who}) IN ({_roles(ADJUDICATORS)}) OR {mine}"
