@@ -37,9 +37,7 @@ A = tables.annotator
 R = tables.release
 
 METRICS: tuple[str, ...] = ("bb", "biorelex", "ner", "rename", "triage", "ranked", "trec")
-SCORED: dict[str, tuple[str, str]] = {"bb": ("bb2011", "all"), "rename": ("rename2011", "strict"),
-                                      "ner": ("ner", "all")}  # fmt: skip
-# (biorelex, triage, ranked and trec tasks can be created; their scoring through a task is not built yet)
+SCORED: dict[str, tuple[str, str]] = {"bb": ("bb2011", "all"), "rename": ("rename2011", "strict")}
 """Metrics ``score`` computes today: metric -> (report task name, headline score)."""
 ALPHA = 0.05
 """Runs whose paired test against their rank group's leader has p >= ALPHA share its group."""
@@ -410,11 +408,6 @@ def _score(metric: str, reference: dict[str, Any], predicted: dict[str, Any]) ->
         from corpusdb.evaluation.bb2011 import score_bb
 
         return score_bb(reference, predicted)
-    if metric == "rename":
-        from corpusdb.evaluation.bb2011 import score_rename
+    from corpusdb.evaluation.bb2011 import score_rename
 
-        return score_rename(reference, predicted)
-    from corpusdb.evaluation.ner import reference_spans, score_ner
-
-    return score_ner({d: reference_spans(a) for d, a in reference.items()},
-                     {d: a.spans for d, a in predicted.items()})  # fmt: skip
+    return score_rename(reference, predicted)
