@@ -139,6 +139,22 @@ class Rules:
 
 
 @dataclass(frozen=True, slots=True)
+class DeriveRule:
+    """A relation implied by two others sharing an argument (``guidelines.derive``): when ``first``
+    and ``second`` relations exist with ``first.join[0] == second.join[1]``, the ``relation`` with
+    roles taken as ``roles`` says (``{"Agent": "first.Agent", "Target": "second.Target"}``) is implied."""
+
+    name: str
+    relation: str
+    first: str
+    second: str
+    join: tuple[str, str]
+    roles: tuple[tuple[str, str], ...]
+    source: str = ""
+    """Where the rule comes from (a paper, a guideline section)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Schema:
     name: str
     title: str
@@ -152,6 +168,8 @@ class Schema:
     rules: Rules = field(default_factory=Rules)
     guideline: str | None = None
     """File name of the shipped guideline text (``guidelines/texts/``)."""
+    derive: tuple[DeriveRule, ...] = ()
+    """Rules deriving relations from others (``guidelines.derive``)."""
 
     # -- lookups -------------------------------------------------------------------------------
     def entity(self, name: str) -> EntityType | None:
@@ -259,6 +277,10 @@ def schema_from_dict(d: Mapping[str, Any]) -> Schema:
             }
         ),
         guideline=d.get("guideline"),
+        derive=tuple(
+            DeriveRule(**{**x, "join": tuple(x["join"]), "roles": tuple(tuple(p) for p in x["roles"])})
+            for x in d.get("derive", ())
+        ),
     )
 
 
@@ -334,7 +356,17 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r = _Reader(source)
     r.known(
         data,
-        {"schema", "entity", "link", "relation", "attribute", "label_set", "document_label", "rules"},
+        {
+            "schema",
+            "entity",
+            "link",
+            "relation",
+            "attribute",
+            "label_set",
+            "document_label",
+            "rules",
+            "derive",
+        },
         "top level",
     )
     head = data.get("schema")
@@ -546,7 +578,48 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         document_labels=tuple(doc_labels),
         rules=rules,
         guideline=r.get(head, "guideline", str, "[schema]", None),
+        derive=_derive_rules(r, data.get("derive", []), {x.name: x for x in relations}),
     )
+
+
+def _derive_rules(r: _Reader, raw: Any, relations: Mapping[str, RelationType]) -> tuple[DeriveRule, ...]:
+    if not isinstance(raw, list):
+        raise r.fail("[[derive]]", "must be an array of tables")
+    out: list[DeriveRule] = []
+    for k, x in enumerate(raw):
+        where = f"[[derive]] #{k + 1}"
+        if not isinstance(x, dict):
+            raise r.fail(where, "must be a table")
+        r.known(x, {"name", "relation", "first", "second", "join", "roles", "source"}, where)
+        rel, first, second = (r.get(x, key, str, where) for key in ("relation", "first", "second"))
+        for key, name in (("relation", rel), ("first", first), ("second", second)):
+            if name not in relations:
+                raise r.fail(where, f"{key} {name!r} is not a relation type of the schema")
+        join = r.strings(x, "join", where)
+        if (
+            len(join) != 2
+            or relations[first].role(join[0]) is None
+            or relations[second].role(join[1]) is None
+        ):
+            raise r.fail(where, f"join must name a role of {first} and a role of {second}")
+        roles = x.get("roles")
+        if not isinstance(roles, dict) or not roles:
+            raise r.fail(
+                where, "roles must map each role of the derived relation to first.ROLE or second.ROLE"
+            )
+        pairs: list[tuple[str, str]] = []
+        for role, src in roles.items():
+            which, _, arg = str(src).partition(".")
+            base = {"first": first, "second": second}.get(which)
+            if relations[rel].role(role) is None or base is None or relations[base].role(arg) is None:
+                raise r.fail(
+                    where,
+                    f"roles: {role} = {src!r} must be a role of {rel} taken from first.ROLE or second.ROLE",
+                )
+            pairs.append((role, str(src)))
+        out.append(DeriveRule(r.get(x, "name", str, where), rel, first, second, (join[0], join[1]), tuple(pairs),
+                              r.get(x, "source", str, where, "")))  # fmt: skip
+    return tuple(out)
 
 
 def _unique(r: _Reader, names: list[str], where: str) -> None:
