@@ -165,6 +165,14 @@ def _whole_task(capsys: Cap, url: str, data: Path, tmp: Path, ratios: str) -> No
 
 def test_a_whole_task_on_the_small_fixture(capsys: Cap, db_url: str, tmp_path: Path) -> None:
     _whole_task(capsys, db_url, MINI, tmp_path, "50/50")
+    # whether derived relations count is said in every report (bb-2011 has no derive rule)
+    code, out, _ = run(capsys, "--db", db_url, "task", "score", "--task", "st", "-B", "10", "--derived", "include",
+                       "-f", "json")  # fmt: skip
+    assert (
+        code == 0 and json.loads(out)["options"]["derived_relations"] == "included (the schema has no rule)"
+    )
+    code, _, err = run(capsys, "--db", db_url, "task", "score", "--task", "st", "--derived", "maybe")
+    assert code == 4 and "--derived must be include or exclude" in err
 
 
 @pytest.mark.slow

@@ -195,13 +195,21 @@ def _write(st: Any, text: str, output: Path | None) -> None:
         sys.stdout.write(text)
 
 
+Derived = Annotated[
+    str,
+    typer.Option(
+        "--derived", help="include or exclude the relations the schema's rules derive (stated in the report)."
+    ),
+]
+
+
 @task_app.command("score")
 def score(ctx: typer.Context, task: TaskOpt = None, phase: PhaseOpt = None, bootstrap: Bootstrap = 1000,
-          seed: Seed = 0, fmt: Fmt = None, output: Output = None) -> None:  # fmt: skip
+          seed: Seed = 0, derived: Derived = "exclude", fmt: Fmt = None, output: Output = None) -> None:  # fmt: skip
     """Score every run of the phase with the task's official metric and document-bootstrap CIs (organizers)."""
     st = state(ctx)
     c = st.corpus()
-    body = c.score_task(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed)
+    body = c.score_task(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed, derived=derived)
     fmt = fmt or (SUFFIX.get(output.suffix.lower()) if output else None) or OutFormat.text
     _write(st, _render(body, fmt), output)
 

@@ -314,10 +314,14 @@ class SharedTasksMixin(ServiceBase):
                 if mine is None or r.team_id in mine]  # fmt: skip
 
     def score_task(self, task: str, *, phase: str | None = None, bootstrap: int = 1000, seed: int = 0,
-                   test_resamples: int = 2000) -> dict[str, Any]:  # fmt: skip
+                   test_resamples: int = 2000, derived: str = "exclude") -> dict[str, Any]:  # fmt: skip
         """Every run of ``phase`` (default: the open phase, else the last) scored with the task's
         official metric against the release split, with document-bootstrap CIs and paired tests; each
-        run's entry is stored. Organizers only: the body holds every team's scores."""
+        run's entry is stored. Organizers only: the body holds every team's scores. ``derived``:
+        ``include`` adds the relations the schema's rules derive (``guidelines.derive``) to the
+        reference and every run before scoring, ``exclude`` (default) drops any; the body says which."""
+        if derived not in ("include", "exclude"):
+            raise InvalidInput(f"--derived must be include or exclude, not {derived!r}")
         self._require("lead", "adjudicator", doing="score a shared task")
         from corpusdb.evaluation.report import build_report, system_entry
 
@@ -331,19 +335,27 @@ class SharedTasksMixin(ServiceBase):
             raise NotFound(f"task {task} has no run in phase {ph}")
         data = self.evaluation_data(release=info.release, split=info.split, systems=[r.system for r in runs])  # type: ignore[attr-defined]
         report_task, headline = SCORED[info.metric]
+        from guidelines.derive import with_derived, without_derived
+
+        schema, _ = self._release_files(info.release)
+
+        def rule(a: Any) -> Any:
+            return with_derived(schema, without_derived(a)) if derived == "include" else without_derived(a)
+
+        reference = {d: rule(a) for d, a in data.reference.items()}
         entries = []
         for r in runs:
             pred = data.systems[r.system]
-            missing = [d for d in data.reference if d not in pred]
-            scored = _score(
-                info.metric, data.reference, {d: a for d, a in pred.items() if d in data.reference}
-            )
+            missing = [d for d in reference if d not in pred]
+            scored = _score(info.metric, reference, {d: rule(a) for d, a in pred.items() if d in reference})
             entries.append(
-                system_entry(f"{r.team}/{r.name}", scored, documents=list(data.reference), unanswered=missing)
+                system_entry(f"{r.team}/{r.name}", scored, documents=list(reference), unanswered=missing)
             )
-        body = build_report(report_task, data.reference_name, list(data.reference), entries, headline=headline,
+        body = build_report(report_task, data.reference_name, list(reference), entries, headline=headline,
                             bootstrap=bootstrap, seed=seed, test_resamples=test_resamples,
-                            options={"task": task, "phase": ph, "metric": info.metric})  # fmt: skip
+                            options={"task": task, "phase": ph, "metric": info.metric,
+                                     "derived_relations": f"{derived}d" + (f" ({', '.join(x.name for x in schema.derive)})"
+                                                                           if schema.derive else " (the schema has no rule)")})  # fmt: skip
         groups = rank_groups(body["ranking"], body["paired_tests"])
         for row in body["ranking"]:
             row["group"] = groups[row["system"]]
