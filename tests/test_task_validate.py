@@ -215,3 +215,18 @@ def test_validate_runs_from_a_wheel_installed_outside_the_repository(tmp_path: P
     )  # fmt: skip
     assert res.returncode == 4, res.stderr
     assert res.stdout == "run1/doc1.a2:19: error: span T20: entity type 'Bacteria' is not in the schema\n"
+
+
+def test_an_import_of_submitted_sets_checks_the_boundary_rules(tmp_path: Path, capsys: Cap) -> None:
+    """Imports of submitted annotation sets run the submit check: the boundary rules apply there too."""
+    db = str(tmp_path / "c.sqlite")
+    assert main(["--db", db, "init", "bb", "--schema", str(_boundary_schema(tmp_path))]) == 0
+    folder = tmp_path / "ann"
+    folder.mkdir()
+    shutil.copy(MINI / "doc1.txt", folder / "doc1.txt")
+    (folder / "doc1.a2").write_text("T1\tBacterium 0 8\tLactobac\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--db", db, "import", "brat", str(folder), "-a", "alice"]) == 4
+    assert "cuts a word" in " ".join(capsys.readouterr().err.split())
+    (folder / "doc1.a2").write_text("T1\tBacterium 0 21\tLactobacillus reuteri\n", encoding="utf-8")
+    assert main(["--db", db, "import", "brat", str(folder), "-a", "alice"]) == 0
