@@ -40,11 +40,13 @@ from corpusdb.store import db, migrate, tables
 from corpusdb.workflow import WorkflowMixin
 from corpusdb.workflow.groups import GroupsMixin
 from corpusdb.workflow.status import StatusMixin
+from corpusdb.workflow.tasks import SharedTasksMixin
 from guidelines.schema import Schema
 
 
 class Corpus(
     RecommendMixin,
+    SharedTasksMixin,
     RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,

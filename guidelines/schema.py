@@ -130,6 +130,28 @@ class Rules:
     relations_join_entities: bool = False
     """Relation arguments are entities (clusters), not mentions (BioRelEx interactions): the TUI
     gives a member span's entity as the argument, as the importer does and strict agreement expects."""
+    token_boundaries: bool = False
+    """Spans start and end on token boundaries (see ``guidelines.validate.token_boundary``)."""
+    boundary_symbols: str = ""
+    """Characters that end a token besides whitespace (empty: ``guidelines.validate.BOUNDARY_SYMBOLS``)."""
+    trim_whitespace: bool = False
+    """No span fragment starts or ends with whitespace."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeriveRule:
+    """A relation implied by two others sharing an argument (``guidelines.derive``): when ``first``
+    and ``second`` relations exist with ``first.join[0] == second.join[1]``, the ``relation`` with
+    roles taken as ``roles`` says (``{"Agent": "first.Agent", "Target": "second.Target"}``) is implied."""
+
+    name: str
+    relation: str
+    first: str
+    second: str
+    join: tuple[str, str]
+    roles: tuple[tuple[str, str], ...]
+    source: str = ""
+    """Where the rule comes from (a paper, a guideline section)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +196,8 @@ class Schema:
     guideline: str | None = None
     """File name of the shipped guideline text (``guidelines/texts/``)."""
     knowledge_bases: tuple[KnowledgeBaseRef, ...] = ()
+    derive: tuple[DeriveRule, ...] = ()
+    """Rules deriving relations from others (``guidelines.derive``)."""
 
     # -- lookups -------------------------------------------------------------------------------
     def entity(self, name: str) -> EntityType | None:
@@ -304,6 +328,10 @@ def schema_from_dict(d: Mapping[str, Any]) -> Schema:
             )
             for k in d.get("knowledge_bases", ())
         ),
+        derive=tuple(
+            DeriveRule(**{**x, "join": tuple(x["join"]), "roles": tuple(tuple(p) for p in x["roles"])})
+            for x in d.get("derive", ())
+        ),
     )
 
 
@@ -380,7 +408,7 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r.known(
         data,
         {"schema", "entity", "link", "relation", "attribute", "label_set", "document_label", "rules",
-         "knowledge_base"},
+         "knowledge_base", "derive"},
         "top level",
     )
     head = data.get("schema")
@@ -562,7 +590,8 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r.known(
         raw_rules,
         {"allow_overlap", "allow_discontinuous", "max_fragments", "groundings", "grounding_databases",
-         "require_grounding", "relations_join_entities"},
+         "require_grounding", "relations_join_entities", "token_boundaries", "boundary_symbols",
+         "trim_whitespace"},
         "[rules]",
     )  # fmt: skip
     rules = Rules(
@@ -573,6 +602,9 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         grounding_databases=r.strings(raw_rules, "grounding_databases", "[rules]"),
         require_grounding=r.strings(raw_rules, "require_grounding", "[rules]"),
         relations_join_entities=r.get(raw_rules, "relations_join_entities", bool, "[rules]", False),
+        token_boundaries=r.get(raw_rules, "token_boundaries", bool, "[rules]", False),
+        boundary_symbols=r.get(raw_rules, "boundary_symbols", str, "[rules]", ""),
+        trim_whitespace=r.get(raw_rules, "trim_whitespace", bool, "[rules]", False),
     )
     check_types(rules.require_grounding, "[rules] require_grounding")
     kbs = _knowledge_bases(r, data.get("knowledge_base", []), check_types)
@@ -590,6 +622,7 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         rules=rules,
         guideline=r.get(head, "guideline", str, "[schema]", None),
         knowledge_bases=kbs,
+derive=_derive_rules(r, data.get("derive", []), {x.name: x for x in relations}),
     )
 
 
@@ -630,6 +663,46 @@ def _knowledge_bases(r: _Reader, raw: Any, check_types: Any) -> tuple[KnowledgeB
             )
         )
     _unique(r, [n.casefold() for k in out for n in k.names()], "[[knowledge_base]] database names")
+    return tuple(out)
+
+
+def _derive_rules(r: _Reader, raw: Any, relations: Mapping[str, RelationType]) -> tuple[DeriveRule, ...]:
+    if not isinstance(raw, list):
+        raise r.fail("[[derive]]", "must be an array of tables")
+    out: list[DeriveRule] = []
+    for k, x in enumerate(raw):
+        where = f"[[derive]] #{k + 1}"
+        if not isinstance(x, dict):
+            raise r.fail(where, "must be a table")
+        r.known(x, {"name", "relation", "first", "second", "join", "roles", "source"}, where)
+        rel, first, second = (r.get(x, key, str, where) for key in ("relation", "first", "second"))
+        for key, name in (("relation", rel), ("first", first), ("second", second)):
+            if name not in relations:
+                raise r.fail(where, f"{key} {name!r} is not a relation type of the schema")
+        join = r.strings(x, "join", where)
+        if (
+            len(join) != 2
+            or relations[first].role(join[0]) is None
+            or relations[second].role(join[1]) is None
+        ):
+            raise r.fail(where, f"join must name a role of {first} and a role of {second}")
+        roles = x.get("roles")
+        if not isinstance(roles, dict) or not roles:
+            raise r.fail(
+                where, "roles must map each role of the derived relation to first.ROLE or second.ROLE"
+            )
+        pairs: list[tuple[str, str]] = []
+        for role, src in roles.items():
+            which, _, arg = str(src).partition(".")
+            base = {"first": first, "second": second}.get(which)
+            if relations[rel].role(role) is None or base is None or relations[base].role(arg) is None:
+                raise r.fail(
+                    where,
+                    f"roles: {role} = {src!r} must be a role of {rel} taken from first.ROLE or second.ROLE",
+                )
+            pairs.append((role, str(src)))
+        out.append(DeriveRule(r.get(x, "name", str, where), rel, first, second, (join[0], join[1]), tuple(pairs),
+                              r.get(x, "source", str, where, "")))  # fmt: skip
     return tuple(out)
 
 

@@ -24,7 +24,7 @@ CODES: tuple[str, ...] = (
     "unknown-attribute", "attribute-value", "attribute-not-applicable", "unknown-link-type", "link-type",
     "offsets", "text-mismatch", "text-whitespace", "unknown-document-label", "document-label-value",
     "required-document-label", "discontinuous", "too-many-fragments", "overlap", "grounding-not-allowed",
-    "grounding-database", "grounding-required",
+    "grounding-database", "grounding-required", "token-boundary", "edge-whitespace",
     # against the knowledge base (corpusdb.kb.check, which reads it):
     "grounding-unknown-id", "grounding-obsolete", "grounding-outside-branch", "grounding-kb-missing",
 )  # fmt: skip
@@ -108,6 +108,8 @@ def _check_span(schema: Schema, s: Span, text: str, out: list[Violation]) -> Non
             else:
                 out.append(Violation("error", "text-mismatch", "span", s.id,
                                      f"text {s.text!r} is not the document's {expected!r} at these offsets"))  # fmt: skip
+        if rules.token_boundaries or rules.trim_whitespace:
+            _check_boundaries(schema, s, text, out)
     _check_attributes(schema, "entity", s.type, s.attributes, "span", s.id, out)
     if s.groundings:
         if not rules.groundings:
@@ -124,6 +126,38 @@ def _check_span(schema: Schema, s: Span, text: str, out: list[Violation]) -> Non
     elif any(schema.is_a(s.type, t) for t in rules.require_grounding):
         out.append(Violation("error", "grounding-required", "span", s.id,
                              f"{s.type} mentions must be grounded before submission"))  # fmt: skip
+
+
+BOUNDARY_SYMBOLS = "-/\\()[]{},;:.'\"+*=<>|~!?&%#@^`\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+"""Characters that end a token besides whitespace when a schema names none (see guidelines/README.md)."""
+
+
+def token_boundary(text: str, i: int, symbols: str = BOUNDARY_SYMBOLS) -> bool:
+    """Whether offset ``i`` of ``text`` is a token boundary: an end of the text, or next to whitespace
+    or a boundary symbol. Why this small tokenizer: participants must be able to reproduce the rule
+    from one sentence of the guidelines, which no trained tokenizer allows."""
+    if i <= 0 or i >= len(text):
+        return True
+    a, b = text[i - 1], text[i]
+    return a.isspace() or b.isspace() or a in symbols or b in symbols
+
+
+def _check_boundaries(schema: Schema, s: Span, text: str, out: list[Violation]) -> None:
+    rules = schema.rules
+    symbols = rules.boundary_symbols or BOUNDARY_SYMBOLS
+    for a, b in s.fragments:
+        if rules.trim_whitespace and b > a and (text[a].isspace() or text[b - 1].isspace()):
+            out.append(Violation("error", "edge-whitespace", "span", s.id,
+                                 f"fragment {a}-{b} {text[a:b]!r} starts or ends with whitespace"))  # fmt: skip
+            return
+        if rules.token_boundaries:
+            cut = [x for x in (a, b) if not token_boundary(text, x, symbols)]
+            if cut:
+                x = cut[0]
+                out.append(Violation("error", "token-boundary", "span", s.id,
+                                     f"offset {x} cuts a word ({text[max(0, x - 8):x]}|{text[x:x + 8]}); spans start "
+                                     "and end on token boundaries"))  # fmt: skip
+                return
 
 
 def _ws_equal(a: str, b: str) -> bool:

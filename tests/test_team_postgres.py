@@ -154,6 +154,11 @@ def expected_for_alice(team: Team) -> dict[str, int]:
             out[t] = count(f"SELECT count(*) FROM {t}")
         out["run"] = out["run_entry"] = 0  # which system retrieved what: a lead's alone
         out["audit_event"] = count("SELECT count(*) FROM audit_event WHERE actor = 'alice'")
+        # shared tasks: every member reads the tasks; teams and runs only of a team she is in
+        out["shared_task"] = count("SELECT count(*) FROM shared_task")
+        alices = "(SELECT id FROM task_team WHERE members::jsonb ? 'alice')"
+        out["task_team"] = count(f"SELECT count(*) FROM task_team WHERE id IN {alices}")
+        out["task_run"] = count(f"SELECT count(*) FROM task_run WHERE team_id IN {alices}")
         out["team_login"] = 1
         out["alembic_version"] = 1
         for t in ("kb", "kb_concept", "kb_name", "kb_parent"):  # knowledge bases: every member reads them

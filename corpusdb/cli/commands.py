@@ -45,5 +45,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     team.register,
     __import__("corpusdb.cli.kb", fromlist=["register"]).register,  # `corpusdb kb`
     __import__("corpusdb.cli.recommend", fromlist=["register"]).register,  # `corpusdb recommend`
+    __import__("corpusdb.cli.validate", fromlist=["register"]).register,  # `corpusdb validate` (no database)
+    __import__("corpusdb.cli.task", fromlist=["register"]).register,  # `corpusdb task` (shared tasks)
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
 ]

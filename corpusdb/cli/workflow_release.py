@@ -61,13 +61,27 @@ def release(
         bool, typer.Option(help="Release even with unfinished gold (included as it stands).")
     ] = False,
     agreement: Annotated[bool, typer.Option(help="Compute the agreement summary.")] = True,
+    blind: Annotated[
+        str | None,
+        typer.Option(
+            "--blind",
+            help="A split released blind: texts and the --give layers only; gold stays in the database.",
+        ),
+    ] = None,
+    give: Annotated[
+        str,
+        typer.Option(
+            "--give", help="Layers a blind split shows, comma-separated (e.g. spans); default: none."
+        ),
+    ] = "",
 ) -> None:
     """Freeze gold and its splits into an immutable release (JSON, brat, manifest, change log)."""
     st = state(ctx)
+    layers = [g for g in give.split(",") if g.strip()]
     try:
         with bar("releasing") as cb:
             info = st.corpus().release(version, notes=notes, outdir=outdir, allow_open=allow_open,
-                                       agreement=agreement, progress=cb)  # fmt: skip
+                                       agreement=agreement, progress=cb, blind_split=blind, give=layers)  # fmt: skip
     except KeyboardInterrupt:
         raise Interrupted(_kept(st, version, outdir)) from None
     left_out = info.counts.get("standoff_left_out") or {}
@@ -90,6 +104,10 @@ def release(
             f"since {info.previous or 'nothing'}: " + ", ".join(f"{k} {v}" for k, v in s.items()),
             markup=False,
         )
+        if blind is not None:
+            out.print(f"split {blind} released blind: texts and {', '.join(layers) or 'no layer'} given, the rest "
+                      "withheld (its gold stays in the database); participants/ is the participants' package",
+                      markup=False)  # fmt: skip
         if outdir is not None:
             out.print(f"written to {outdir}", markup=False)
         else:  # stored in the database only: say how to get the files

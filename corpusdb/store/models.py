@@ -350,6 +350,56 @@ class RunRow(SQLModel, table=True):
     created: datetime = _ts()
 
 
+class SharedTaskRow(SQLModel, table=True):
+    """A shared task on a release's split: its official metric, phases, run limit and deadline."""
+
+    __tablename__ = "shared_task"
+    __table_args__ = (UniqueConstraint("project_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = _fk("project.id", ondelete="CASCADE", index=False)
+    name: str
+    release: str
+    split: str
+    metric: str
+    phases: list[str] | None = _json()
+    phase: str = ""
+    """The open phase ('' once every phase has ended)."""
+    ended: list[str] | None = _json()
+    """Phases that have ended (their leaderboards are visible to teams)."""
+    runs_per_team: int = 5
+    deadline: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    created: datetime = _ts()
+
+
+class TaskTeamRow(SQLModel, table=True):
+    """A participating team; ``members`` are annotator names (logins in team mode)."""
+
+    __tablename__ = "task_team"
+    __table_args__ = (UniqueConstraint("task_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: int = _fk("shared_task.id", ondelete="CASCADE", index=False)
+    name: str
+    members: list[str] | None = _json()
+    created: datetime = _ts()
+
+
+class TaskRunRow(SQLModel, table=True):
+    """A submitted run: its predictions are the prediction sets of ``annotator_id`` (a system)."""
+
+    __tablename__ = "task_run"
+    __table_args__ = (UniqueConstraint("task_id", "team_id", "phase", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: int = _fk("shared_task.id", ondelete="CASCADE", index=False)
+    team_id: int = _fk("task_team.id", ondelete="CASCADE")
+    annotator_id: int = _fk("annotator.id", ondelete="CASCADE")
+    name: str
+    phase: str
+    documents: int = 0
+    scores: dict[str, Any] | None = _json()
+    """The run's entry in the task's scoring (``corpusdb.evaluation/1`` system entry), once scored."""
+    created: datetime = _ts()
+
+
 class RunEntryRow(SQLModel, table=True):
     """One retrieved document of a run: (topic, document, rank, score)."""
 
@@ -606,5 +656,10 @@ ALL_TABLES = [
     RecommenderModelRow,
     SuggestionRow,
     QueuePositionRow,
+
+
+    SharedTaskRow,
+    TaskTeamRow,
+    TaskRunRow,
 ]
 metadata = SQLModel.metadata

@@ -46,8 +46,9 @@ Side channels closed here (what stays open is listed in the README's "Not enforc
 
 Covering a new table is one line: a table whose rows belong to an annotation set goes in
 ``SET_OWNED`` (its set column, or ``Via(parent table, column)`` for rows that hang off such a
-table's rows), a table that belongs to a project in ``PROJECT_SCOPED``, a table whose rows belong to one
-annotator alone in ``PERSONAL``. ``install`` (run by
+table's rows), a table that belongs to a project in ``PROJECT_SCOPED`` (a shared task's team or
+run table in ``TEAM_SCOPED``: organizers and that team's members read it), a table whose rows belong
+to one annotator alone in ``PERSONAL``. ``install`` (run by
 migrations 0007 and 0010 and after every later upgrade) then enables RLS, writes the policies and
 grants the team roles access; a table in neither list is not granted at all, so a new table fails
 closed for team roles until it has its line.
@@ -132,7 +133,18 @@ PROJECT_SCOPED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | str]] = 
     "run_entry": ("(SELECT r.project_id FROM run r WHERE r.id = run_id)", LEADS, LEADS),
     # recommenders and their shared part (learned from gold of adjudicated documents only)
     "recommender": ("project_id", MEMBERS, LEADS),
+    # shared tasks: a task's definition is every member's; its teams and runs are below (TEAM_SCOPED)
+    "shared_task": ("project_id", MEMBERS, LEADS),
 }
+
+_TASK_PROJECT = "(SELECT t.project_id FROM shared_task t WHERE t.id = task_id)"
+# table -> (SQL giving the row's project id, SQL giving the id of the task team the row belongs to)
+TEAM_SCOPED: dict[str, tuple[str, str]] = {
+    "task_team": (_TASK_PROJECT, "id"),
+    "task_run": (_TASK_PROJECT, "team_id"),
+}
+"""Shared-task teams and runs: adjudicators and leads (the organizers) read every row and leads write;
+an annotator named in a team's ``members`` reads that team's row and runs, and nothing of other teams."""
 
 FROZEN: dict[str, tuple[str, ...]] = {
     "annotation_set": ("document_id", "annotator_id", "kind", "seeded_from", "created"),
@@ -491,6 +503,16 @@ def _table_rules(who: str) -> dict[str, _Rules]:
     for table, column in PERSONAL.items():  # one annotator's own rows (her recommender models)
         mine = f"{quote_ident(column)} IN (SELECT corpusdb_my_annotators({who}))"
         out[table] = _Rules(mine, mine, mine, mine)
+    for table, (pid, team) in TEAM_SCOPED.items():
+        members = (
+            f"(SELECT m.members FROM task_team m WHERE m.id = {quote_ident(team)})"
+            if team != "id"
+            else "members"
+        )
+        mine = f"corpusdb_name_in({pid}, {who}) IN (SELECT json_array_elements_text({members}::json))"
+        read = f"corpusdb_role_in({pid}, {who}) IN ({_roles(ADJUDICATORS)}) OR {mine}"
+        write = f"corpusdb_role_in({pid}, {who}) IN ({_roles(LEADS)})"
+        out[table] = _Rules(read, write, write, write)
     return out
 
 
@@ -558,7 +580,7 @@ def drop_policy_statements(tables: set[str]) -> list[str]:
 
 
 def covered_tables() -> set[str]:
-    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED, *PERSONAL}
+    return {"annotation_set", *SET_OWNED, *PROJECT_SCOPED, *PERSONAL, *TEAM_SCOPED}
 
 
 def existing_tables(conn: Connection) -> set[str]:
@@ -580,6 +602,8 @@ def _frozen(table: str) -> set[str]:
         out.add(how)
     if table in PROJECT_SCOPED:
         out.add("project_id")
+    if table in TEAM_SCOPED:
+        out |= {"task_id", "team_id"}
     return out
 
 

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "2494606e78f0695a3c9fbaa04daf93406b4db2cfd12eea51391cafd389974159"
+MODELS_SHA256 = "92e84e0df30cf4702c8d0b9cea626fc769072570997d14024c5dc6f4fb86141c"
 
 
 def utcnow() -> datetime:
@@ -207,6 +207,24 @@ def _build() -> MetaData:
         Index(conv("ix_release_project_id"), "project_id"),
     )
     Table(
+        "shared_task",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("project_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("release", String(), nullable=False),
+        Column("split", String(), nullable=False),
+        Column("metric", String(), nullable=False),
+        Column("phases", JSON(), nullable=True),
+        Column("phase", String(), nullable=False, default=""),
+        Column("ended", JSON(), nullable=True),
+        Column("runs_per_team", Integer(), nullable=False, default=5),
+        Column("deadline", DateTime(timezone=True), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("project_id", "name", name=conv("uq_shared_task_project_id_name")),
+        ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_shared_task_project_id_project")),
+    )
+    Table(
         "topic",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -299,6 +317,17 @@ def _build() -> MetaData:
         ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_run_project_id_project")),
         ForeignKeyConstraint(["annotator_id"], ["annotator.id"], ondelete="CASCADE", name=conv("fk_run_annotator_id_annotator")),
         Index(conv("ix_run_annotator_id"), "annotator_id"),
+    )
+    Table(
+        "task_team",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("task_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("members", JSON(), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("task_id", "name", name=conv("uq_task_team_task_id_name")),
+        ForeignKeyConstraint(["task_id"], ["shared_task.id"], ondelete="CASCADE", name=conv("fk_task_team_task_id_shared_task")),
     )
     Table(
         "team_login",
@@ -468,6 +497,25 @@ def _build() -> MetaData:
         Index(conv("ix_suggestion_recommender_id"), "recommender_id"),
     )
     Table(
+        "task_run",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("task_id", Integer(), nullable=False),
+        Column("team_id", Integer(), nullable=False),
+        Column("annotator_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("phase", String(), nullable=False),
+        Column("documents", Integer(), nullable=False, default=0),
+        Column("scores", JSON(), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("task_id", "team_id", "phase", "name", name=conv("uq_task_run_task_id_team_id_phase_name")),
+        ForeignKeyConstraint(["task_id"], ["shared_task.id"], ondelete="CASCADE", name=conv("fk_task_run_task_id_shared_task")),
+        ForeignKeyConstraint(["team_id"], ["task_team.id"], ondelete="CASCADE", name=conv("fk_task_run_team_id_task_team")),
+        ForeignKeyConstraint(["annotator_id"], ["annotator.id"], ondelete="CASCADE", name=conv("fk_task_run_annotator_id_annotator")),
+        Index(conv("ix_task_run_annotator_id"), "annotator_id"),
+        Index(conv("ix_task_run_team_id"), "team_id"),
+    )
+    Table(
         "link",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -569,7 +617,10 @@ release = metadata.tables["release"]
 run = metadata.tables["run"]
 run_entry = metadata.tables["run_entry"]
 set_skip = metadata.tables["set_skip"]
+shared_task = metadata.tables["shared_task"]
 span = metadata.tables["span"]
 suggestion = metadata.tables["suggestion"]
+task_run = metadata.tables["task_run"]
+task_team = metadata.tables["task_team"]
 team_login = metadata.tables["team_login"]
 topic = metadata.tables["topic"]

@@ -67,7 +67,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,7 @@ from corpusdb.services.base import ServiceBase, aware, utcnow_aware
 from corpusdb.services.items import annotations_from_json, annotations_to_json
 from corpusdb.services.sets import read_contents
 from corpusdb.store import tables
-from corpusdb.workflow import changelog, store
+from corpusdb.workflow import blind, changelog, store
 from corpusdb.workflow.corrections import load_corrections
 from corpusdb.workflow.release_folder import Staging, check_target, stage, write_folder
 from corpusdb.workflow.types import ReleaseInfo, to_jsonable
@@ -136,6 +136,8 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
     """Every file of a release (but the manifest) from its snapshot and change log; and counts."""
     from importers.standoff import expressible, format_annotations
 
+    hidden = blind.blind_documents(snapshot)  # a blind split: its gold stays in the stored snapshot
+    snapshot, log = blind.public_snapshot(snapshot), blind.public_log(log, hidden)
     files: dict[str, bytes] = {
         "release.json": dumps(snapshot),
         "agreement.json": dumps(snapshot.get("agreement") or {}),
@@ -183,6 +185,8 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
 
         for split, docs in sorted(by_split.items()):
             files[f"biorelex/{split}.json"] = format_biorelex(docs).encode("ascii")
+    if snapshot.get("blind"):
+        files.update(blind.package_files(snapshot, files))
     return files, counts
 
 
@@ -193,6 +197,7 @@ def manifest(
         "format": FORMAT, "format_version": FORMAT_VERSION, "project": snapshot["project"],
         "version": snapshot["version"], "created": snapshot["created"], "counts": dict(counts),
         "files": {p: {"sha256": hashlib.sha256(b).hexdigest(), "bytes": len(b)} for p, b in sorted(files.items())},
+        **({"blind": dict(snapshot["blind"])} if snapshot.get("blind") else {}),
     }  # fmt: skip
 
 
@@ -214,12 +219,20 @@ class ReleasesMixin(ServiceBase):
         agreement: bool = True,
         allow_open: bool = False,
         progress: Progress | None = None,
+        blind_split: str | None = None,
+        give: Sequence[str] = (),
     ) -> ReleaseInfo:
         """Freeze every gold set with its split into release ``version`` (and write it to ``outdir``).
 
         Refuses while a gold set is not finished (``finish_gold``), unless ``allow_open``: then every
-        gold set goes in as it stands, unfinished ones included.
+        gold set goes in as it stands, unfinished ones included. ``blind_split``: that split's
+        documents are written with their texts and only the ``give`` layers (``corpusdb.workflow.blind``);
+        their gold stays in the stored snapshot, and the manifest says what was withheld.
         """
+        if blind_split is None and give:
+            raise InvalidInput("--give names the layers a blind split shows: give --blind SPLIT too")
+        if blind_split is not None:
+            blind.check_give(give)
         self._require("lead", doing="make a release")
         check_name(version, "release version")  # as split names: it names the release's folder
         if not version.strip():
@@ -259,6 +272,8 @@ class ReleasesMixin(ServiceBase):
             ).first()  # fmt: skip
             snapshot = self._snapshot(conn, version, notes, golds, schema, info, prev[1] if prev else None,
                                       agreement, progress)  # fmt: skip
+            if blind_split is not None:
+                snapshot["blind"] = blind.blind_spec(blind_split, give, snapshot["splits"])
             corr = [
                 {"id": c.id, "document": c.document, "action": c.action, "kind": c.item_kind,
                  "item_id": c.item_id, "before": c.before, "after": c.after, "reason": c.reason,
