@@ -79,7 +79,8 @@ AllowUnknownOpt = Annotated[
 SubmitForceOpt = Annotated[
     bool,
     typer.Option(
-        "--force", help="Store sets as submitted even when they fail the submit check (as `submit --force`)."
+        "--store-invalid",
+        help="Store sets as submitted even when they fail the submit check (as `submit --ignore-schema`).",
     ),
 ]
 
@@ -178,7 +179,7 @@ def import_brat(
     Documents are created as needed; importing the same files again changes nothing; a set that differs
     from the one the annotator already has is refused unless --replace. Names the schema does not
     define are refused unless --allow-unknown; annotation sets imported as submitted (the default)
-    pass the submit check first (--force stores them anyway).
+    pass the submit check first (--store-invalid stores them anyway).
     """
     _run_import(
         ctx,
@@ -246,7 +247,7 @@ ExportKindOpt = Annotated[
 DocsOpt = Annotated[
     list[str] | None, typer.Option("--document", "-d", help="Only these documents (repeatable).")
 ]
-ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing files.")]
+ForceOpt = Annotated[bool, typer.Option("--overwrite", help="Overwrite existing files.")]
 
 
 def _exported(ctx: typer.Context, rep: ExportReport) -> None:
@@ -285,7 +286,7 @@ def export_brat(
         )
     except KeyboardInterrupt:
         raise Interrupted(
-            f"nothing changed in the database; {outdir} may hold some of the files (export again with --force)"
+            f"nothing changed in the database; {outdir} may hold some of the files (export again with --overwrite)"
         ) from None
     _exported(ctx, rep)
 

@@ -145,7 +145,10 @@ def adjudicate(
         ),
     ] = False,
     force: Annotated[
-        bool, typer.Option("--force", help="With --finish: finish even if gold breaks the schema.")
+        bool,
+        typer.Option(
+            "--ignore-schema", help="With --finish: finish even if gold breaks the schema (recorded)."
+        ),
     ] = False,
 ) -> None:
     """Build gold: auto-merge agreed items (default), resolve one conflict with --key, or many with

@@ -1,0 +1,41 @@
+"""Output that says what it means (issue #26): status's splits, judgments agree without variation,
+split's ratios without names."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from corpusdb.cli.main import main
+from corpusdb.relevance.kappa import doubled_agreement
+
+Cap = pytest.CaptureFixture[str]
+FIXTURE = Path(__file__).parent / "fixtures" / "first-project"
+
+
+def test_kappa_without_variation_says_so() -> None:
+    res = doubled_agreement([("NR", "NR")] * 5)
+    assert res["three_way"]["kappa"] is None and res["three_way"]["ci"] is None
+    assert res["three_way"]["observed"] == 1.0
+    assert "no variation: every judgment is NR" in res["three_way"]["note"]
+    mixed = doubled_agreement([("DR", "DR"), ("NR", "NR"), ("PR", "NR")])
+    assert mixed["three_way"]["kappa"] is not None and mixed["three_way"]["note"] is None
+
+
+def test_status_and_split_wording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Cap) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURE / "alice", tmp_path / "alice")
+    assert main(["init", "w", "--schema", "bb-2011"]) == 0
+    assert main(["import", "texts", "alice"]) == 0
+    capsys.readouterr()
+    assert main(["status"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith("3 documents, not split yet (corpusdb split)") and "(none)" not in first
+    assert main(["split", "--ratios", "80/20"]) == 2
+    assert "e.g. --names train/test" in capsys.readouterr().err
+    assert main(["split", "--ratios", "67/33", "--names", "train/test", "--seed", "1"]) == 0
+    capsys.readouterr()
+    assert main(["status"]) == 0
+    assert "3 documents; splits: test 1, train 2" in capsys.readouterr().out.splitlines()[0]
