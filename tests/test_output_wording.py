@@ -39,3 +39,32 @@ def test_status_and_split_wording(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     capsys.readouterr()
     assert main(["status"]) == 0
     assert "3 documents; splits: test 1, train 2" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_rejected_import_and_absent_decisions_are_told_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Cap
+) -> None:
+    """An import the tool would not store is "rejected"; an item decided out of gold is "absent"."""
+    monkeypatch.chdir(tmp_path)
+    for who in ("alice", "bob"):
+        shutil.copytree(FIXTURE / who, tmp_path / who)
+    assert main(["init", "w", "--schema", "bb-2011"]) == 0
+    assert main(["annotator", "add", "alice", "bob"]) == 0
+    assert main(["import", "texts", "alice"]) == 0
+    assert main(["assign", "-n", "2", "--seed", "1"]) == 0
+    capsys.readouterr()
+    assert main(["import", "brat", "alice", "-a", "alice"]) == 6  # the empty assigned sets differ
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert (
+        err
+        == "corpusdb: error: import rejected, nothing was stored: 3 clashes with what is stored in 3 files (listed above)"
+    )
+    assert main(["import", "brat", "alice", "-a", "alice", "--replace"]) == 0
+    assert main(["import", "brat", "bob", "-a", "bob", "--replace"]) == 0
+    assert main(["adjudicate"]) == 0
+    capsys.readouterr()
+    assert main(["adjudicate", "doc2", "-k", "span:61-64", "--none", "-r", "not a host part here"]) == 0
+    assert capsys.readouterr().out.startswith("doc2 span:61-64: decided absent (not in gold)")
+    assert main(["adjudicate", "--take", "alice", "--all", "-r", "bulk"]) == 0
+    out = capsys.readouterr().out
+    assert "refused" not in out and "not taken 0 (alice has nothing there)" in out

@@ -90,12 +90,16 @@ def _refused(err: ImportProblems) -> CorpusError:
     line says how many and that nothing was stored (not the first problem again, ``error: … error:``)."""
     errors = [p for p in err.problems if p.severity == "error"]
     files = len({p.file for p in errors})
-    what = "clash with what is stored" if isinstance(err, Conflict) else "error"
-    plural = "es" if what.startswith("clash") else "s"
+    n = len(errors)
+    # "3 clashes with what is stored", not "3 clash with what is storedes" (the plural went on the end)
+    what = (
+        f"clash{'es' * (n != 1)} with what is stored"
+        if isinstance(err, Conflict)
+        else f"error{'s' * (n != 1)}"
+    )
     listed = "listed above" if len(err.unknown) <= UNKNOWN_SHOWN else "summed up above"
     summary = CorpusError(
-        f"import refused, nothing was stored: {len(errors)} {what}{plural * (len(errors) != 1)} in "
-        f"{files} file{'s' * (files != 1)} ({listed})"
+        f"import rejected, nothing was stored: {n} {what} in {files} file{'s' * (files != 1)} ({listed})"
     )
     summary.exit_code = err.exit_code
     return summary
