@@ -125,7 +125,8 @@ class FormatsMixin(InterchangeMixin):
         # clusters reach every writer the one way, as their mentions' links (as brat draws them): an
         # entity, coreference links and Equiv lines are written, or counted as left out, alike
         cluster_type = drawing_type(self.schema())  # type: ignore[attr-defined]
-        items = [(d, mention_level(a, cluster_type)) for d, a in items]
+        if fmt != "json":  # JSON keeps entities whole, as release.json does
+            items = [(d, mention_level(a, cluster_type)) for d, a in items]
         out = write(items, dict(options or {}))
         _write_bytes(target, out.data)
         return ExportReport(
