@@ -68,3 +68,23 @@ def test_rejected_import_and_absent_decisions_are_told_apart(
     assert main(["adjudicate", "--take", "alice", "--all", "-r", "bulk"]) == 0
     out = capsys.readouterr().out
     assert "refused" not in out and "not taken 0 (alice has nothing there)" in out
+
+
+def test_links_report_has_no_empty_type_table_nor_span_notes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Cap
+) -> None:
+    """A links report on a corpus without links prints no empty per-type table, and never says
+    "one-sided: spans" (a spans-only count) under a links report."""
+    monkeypatch.chdir(tmp_path)
+    for who in ("alice", "bob"):
+        shutil.copytree(FIXTURE / who, tmp_path / who)
+    assert main(["init", "w", "--schema", "bb-2011"]) == 0
+    assert main(["import", "brat", "alice", "-a", "alice"]) == 0
+    assert main(["import", "brat", "bob", "-a", "bob"]) == 0
+    capsys.readouterr()
+    assert main(["agree", "-l", "links"]) == 0
+    out = capsys.readouterr().out
+    assert "Per rater" in out and "Per type" not in out and "one-sided: spans" not in out
+    assert main(["agree"]) == 0
+    spans = capsys.readouterr().out
+    assert "Per type" in spans and "one-sided: spans no other rater marked" in spans
