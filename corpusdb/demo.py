@@ -1,4 +1,4 @@
-"""The sample project behind ``corpusdb demo``: real text, four annotators, ready to inspect.
+"""The sample projects behind ``corpusdb demo``: biomedical (default, ``corpusdb.demo_biomed``) or news.
 
 Why bundled: a new user should see the whole tool on real data in one command, without ../shared
 or a download. The data is bratiaa's example project (MIT): seven CoNLL-2002 Spanish news documents
@@ -33,13 +33,27 @@ class DemoResult:
     """False when the sample project already existed and was reused."""
 
 
-def build_demo(url: str | None = None, *, fresh: bool = False) -> DemoResult:
-    """Create the sample project (or reuse it): documents, four annotators' submitted sets, one
-    adjudicator. With ``fresh`` an existing sample project is an error to avoid mixing data."""
+SAMPLES = ("biomed", "news")
+
+
+def build_demo(url: str | None = None, *, fresh: bool = False, sample: str = "news") -> DemoResult:
+    """Create a sample project (or reuse it). ``news``: four annotators' submitted sets over bratiaa's
+    news texts, one adjudicator; ``biomed``: binding interactions taken through gold to a release
+    (``corpusdb.demo_biomed``). With ``fresh`` an existing sample project is an error to avoid mixing data."""
+    from corpusdb.basics.errors import UsageError
+    from corpusdb.demo_biomed import BIOMED_PROJECT, BIOMED_SCHEMA, load_biomed
+
+    if sample not in SAMPLES:
+        raise UsageError(f"no sample {sample!r}; choose one of {', '.join(SAMPLES)}")
+    name, schema, load = (
+        (BIOMED_PROJECT, BIOMED_SCHEMA, load_biomed)
+        if sample == "biomed"
+        else (SAMPLE_PROJECT, "conll-ner", _load)
+    )
     engine = db.make_engine(url)
     if db.exists(engine) and migrate.current(engine) is not None:
         # Why refuse: a second project makes every later command in that database ask for --project.
-        others = [p for p in list_projects(engine=engine) if p != SAMPLE_PROJECT]
+        others = [p for p in list_projects(engine=engine) if p != name]
         if others:
             raise Conflict(
                 f"this database holds project {others[0]!r}{' and others' if len(others) > 1 else ''}; the "
@@ -47,16 +61,14 @@ def build_demo(url: str | None = None, *, fresh: bool = False) -> DemoResult:
             )
     migrate.upgrade(engine)  # an empty file becomes a corpusdb database
     try:
-        corpus = Corpus.open(SAMPLE_PROJECT, engine=engine)
+        corpus = Corpus.open(name, engine=engine)
     except NotFound:
-        corpus = Corpus.create(SAMPLE_PROJECT, "conll-ner", engine=engine)
+        corpus = Corpus.create(name, schema, engine=engine)
     else:
         if fresh:
-            raise Conflict(
-                f"a project named {SAMPLE_PROJECT!r} already exists in this database; use another --db"
-            )
+            raise Conflict(f"a project named {name!r} already exists in this database; use another --db")
         return DemoResult(corpus, created=False)
-    _load(corpus)
+    load(corpus)
     return DemoResult(corpus, created=True)
 
 

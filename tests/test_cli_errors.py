@@ -134,7 +134,7 @@ def test_a_refused_import_ends_with_one_summary_line(project: str, tmp_path: Pat
     lines = err.strip().splitlines()
     assert lines[0].startswith(f"{root / 'd.ann'}:2: error: T2: text field does not match")
     assert (
-        lines[-1] == "corpusdb: error: import refused, nothing was stored: 1 error in 1 file (listed above)"
+        lines[-1] == "corpusdb: error: import rejected, nothing was stored: 1 error in 1 file (listed above)"
     )
     (root / "d.ann").write_text("T1\tBacterium 0 8\tBacillus\n", encoding="utf-8")
     assert run(capsys, "--db", project, "import", "brat", str(root), "-a", "alice")[0] == 0

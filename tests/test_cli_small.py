@@ -67,7 +67,7 @@ def test_releases_list_show_and_export(tmp_path: Path, capsys: Cap) -> None:
     assert code == 0 and "# Release v2" in out and "Changes since v1" in out
     assert "gold items added: 0, removed: 1" in out
     code, _, err = run(capsys, "--db", db, "releases", "export", "v2", str(tmp_path / "r1"))
-    assert code == 6 and "already holds release v1" in err and "--force" in err
+    assert code == 6 and "already holds release v1" in err and "--overwrite" in err
     assert json.loads((tmp_path / "r1" / "manifest.json").read_text())["version"] == "v1"  # untouched
     assert run(capsys, "--db", db, "releases", "export", "v2", str(tmp_path / "r2"))[0] == 0  # its own folder
     other = tmp_path / "other"

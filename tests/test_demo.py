@@ -24,7 +24,7 @@ def test_demo_builds_then_reuses(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CORPUSDB_URL", raising=False)
-    assert main(["-f", "json", "demo"]) == 0
+    assert main(["-f", "json", "demo", "--sample", "news"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["created"] is True
     status = data["status"]
@@ -48,7 +48,7 @@ def test_demo_builds_then_reuses(
         for name in SAMPLE_ANNOTATORS
     }
     assert counts == {"Lisa": 404, "Maria": 404, "Max": 358, "Peter": 401}
-    assert main(["demo"]) == 0
+    assert main(["demo", "--sample", "news"]) == 0
     text = capsys.readouterr().out
     assert "reusing the sample project" in text
     for title in (
@@ -59,9 +59,39 @@ def test_demo_builds_then_reuses(
     ):
         assert title in text
     assert "0.816" in text and "esp.train-doc-100" in text
-    assert main(["demo", "--fresh"]) == 6
+    assert main(["demo", "--sample", "news", "--fresh"]) == 6
 
 
 def test_build_demo_on_postgres(pg_url: str) -> None:
     res = build_demo(pg_url)
     assert res.created and res.corpus.status().documents == 7
+
+
+def test_biomed_demo_is_the_default_and_goes_to_a_release(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`corpusdb demo`: two annotators, relations, a cluster, groundings, gold, predictions, a release."""
+    from corpusdb.demo_biomed import biomed_dir
+
+    assert "CC0" in (biomed_dir() / "LICENSE").read_text(encoding="utf-8")
+    assert "Licence" in (biomed_dir() / "SOURCE.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CORPUSDB_URL", raising=False)
+    assert main(["demo"]) == 0
+    text = capsys.readouterr().out
+    assert "built the sample project 'demo'" in text and "schema biorelex-1.0" in text
+    tail = text[text.index("Try next:") :].splitlines()[1:4]
+    assert [ln.split()[1] for ln in tail] == ["agree", "tui", tail[2].split()[1]] and "--as judy" in tail[1]
+    assert "mean pairwise F1: 0.880" in text  # alice and bob: 11 spans matched, 2 + 1 one-sided
+    corpus = Corpus.open("demo", url=f"sqlite:///{tmp_path / 'corpusdb.sqlite'}")
+    [release] = corpus.releases()
+    assert release.version == "v1"
+    alice = corpus.read_sets([i.id for i in corpus.sets(annotator="alice")])
+    assert sum(len(s.annotations.relations) for s in alice) == 5
+    assert sum(len(s.annotations.entities) for s in alice) == 1  # MDM2's cluster
+    assert any(sp.groundings for s in alice for sp in s.annotations.spans)
+    assert corpus.sets(annotator="tagger")  # the system's predictions
+    relations = corpus.agreement("relations", criterion="exact", types="required").to_dict()
+    assert (
+        round(relations["pairs"][0]["overall"]["f1"], 3) == 0.667
+    )  # bob missed one, bound another to a longer p53

@@ -57,7 +57,7 @@ def test_formats_through_the_cli(tmp_path: Path, capsys: Cap) -> None:
         .startswith("-DOCSTART- 1\n\nIL-2\tB-Gene\nbinds\tO\nIL2RA.\tB-Gene\n")
     )
     code, _, err = run(capsys, "--db", db, "export", "conll", str(tmp_path / "x.conll"), "-a", "alice")
-    assert code == 6 and "exists; pass --force" in err
+    assert code == 6 and "exists; pass --overwrite" in err
     code, out, _ = run(
         capsys, "--db", db, "export", "network", str(tmp_path / "n.sif"), "-a", "alice", "--sif"
     )

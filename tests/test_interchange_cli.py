@@ -53,7 +53,8 @@ def test_import_export_and_exit_codes(tmp_path: Path, capsys: Cap) -> None:
     assert any("y.ann: error: annotation file without its text" in ln for ln in lines)
     assert any("z.ann:1: warning:" in ln for ln in lines)  # warnings are printed too
     assert (
-        lines[-1] == "corpusdb: error: import refused, nothing was stored: 3 errors in 2 files (listed above)"
+        lines[-1]
+        == "corpusdb: error: import rejected, nothing was stored: 3 errors in 2 files (listed above)"
     )
     code, out, _ = run(capsys, "--db", db, "-f", "json", "status")
     assert json.loads(out)["documents"] == 2 and "bob" not in out

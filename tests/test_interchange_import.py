@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from corpusdb.api import Corpus
-from corpusdb.basics.errors import Conflict, FormatError, NotFound, PermissionDenied, UsageError
+from corpusdb.basics.errors import Conflict, FormatError, MissingPath, NotFound, PermissionDenied, UsageError
 from corpusdb.basics.records import Annotations, DocLabel, Document, Span
 from corpusdb.interchange import ImportConflict, ImportRefused
 from corpusdb.store.models import AnnotationSetRow, AnnotatorRow, DocumentRow, SpanRow
@@ -206,7 +206,7 @@ def test_gold_prediction_and_options(corpus: Corpus, tmp_path: Path) -> None:
         src / "a" / "doc-a.txt", "carol", allow_unknown=True, force=True
     )  # a single document
     assert one.documents == 1
-    with pytest.raises(FormatError, match="not a directory"):
+    with pytest.raises(MissingPath, match="missing: no such file or folder"):  # exit 7, as documented
         corpus.import_brat(tmp_path / "missing", "alice", allow_unknown=True, force=True)
 
 
@@ -291,7 +291,7 @@ def test_export_refuses_to_overwrite_and_counts_what_brat_cannot_hold(
 ) -> None:
     alice = two_annotators.as_user("alice")
     alice.export_brat(tmp_path / "out", documents=["doc-a"])
-    with pytest.raises(Conflict, match="--force"):
+    with pytest.raises(Conflict, match="--overwrite"):
         alice.export_brat(tmp_path / "out")
     rep = alice.export_brat(tmp_path / "out", overwrite=True)
     assert rep.documents == 2

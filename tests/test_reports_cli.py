@@ -169,7 +169,9 @@ def test_markdown_and_self_contained_html(
 
 
 def test_exit_codes(db: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--db", db, "agree", "--criterion", "fuzzy"]) == 4
+    assert (
+        main(["--db", db, "agree", "--criterion", "fuzzy"]) == 2
+    )  # a value outside the choices is a usage error (issue #26)
     assert main(["--db", db, "agree", "--merge", "LOC"]) == 4
     assert main(["--db", db, "agree", "-a", "Lisa,Nobody"]) == 3
     assert main(["--db", db, "--as", "Lisa", "agree"]) == 4

@@ -180,7 +180,7 @@ def test_a_corpus_in_the_wrong_schema_is_said_once(tmp_path: Path, capsys: Cap) 
     _check_places(lines[1:21])
     assert lines[21:] == [
         "... and 52 more like these (one per document and name)",
-        "corpusdb: error: import refused, nothing was stored: 72 errors in 12 files (summed up above)",
+        "corpusdb: error: import rejected, nothing was stored: 72 errors in 12 files (summed up above)",
     ]
 
 
@@ -195,7 +195,7 @@ def test_bb_2011_into_a_biorelex_project(tmp_path: Path, capsys: Cap, shared_dat
     _check_places(lines[1:21])
     assert lines[21:] == [
         "... and 423 more like these (one per document and name)",
-        "corpusdb: error: import refused, nothing was stored: 443 errors in 65 files (summed up above)",
+        "corpusdb: error: import rejected, nothing was stored: 443 errors in 65 files (summed up above)",
     ]
 
 

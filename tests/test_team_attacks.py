@@ -53,7 +53,7 @@ pytestmark = pytest.mark.postgres
 TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
 SECRET = "SECRET-BOB-31"
 NOTES = 12  # bob's notes all say the same secret: a most common value, were statistics kept
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "security.md"  # the README points there
 
 
 def bob_open() -> Annotations:
@@ -731,7 +731,8 @@ def test_an_upgrade_takes_back_what_0007_granted(scene: Scene) -> None:
 def test_readme_lists_what_the_server_cannot_close() -> None:
     text = README.read_text(encoding="utf-8")
     start = text.index("**Not enforced by the server**")
-    section = text[start : text.index("\n## ", start)]
+    end = text.find("\n## ", start)
+    section = text[start : end if end >= 0 else len(text)]
     for channel in ("Rows Removed by Filter", "pg_stat_user_tables", "reltuples", "pg_locks", "pg_stat_activity",
                     "ids", "pg_terminate_backend", "lock_timeout", "TEMP"):  # fmt: skip
         assert channel in section, channel

@@ -84,6 +84,23 @@ class DatabaseError(CorpusError):
     exit_code = 7
 
 
+class MissingPath(DatabaseError):
+    """A file or folder the user named does not exist: a file error (exit 7), not invalid input."""
+
+
+class OptionError(UsageError, InvalidInput):
+    """An option's value is not one of its choices (``agree -c exactt``): a usage error (exit 2); still
+    an ``InvalidInput`` for callers of the API that catch that."""
+
+
+def must_exist(path: str) -> None:
+    """Refuse a path that does not exist before anything is read, naming it."""
+    import os
+
+    if not os.path.exists(path):
+        raise MissingPath(f"{path}: no such file or folder")
+
+
 Severity = Literal["error", "warning"]
 
 

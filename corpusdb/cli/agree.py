@@ -36,7 +36,7 @@ SUFFIX = {
 
 
 def _names(values: list[str] | None) -> list[str] | None:
-    """``--annotators Lisa,Max --annotators Peter`` -> [Lisa, Max, Peter]."""
+    """``-a Lisa -a Max`` (or, deprecated, ``-a Lisa,Max``) -> [Lisa, Max]."""
     if not values:
         return None
     return [n.strip() for v in values for n in v.split(",") if n.strip()]
@@ -69,9 +69,9 @@ def agree(
     annotators: Annotated[
         list[str] | None,
         typer.Option(
-            "--annotators",
+            "--annotator",
             "-a",
-            help="Raters to compare, comma-separated or repeated: annotator names, 'gold', or a "
+            help="A rater to compare (repeatable): an annotator name, 'gold', or a "
             "system's name (its predictions). Default: every annotator whose sets you may read.",
         ),
     ] = None,
@@ -114,9 +114,7 @@ def agree(
     split: Annotated[str | None, typer.Option("--split", help="Only documents of this split.")] = None,
     documents: Annotated[
         list[str] | None,
-        typer.Option(
-            "--documents", "-d", help="Only these documents (external ids, comma-separated or repeated)."
-        ),
+        typer.Option("--document", "-d", help="Only this document (external id; repeatable)."),
     ] = None,
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", "-B", help="Document-bootstrap resamples for CIs (0: none).")

@@ -300,6 +300,11 @@ def register(_app: typer.Typer) -> None:
         _importer("webanno", "Import an INCEpTION / WebAnno TSV 3 file (spans, relations).")
     )
     import_app.command("judgments")(import_judgments)
+    export_app.command("json")(
+        _exporter(
+            "json", "Write sets as JSON: documents and annotations as a release's release.json has them."
+        )
+    )
     export_app.command("bioc")(export_bioc)
     export_app.command("pubtator")(
         _exporter("pubtator", "Write sets as PubTator; what it cannot express is counted.")

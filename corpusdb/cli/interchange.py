@@ -79,7 +79,8 @@ AllowUnknownOpt = Annotated[
 SubmitForceOpt = Annotated[
     bool,
     typer.Option(
-        "--force", help="Store sets as submitted even when they fail the submit check (as `submit --force`)."
+        "--store-invalid",
+        help="Store sets as submitted even when they fail the submit check (as `submit --ignore-schema`).",
     ),
 ]
 
@@ -89,12 +90,16 @@ def _refused(err: ImportProblems) -> CorpusError:
     line says how many and that nothing was stored (not the first problem again, ``error: … error:``)."""
     errors = [p for p in err.problems if p.severity == "error"]
     files = len({p.file for p in errors})
-    what = "clash with what is stored" if isinstance(err, Conflict) else "error"
-    plural = "es" if what.startswith("clash") else "s"
+    n = len(errors)
+    # "3 clashes with what is stored", not "3 clash with what is storedes" (the plural went on the end)
+    what = (
+        f"clash{'es' * (n != 1)} with what is stored"
+        if isinstance(err, Conflict)
+        else f"error{'s' * (n != 1)}"
+    )
     listed = "listed above" if len(err.unknown) <= UNKNOWN_SHOWN else "summed up above"
     summary = CorpusError(
-        f"import refused, nothing was stored: {len(errors)} {what}{plural * (len(errors) != 1)} in "
-        f"{files} file{'s' * (files != 1)} ({listed})"
+        f"import rejected, nothing was stored: {n} {what} in {files} file{'s' * (files != 1)} ({listed})"
     )
     summary.exit_code = err.exit_code
     return summary
@@ -178,7 +183,7 @@ def import_brat(
     Documents are created as needed; importing the same files again changes nothing; a set that differs
     from the one the annotator already has is refused unless --replace. Names the schema does not
     define are refused unless --allow-unknown; annotation sets imported as submitted (the default)
-    pass the submit check first (--force stores them anyway).
+    pass the submit check first (--store-invalid stores them anyway).
     """
     _run_import(
         ctx,
@@ -246,7 +251,7 @@ ExportKindOpt = Annotated[
 DocsOpt = Annotated[
     list[str] | None, typer.Option("--document", "-d", help="Only these documents (repeatable).")
 ]
-ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing files.")]
+ForceOpt = Annotated[bool, typer.Option("--overwrite", help="Overwrite existing files.")]
 
 
 def _exported(ctx: typer.Context, rep: ExportReport) -> None:
@@ -285,7 +290,7 @@ def export_brat(
         )
     except KeyboardInterrupt:
         raise Interrupted(
-            f"nothing changed in the database; {outdir} may hold some of the files (export again with --force)"
+            f"nothing changed in the database; {outdir} may hold some of the files (export again with --overwrite)"
         ) from None
     _exported(ctx, rep)
 

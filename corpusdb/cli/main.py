@@ -195,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
 
         args = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
         name = command_name(args)
+        if name is not None:
+            from corpusdb.cli import deprecated
+
+            args = deprecated.rewrite(args, args.index(name))
         if name != "tui":  # the TUI loads Textual and the app first (corpusdb.cli.tui resumes it)
             resume_gc()
         stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
@@ -252,6 +256,9 @@ def _invoke(command: Any, args: list[str]) -> int:
         sys.stderr.write("\nAborted!\n")
         return 1
     except ClickException as exc:
+        if exc.exit_code == 2 and getattr(exc, "ctx", None) is not None:  # a usage error
+            _say(usage_line(exc))
+            return 2
         exc.show()
         return exc.exit_code
     except typer.Exit as exc:
@@ -260,6 +267,31 @@ def _invoke(command: Any, args: list[str]) -> int:
         sys.stderr.write("Aborted!\n")
         return 1
     return 0
+
+
+def usage_line(exc: Any) -> str:
+    """A usage error as one line with the likely intended word, not click's usage block (issue #26):
+    ``corpusdb: error: no command 'stauts'; did you mean 'status'? (corpusdb --help)``."""
+    import difflib
+    import re
+
+    ctx = exc.ctx
+    where = ctx.command_path if ctx is not None else "corpusdb"
+    message = exc.format_message()
+    unknown = re.match(r"No such command '([^']+)'", message)
+    if unknown and ctx is not None and hasattr(ctx.command, "commands"):
+        word = unknown.group(1)
+        close = difflib.get_close_matches(word, sorted(ctx.command.commands), n=1, cutoff=0.6)
+        message = f"no command {word!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+    option = getattr(exc, "option_name", None)
+    if option and message.startswith("No such option"):
+        names, c = [], ctx
+        while c is not None:  # the command's own options, then its groups' (global) ones
+            names += [o for p in c.command.params for o in (*p.opts, *p.secondary_opts)]
+            c = c.parent
+        close = difflib.get_close_matches(option, names, n=1, cutoff=0.6)
+        message = f"no option {option} for {where}" + (f"; did you mean {close[0]}?" if close else "")
+    return f"corpusdb: error: {message} ({where} --help)"
 
 
 def allow_interrupts() -> None:

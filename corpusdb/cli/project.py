@@ -41,6 +41,18 @@ def init(
     )
 
 
+def _splits_note(splits: dict[str, int]) -> str:
+    """How the documents are split, in words: ``, not split yet`` or ``; splits: train 52, test 13, none 2``
+    (not ``((none): 65)``, which read as a typo; issue #26)."""
+    named = {k: v for k, v in splits.items() if k not in ("(none)", "", None)}
+    if not named:
+        return ", not split yet (corpusdb split)"
+    parts = [f"{k} {v}" for k, v in named.items()]
+    if splits.get("(none)"):
+        parts.append(f"not in a split {splits['(none)']}")
+    return "; splits: " + ", ".join(parts)
+
+
 def status(ctx: typer.Context) -> None:
     """Documents, annotators and annotation sets by status: where the project stands."""
     st = state(ctx)
@@ -51,7 +63,7 @@ def status(ctx: typer.Context) -> None:
             Text.assemble(
                 (rep.project, "bold"),
                 f" - schema {rep.schema}, guidelines v{rep.guideline_version}; "
-                f"{rep.documents} documents ({', '.join(f'{k}: {v}' for k, v in rep.splits.items())})",
+                f"{rep.documents} documents{_splits_note(rep.splits) if rep.documents else ''}",
             )
         )
         t = Table("annotator", "role", "assigned", "in progress", "submitted", "total", title="Annotators")

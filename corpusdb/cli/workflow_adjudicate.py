@@ -145,7 +145,10 @@ def adjudicate(
         ),
     ] = False,
     force: Annotated[
-        bool, typer.Option("--force", help="With --finish: finish even if gold breaks the schema.")
+        bool,
+        typer.Option(
+            "--ignore-schema", help="With --finish: finish even if gold breaks the schema (recorded)."
+        ),
     ] = False,
 ) -> None:
     """Build gold: auto-merge agreed items (default), resolve one conflict with --key, or many with
@@ -218,7 +221,7 @@ def adjudicate(
                           progress=cb)  # fmt: skip
         emit(st, [r.to_dict() for r in res], lambda: [
             out.print(f"{r.document}: +{sum(r.added.values())} gold items "
-                      f"({', '.join(f'{k} {v}' for k, v in r.added.items()) or 'none'}), {r.rejected} refused, "
+                      f"({', '.join(f'{k} {v}' for k, v in r.added.items()) or 'none'}), {r.rejected} voted absent (by majority), "
                       f"{r.kept} kept, {r.existing} already in gold, {r.open} open", markup=False) for r in res])  # fmt: skip
         return
     if document is None:
@@ -229,7 +232,7 @@ def adjudicate(
     r = c.resolve(document, key, take=take, item=parsed, reject=none, reason=reason, criterion=criterion,
                   types=types, sources=sources, revise=revise)  # fmt: skip
     emit(st, r.to_dict(), lambda: out.print(
-        f"{r.document} {r.key}: " + (f"gold {r.gold_item_id}" if r.gold_item_id else "refused")
+        f"{r.document} {r.key}: " + (f"gold {r.gold_item_id}" if r.gold_item_id else "decided absent (not in gold)")
         + f" ({r.decision.method}, decision {r.decision.id}"
         + (f", revised decision {r.revised}" if r.revised else "") + "); "
         + (f"out of gold, resting on the old item: {', '.join(r.undone)}; " if r.undone else "")
@@ -305,7 +308,7 @@ def _print_check(check: Any) -> None:
 
 def _print_bulk(bulk: list[Any]) -> None:
     for b in bulk:
-        out.print(f"{b.document}: took {b.take}'s version of {b.taken}, refused {b.refused} (nothing there), "
+        out.print(f"{b.document}: took {b.take}'s version of {b.taken}, not taken {b.refused} ({b.take} has nothing there), "
                   f"{b.followed} followed, {len(b.skipped)} skipped, {b.open} open", markup=False)  # fmt: skip
         for s in b.skipped:
             out.print(f"  skipped {s.key}: {s.reason}", markup=False)
@@ -314,7 +317,7 @@ def _print_bulk(bulk: list[Any]) -> None:
             out.print(f"  breach  {where}: {v.message}" + (f"  (decided on {', '.join(keys)})" if keys else ""),
                       markup=False)  # fmt: skip
     out.print(f"total: {len(bulk)} documents, {sum(b.taken for b in bulk)} taken, "
-              f"{sum(b.refused for b in bulk)} refused, {sum(len(b.skipped) for b in bulk)} skipped, "
+              f"{sum(b.refused for b in bulk)} not taken, {sum(len(b.skipped) for b in bulk)} skipped, "
               f"{sum(b.open for b in bulk)} open"
               + (f", {sum(len(b.breaches) for b in bulk)} schema error(s) left" if any(b.breaches for b in bulk) else ""),
               markup=False)  # fmt: skip

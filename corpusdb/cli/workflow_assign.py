@@ -98,7 +98,9 @@ def submit(
     document: Annotated[
         str | None, typer.Option("--document", "-d", help="Your own set on this document (with --as).")
     ] = None,
-    force: Annotated[bool, typer.Option(help="Submit even with schema errors (recorded).")] = False,
+    force: Annotated[
+        bool, typer.Option("--ignore-schema", help="Submit even with schema errors (recorded).")
+    ] = False,
     check: Annotated[
         bool, typer.Option("--check", help="Only list the schema violations (stderr; exit 4 on errors).")
     ] = False,

@@ -191,7 +191,7 @@ def releases_show(
     "export",
     epilog=codes(
         "5 not a lead or adjudicator",
-        "6 a file would differ from the manifest, or the folder holds another release (--force)",
+        "6 a file would differ from the manifest, or the folder holds another release (--overwrite)",
     ),
 )
 def releases_export(
@@ -199,7 +199,8 @@ def releases_export(
     version: Annotated[str, typer.Argument(help="Release version.")],
     outdir: Annotated[Path, typer.Argument(help="Folder to write the files into.")],
     force: Annotated[
-        bool, typer.Option("--force", help="Write into a folder that holds another release or other files.")
+        bool,
+        typer.Option("--overwrite", help="Write into a folder that holds another release or other files."),
     ] = False,
 ) -> None:
     """Write a release's files again, byte for byte (checked against its manifest)."""

@@ -155,7 +155,7 @@ def write_files(outdir: str | os.PathLike[str], files: dict[str, bytes], *, over
         clash = [rel for rel in files if os.path.exists(os.path.join(root, rel))]
         if clash:
             more = f" (and {len(clash) - 1} more)" if len(clash) > 1 else ""
-            raise Conflict(f"{os.path.join(root, clash[0])} exists{more}; pass --force to overwrite")
+            raise Conflict(f"{os.path.join(root, clash[0])} exists{more}; pass --overwrite to overwrite it")
     written: list[str] = []
     made: set[str] = set()
     for rel, data in files.items():

@@ -122,7 +122,26 @@ READERS: dict[str, Callable[[str, Mapping[str, Any]], ReadResult]] = {
 """Import formats by name: BioC XML/JSON, PubTator, CoNLL/IOB2, doccano JSONL, Label Studio JSON,
 Prodigy JSONL, INCEpTION/WebAnno TSV 3."""
 
+
+def _json_write(items: Items, _opts: Mapping[str, Any]) -> Written:
+    """The documents as a release's ``release.json`` holds them (id, text, split..., ``annotations`` in
+    the same shape and the same serialisation), so one reader serves exports and releases."""
+    import json
+    from dataclasses import replace
+
+    from corpusdb.services.items import annotations_to_json
+
+    docs = [
+        {"id": d.external_id, "text": d.text, "source": d.source, "metadata": dict(d.metadata),
+         "group_key": d.group_key, "split": d.split, "annotations": annotations_to_json(replace(a, extra={}))}
+        for d, a in sorted(items, key=lambda it: it[0].external_id)
+    ]  # fmt: skip
+    data = {"format": "corpusdb-annotations", "format_version": 1, "documents": docs}
+    return Written((json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
 WRITERS: dict[str, Callable[[Items, Mapping[str, Any]], Written]] = {
+    "json": _json_write,
     "bioc": _bioc_writer("xml"),
     "bioc-json": _bioc_writer("json"),
     "pubtator": _pubtator_write,

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-from corpusdb.basics.errors import Conflict, FormatError, InvalidInput, Problem, UsageError
+from corpusdb.basics.errors import Conflict, FormatError, InvalidInput, Problem, UsageError, must_exist
 from corpusdb.basics.records import Document, ParsedDocument
 from corpusdb.interchange.mixin import InterchangeMixin, PathLike, _checks
 from corpusdb.interchange.report import ExportReport, ImportReport
@@ -94,6 +94,7 @@ class FormatsMixin(InterchangeMixin):
         target = self._target(annotator, kind, status, lenient, replace)
         t0 = perf_counter()
         spath = os.fspath(path)
+        must_exist(spath)
         if not os.path.isfile(spath):
             raise InvalidInput(f"{spath}: no such file")
         schema = self.schema()
@@ -121,7 +122,7 @@ class FormatsMixin(InterchangeMixin):
         write = writer(fmt)
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
-            raise Conflict(f"{target} exists; pass --force to overwrite")
+            raise Conflict(f"{target} exists; pass --overwrite to overwrite it")
         from corpusdb.basics.clusters import drawing_type
         from importers.standoff import mention_level
 
@@ -129,7 +130,8 @@ class FormatsMixin(InterchangeMixin):
         # clusters reach every writer the one way, as their mentions' links (as brat draws them): an
         # entity, coreference links and Equiv lines are written, or counted as left out, alike
         cluster_type = drawing_type(self.schema())  # type: ignore[attr-defined]
-        items = [(d, mention_level(a, cluster_type)) for d, a in items]
+        if fmt != "json":  # JSON keeps entities whole, as release.json does
+            items = [(d, mention_level(a, cluster_type)) for d, a in items]
         out = write(items, dict(options or {}))
         _write_bytes(target, out.data)
         return ExportReport(
@@ -149,7 +151,7 @@ class FormatsMixin(InterchangeMixin):
 
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
-            raise Conflict(f"{target} exists; pass --force to overwrite")
+            raise Conflict(f"{target} exists; pass --overwrite to overwrite it")
         with self._read() as conn:
             doc_ids = (
                 exporting._document_ids(conn, self.project_id, documents) if documents is not None else None
@@ -189,6 +191,7 @@ class FormatsMixin(InterchangeMixin):
 
         self._require("lead", doing="import annotations")
         spath = os.fspath(path)
+        must_exist(spath)
         rows = read_judgments(spath)
         bad = _bad_annotators(spath, rows, ("", "gold") if kind == "gold" else ("",))
         if bad:
@@ -267,7 +270,7 @@ class FormatsMixin(InterchangeMixin):
             raise UsageError(f"network format is graphml or sif, not {fmt!r}")
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
-            raise Conflict(f"{target} exists; pass --force to overwrite")
+            raise Conflict(f"{target} exists; pass --overwrite to overwrite it")
         items, hidden = self._export_items(annotator, gold, kind, documents)
         net = build_network(items, keep_ungrounded=ungrounded)
         data = format_graphml(net) if fmt == "graphml" else format_sif(net)

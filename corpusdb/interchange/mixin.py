@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-from corpusdb.basics.errors import Conflict, InvalidInput, UsageError
+from corpusdb.basics.errors import Conflict, InvalidInput, UsageError, must_exist
 from corpusdb.basics.gcpause import gc_paused
 from corpusdb.basics.records import SET_KINDS, SET_STATUSES, Annotations, Document
 from corpusdb.interchange.report import ExportReport, ImportReport
@@ -85,6 +85,7 @@ class InterchangeMixin(ServiceBase):
 
             target = self._target(annotator, kind, status, lenient, replace)
             spath = os.fspath(path)
+            must_exist(spath)
             schema = self.schema()
             source = brat_source(
                 spath, keep_unknown=keep_unknown, schema=schema, checks=_checks(target, allow_unknown, force)
@@ -112,6 +113,7 @@ class InterchangeMixin(ServiceBase):
 
             target = self._target(annotator, kind, status, lenient, replace)
             spath = os.fspath(path)
+            must_exist(spath)
             schema = self.schema()
             source = biorelex_source(spath, schema=schema, checks=_checks(target, allow_unknown, force))
             return self._import(source, schema, "biorelex", spath, target, t0, progress, forced=force)
@@ -127,6 +129,7 @@ class InterchangeMixin(ServiceBase):
         self._require("lead", doing="import documents")
         t0 = perf_counter()
         spath = os.fspath(path)
+        must_exist(spath)
         docs, problems, rejected = read_texts(spath)
         errors = [p for p in problems if p.severity == "error"]
         if not docs and not errors:
@@ -293,7 +296,7 @@ class InterchangeMixin(ServiceBase):
         text = format_biorelex(items)
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
-            raise Conflict(f"{target} exists; pass --force to overwrite")
+            raise Conflict(f"{target} exists; pass --overwrite to overwrite it")
         with open(target, "wb") as fh:
             fh.write(text.encode("ascii"))
         return ExportReport("biorelex", target, len(items), (target,), hidden, self._hidden_note(hidden))

@@ -133,7 +133,7 @@ def _nowhere(_d: ParsedDocument, _item: str, loc: str) -> tuple[str, int | None]
     return loc, None
 
 
-SUBMIT_HINT = "import with --status in_progress to store them for correction, or --force"
+SUBMIT_HINT = "import with --status in_progress to store them for correction, or --store-invalid"
 """Said once per refused import (not on every line): what to do about the submit check's refusals."""
 
 

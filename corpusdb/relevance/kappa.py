@@ -24,6 +24,15 @@ def doubled_agreement(
     def one(a: list[str], b: list[str], cats: list[str]) -> dict[str, Any]:
         table, _ = contingency_table(a, b, categories=cats)
         k = cohen_kappa(table)
+        used = sorted({*a, *b})
+        if (
+            len(used) == 1
+        ):  # chance agreement is 1: kappa is 0/0, not the 0.000 [-0.000, 0.000] printed before
+            return {
+                "categories": cats, "table": [[int(v) for v in row] for row in table],
+                "observed": k.observed, "expected": 1.0, "kappa": None, "se": None, "ci": None,
+                "note": f"no variation: every judgment is {used[0]}, so kappa is undefined",
+            }  # fmt: skip
         return {
             "categories": cats, "table": [[int(v) for v in row] for row in table],
             "observed": k.observed, "expected": k.expected, "kappa": k.value, "se": k.se,

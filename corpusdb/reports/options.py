@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from corpusdb.agreement.spans import CRITERIA, TYPE_MODES, SpanColumns
-from corpusdb.basics.errors import InvalidInput
+from corpusdb.basics.errors import InvalidInput, OptionError
 from corpusdb.basics.records import Annotations
 
 LAYERS: tuple[str, ...] = ("spans", "relations", "links", "groundings", "labels")
@@ -140,7 +140,7 @@ class AgreementOptions:
         if self.raters is not None and len(set(self.raters)) < 2:
             problems.append("name at least two different raters (or none for all)")
         if problems:
-            raise InvalidInput("; ".join(problems))
+            raise OptionError("; ".join(problems))
 
     @classmethod
     def build(

@@ -230,8 +230,10 @@ def _multirater(body: Mapping[str, Any]) -> Section | None:
     )
 
 
-def _per_type(body: Mapping[str, Any]) -> Section:
+def _per_type(body: Mapping[str, Any]) -> Section | None:
     pt = body["per_type"]
+    if not pt.get("rows"):  # no type on this layer (links nobody drew): no empty table (issue #26)
+        return None
     if body["layer"] == "labels":
         rows = tuple(
             (r["name"], num(r["value"]), num(r["krippendorff_alpha"]), str(r["ratings"])) for r in pt["rows"]
@@ -367,6 +369,9 @@ def _per_rater(body: Mapping[str, Any]) -> Section | None:
     pr = body.get("per_rater")
     if not pr or not pr.get("rows"):
         return None
+    # one-sided spans are counted on the spans layer only: elsewhere the column and its note go
+    # (they read "one-sided: spans" under a links report before; issue #26)
+    spans = any(r.get("one_sided") is not None for r in pr["rows"])
     rows = tuple(
         (
             r["name"] + (" (lowest)" if r.get("outlier") else ""),
@@ -374,7 +379,7 @@ def _per_rater(body: Mapping[str, Any]) -> Section | None:
             num(r["min_f1"]),
             str(r["n_pairs"]),
             str(r["items"]),
-            num(r.get("one_sided")),
+            *((num(r.get("one_sided")),) if spans else ()),
             str(r.get("from_suggestions", 0)),
         )
         for r in sorted(pr["rows"], key=lambda r: (r["mean_f1"] is None, r["mean_f1"] or 0.0))
@@ -388,10 +393,12 @@ def _per_rater(body: Mapping[str, Any]) -> Section | None:
     )
     return Section(
         "Per rater",
-        ("rater", "mean F1", "min F1", "pairs", "items", "one-sided", last),
+        ("rater", "mean F1", "min F1", "pairs", "items", *(("one-sided",) if spans else ()), last),
         rows,
-        "mean and min F1 against every other rater; items on the compared documents; one-sided: "
-        "spans no other rater marked (types ignored); " + said + "lowest mean first",
+        "mean and min F1 against every other rater; items on the compared documents; "
+        + ("one-sided: spans no other rater marked (types ignored); " if spans else "")
+        + said
+        + "lowest mean first",
     )
 
 

@@ -80,14 +80,10 @@ def check_target(
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         other = _release_of(out)
         if other is not None and other != version:
-            raise Conflict(
-                f"{out} already holds release {other}; choose another folder or pass --force to overwrite"
-            )
+            raise Conflict(f"{out} already holds release {other}; choose another folder or pass --overwrite")
         held = {str(p.relative_to(out).as_posix()) for p in out.rglob("*") if p.is_file()}
         if (files is not None and not held <= set(files)) or (files is None and other != version):
-            raise Conflict(
-                f"{out} already holds other files; choose an empty folder or pass --force to overwrite"
-            )
+            raise Conflict(f"{out} already holds other files; choose an empty folder or pass --overwrite")
     # the nearest folder that exists must let us make one in it (the parents are made later): try it
     base = out.parent
     while not base.exists():

@@ -82,7 +82,7 @@ class GoldCheck(_ToDict):
             keys = self.decide[errs[0]] if len(self.decide) > errs[0] else ()
             where = f"{v.item_kind} {v.item_id}" if v.item_id else v.item_kind
             parts.append(f"{len(errs)} schema error(s), the first: {where}: {v.message}"
-                         + (f"; revise {keys[0]} (--revise) or finish with --force" if keys else ""))  # fmt: skip
+                         + (f"; revise {keys[0]} (--revise) or finish with --ignore-schema" if keys else ""))  # fmt: skip
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:

@@ -170,7 +170,13 @@ class SplitsMixin(ServiceBase):
         for name in names:
             check_name(name, "split name")  # it becomes a release folder
         if len(names) != len(ratios) or len(set(names)) != len(names) or not names:
-            raise UsageError("give one ratio per split name, and distinct names")
+            hint = {2: "train/test", 3: "train/dev/test"}.get(
+                len(ratios), "/".join(f"s{i + 1}" for i in range(len(ratios)))
+            )
+            raise UsageError(
+                f"{len(ratios)} ratios but {len(names)} split names ({'/'.join(names)}): "
+                f"give one name per ratio, distinct, e.g. --names {hint}"
+            )
         if any(r < 0 for r in ratios) or sum(ratios) <= 0:
             raise UsageError(f"ratios must be non-negative and not all zero, got {ratios}")
         ratios = [r / sum(ratios) for r in ratios]

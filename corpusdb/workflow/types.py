@@ -51,7 +51,7 @@ class SubmissionRefused(InvalidInput):
         more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
         super().__init__(
             f"set {set_id} breaks the schema: {head}{more}; fix them or submit with force "
-            "(`corpusdb submit --force`)"
+            "(`corpusdb submit --ignore-schema`)"
         )
         self.set_id = set_id
         self.violations = tuple(violations)

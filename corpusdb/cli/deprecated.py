@@ -1,0 +1,63 @@
+"""Old spellings of options, kept working for one version with a one-line note (the CLI grammar).
+
+Why an argv rewrite and not hidden Click options: the old spelling then reaches the command as the
+new one (one code path), the note is said once before anything runs, and the whole list of what goes
+next version is this table. The grammar itself is in docs/cli/index.md and tests/test_cli_grammar.py.
+"""
+
+from __future__ import annotations
+
+import sys
+
+# command (its first word, or "group sub") -> {old option: new option}
+RENAMED: dict[str, dict[str, str]] = {
+    "import": {"--force": "--store-invalid"},
+    "export": {"--force": "--overwrite"},
+    "releases export": {"--force": "--overwrite"},
+    "submit": {"--force": "--ignore-schema"},
+    "adjudicate": {"--force": "--ignore-schema"},
+    "agree": {"--annotators": "--annotator", "--documents": "--document"},
+}
+# options that took a comma-separated list and now take one value, repeated
+ONE_VALUE: dict[str, tuple[str, ...]] = {"agree": ("-a", "--annotator", "-d", "--document")}
+
+
+def _note(message: str, said: set[str]) -> None:
+    """One line on stderr, once per command line however often the old spelling occurs in it."""
+    if message not in said:
+        said.add(message)
+        sys.stderr.write(f"corpusdb: note: {message}\n")
+
+
+def rewrite(args: list[str], start: int) -> list[str]:
+    """``args`` with the old spellings after the command (at ``args[start]``) replaced by the new."""
+    if start >= len(args):
+        return args
+    words = args[start : start + 2]
+    key = " ".join(words) if " ".join(words) in RENAMED else words[0]
+    renamed, one_value = RENAMED.get(key, {}), ONE_VALUE.get(key, ())
+    if not renamed and not one_value:
+        return args
+    out, said = args[:start], set[str]()
+    i = start
+    while i < len(args):
+        tok = args[i]
+        if tok == "--":
+            out.extend(args[i:])
+            break
+        name, eq, value = tok.partition("=")
+        if name in renamed:
+            _note(f"{name} is deprecated here and goes in the next version; use {renamed[name]}", said)
+            name = renamed[name]
+            tok = name + eq + value
+        if name in one_value and (eq or i + 1 < len(args)):
+            value = value if eq else args[i + 1]
+            if "," in value:
+                _note(f"{name} takes one value now; repeat it ({name} {value.split(',')[0]} ...)", said)
+                for part in filter(None, value.split(",")):
+                    out += [name, part]
+                i += 1 if eq else 2
+                continue
+        out.append(tok)
+        i += 1
+    return out

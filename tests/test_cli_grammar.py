@@ -1,0 +1,137 @@
+"""One CLI grammar (docs/cli/index.md, issue #26): every command's options, walked from the Typer app,
+spell one thing one way; old spellings still work with a one-line note; typos and bad values are
+usage errors (exit 2) said in one line; a missing input folder is a file error (exit 7)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import typer.main
+
+from corpusdb.cli.main import app, main
+
+Cap = pytest.CaptureFixture[str]
+FIXTURE = Path(__file__).parent / "fixtures" / "first-project"
+
+
+def every_command() -> list[tuple[str, object]]:
+    out: list[tuple[str, object]] = []
+
+    def walk(cmd: object, path: str) -> None:
+        out.append((path, cmd))
+        for name, sub in sorted(getattr(cmd, "commands", {}).items()):
+            walk(sub, f"{path} {name}")
+
+    walk(typer.main.get_command(app), "corpusdb")
+    return out
+
+
+def options(cmd: object) -> list[tuple[set[str], object]]:
+    return [(set(p.opts) | set(p.secondary_opts), p) for p in cmd.params if p.param_type_name == "option"]  # type: ignore[attr-defined]
+
+
+def test_the_walk_sees_every_command() -> None:
+    paths = {p for p, _ in every_command()}
+    assert len(paths) > 90 and {"corpusdb agree", "corpusdb export brat", "corpusdb releases export"} <= paths
+
+
+def test_short_options_mean_one_thing_everywhere() -> None:
+    """-a is always --annotator, -d always --document; the long names never hide behind other shorts."""
+    wrong = []
+    for path, cmd in every_command():
+        for names, _ in options(cmd):
+            for short, long in (("-a", "--annotator"), ("-d", "--document")):
+                if (short in names) != (long in names):
+                    wrong.append(f"{path}: {sorted(names)}")
+    assert not wrong, wrong
+
+
+def test_no_force_and_no_plural_list_options() -> None:
+    """--force said four things; comma-list options (--annotators, --documents) are gone from help."""
+    bad = [
+        f"{path}: {sorted(names)}"
+        for path, cmd in every_command()
+        for names, param in options(cmd)
+        if not getattr(param, "hidden", False) and names & {"--force", "--annotators", "--documents"}
+    ]
+    assert not bad, bad
+
+
+def test_overrides_are_named_by_what_they_override() -> None:
+    have = {
+        path: set().union(*(n for n, _ in options(cmd))) if options(cmd) else set()
+        for path, cmd in every_command()
+    }
+    assert (
+        "--store-invalid" in have["corpusdb import brat"]
+        and "--store-invalid" in have["corpusdb import bioc"]
+    )
+    assert "--overwrite" in have["corpusdb export brat"] and "--overwrite" in have["corpusdb releases export"]
+    assert "--ignore-schema" in have["corpusdb submit"] and "--ignore-schema" in have["corpusdb adjudicate"]
+
+
+def test_annotator_and_document_options_repeat_where_several_make_sense() -> None:
+    for path in ("corpusdb agree", "corpusdb assign"):
+        cmd = dict(every_command())[path]
+        for names, param in options(cmd):
+            if names & {"--annotator", "--document"}:
+                assert param.multiple, (path, names)  # type: ignore[attr-defined]
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Cap) -> Path:
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURE / "alice", tmp_path / "alice")
+    shutil.copytree(FIXTURE / "bob", tmp_path / "bob")
+    assert main(["init", "g", "--schema", "bb-2011"]) == 0
+    assert main(["import", "brat", "alice", "-a", "alice"]) == 0
+    assert main(["import", "brat", "bob", "-a", "bob"]) == 0
+    capsys.readouterr()
+    return tmp_path
+
+
+def test_old_spellings_work_with_one_note(project: Path, capsys: Cap) -> None:
+    assert main(["agree", "-a", "alice", "-a", "bob", "-d", "doc1", "-d", "doc2", "-f", "json"]) == 0
+    new = capsys.readouterr()
+    assert new.err == ""
+    assert main(["agree", "--annotators", "alice,bob", "--documents", "doc1,doc2", "-f", "json"]) == 0
+    old = capsys.readouterr()
+    same = [{k: v for k, v in json.loads(o).items() if k != "generated"} for o in (old.out, new.out)]
+    assert same[0] == same[1]  # the same report (but for the time it was made)
+    notes = old.err.splitlines()
+    assert len(notes) == 4 and all(n.startswith("corpusdb: note: ") for n in notes), notes
+    assert any("use --annotator" in n for n in notes) and any("repeat it" in n for n in notes)
+
+    assert main(["export", "brat", "out", "-a", "alice"]) == 0
+    assert main(["export", "brat", "out", "-a", "alice"]) == 6  # files exist
+    err = capsys.readouterr().err
+    assert "--overwrite" in err and "--force" not in err
+    assert main(["export", "brat", "out", "-a", "alice", "--force"]) == 0
+    assert capsys.readouterr().err == (
+        "corpusdb: note: --force is deprecated here and goes in the next version; use --overwrite\n"
+    )
+    assert main(["export", "brat", "out", "-a", "alice", "--overwrite"]) == 0
+
+
+def test_typos_are_one_line_with_the_suggestion(capsys: Cap) -> None:
+    assert main(["stauts"]) == 2
+    assert (
+        capsys.readouterr().err
+        == "corpusdb: error: no command 'stauts'; did you mean 'status'? (corpusdb --help)\n"
+    )
+    assert main(["agree", "--critrion", "exact"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "did you mean --criterion?" in err and "Usage" not in err
+    assert main(["releases", "exprt", "v1", "x"]) == 2
+    assert "did you mean 'export'?" in capsys.readouterr().err
+
+
+def test_bad_choice_is_a_usage_error_and_missing_folder_a_file_error(project: Path, capsys: Cap) -> None:
+    assert main(["agree", "-c", "exactt"]) == 2
+    assert "criterion must be one of exact" in capsys.readouterr().err
+    assert main(["import", "brat", str(project / "nowhere"), "-a", "alice"]) == 7
+    assert capsys.readouterr().err.strip().endswith("nowhere: no such file or folder")
+    assert main(["import", "texts", str(project / "nowhere")]) == 7
