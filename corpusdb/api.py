@@ -19,6 +19,7 @@ from corpusdb.basics.errors import PermissionDenied
 from corpusdb.interchange.formats_mixin import FormatsMixin
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.evaluations import EvaluationMixin
+from corpusdb.reports.progress import ProgressMixin
 from corpusdb.reports.service import AgreementMixin
 from corpusdb.services.base import OWNER, Actor
 from corpusdb.services.documents import DocumentsMixin
@@ -45,6 +46,7 @@ class Corpus(
     RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,
+    ProgressMixin,
     WorkflowMixin,
     FormatsMixin,
     GroupsMixin,

@@ -135,3 +135,64 @@ def pr_curve_svg(curves: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
     ax.set_ylabel("interpolated precision")
     ax.legend(fontsize=8, loc="lower left")
     return _svg(fig)
+
+
+def progress_svg(days: Sequence[Mapping[str, Any]], projection: Mapping[str, Any] | None = None) -> str:
+    """Documents submitted, adjudicated and finished over time (running totals, one line each), with
+    the projected completion date as a dashed line from the last day to the total (progress report)."""
+    from datetime import date
+
+    fig = _figure(6.5, 3.4)
+    ax = fig.add_subplot()
+    x = [date.fromisoformat(d["day"]) for d in days]
+    for stage, colour in (("submitted", "#4c72b0"), ("adjudicated", "#dd8452"), ("finished", "#55a868")):
+        ax.step(x, [d[f"{stage}_total"] for d in days], where="post", label=stage, color=colour)
+    if projection and projection.get("date") and days:
+        end = date.fromisoformat(projection["date"])
+        ax.plot([x[-1], end], [projection["done"], projection["documents"]], ls="--", color="#55a868",
+                label=f"projected: {projection['date']}")  # fmt: skip
+    if projection:
+        ax.axhline(projection["documents"], color="grey", lw=0.8)
+    ax.set_ylabel("documents (running total)")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.autofmt_xdate()
+    return _svg(fig)
+
+
+def hours_svg(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Active hours per annotator and day, as stacked bars (one colour per annotator)."""
+    from datetime import date
+
+    days = sorted({r["day"] for r in rows})
+    people = sorted({r["annotator"] for r in rows})
+    fig = _figure(6.5, 3.2)
+    ax = fig.add_subplot()
+    x = np.arange(len(days))
+    bottom = np.zeros(len(days))
+    for p in people:
+        h = (
+            np.array(
+                [
+                    sum(r["active_seconds"] for r in rows if r["annotator"] == p and r["day"] == d)
+                    for d in days
+                ]
+            )
+            / 3600
+        )
+        ax.bar(x, h, bottom=bottom, label=p)
+        bottom += h
+    ax.set_xticks(x, labels=[date.fromisoformat(d).strftime("%d %b") for d in days], rotation=45, ha="right")
+    ax.set_ylabel("active hours")
+    ax.legend(fontsize=8)
+    return _svg(fig)
+
+
+def scatter_svg(xs: Sequence[float], ys: Sequence[float], xlabel: str, ylabel: str, title: str) -> str:
+    """One point per document (e.g. active minutes against agreement)."""
+    fig = _figure(5.0, 3.6)
+    ax = fig.add_subplot()
+    ax.scatter(xs, ys, s=16, color="#4c72b0")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    return _svg(fig)
