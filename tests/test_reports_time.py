@@ -172,3 +172,31 @@ def test_status_time_cli_json_text_and_html(project: Corpus, sqlite_url: str, tm
     assert r.exit_code == 0, r.output
     html = out.read_text(encoding="utf-8")
     assert html.count("<svg") >= 2 and "2026-03-07" in html and str(tmp_path) not in html
+
+
+def test_the_lead_view_shows_active_time_and_pace(project: Corpus, sqlite_url: str) -> None:
+    from textual.widgets import DataTable, Static
+
+    from tui.app import build_app
+    from tui.facade import open_facade
+    from tui.screens.lead import LeadScreen
+    from tui.testing import run_async, settle, wait_until
+
+    @run_async
+    async def check() -> None:
+        app = build_app(open_facade(sqlite_url, "p", None))  # the owner: a lead
+        async with app.run_test(size=(140, 45)) as pilot:
+            await settle(pilot)
+            screen = pilot.app.screen
+            assert isinstance(screen, LeadScreen)
+            await wait_until(pilot, lambda: screen.query_one("#time", DataTable).row_count > 0, "time")
+            table = screen.query_one("#time", DataTable)
+            rows = {
+                str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)]
+                for i in range(table.row_count)
+            }
+            assert rows["alice"][1] == "0:05:25" and rows["bob"][1] == "0:07:20"  # 325 s, 440 s
+            note = str(screen.query_one("#time-note", Static).render())
+            assert "300 s" in note and "1/3" in note and "2026-03-07" in note
+
+    check()
