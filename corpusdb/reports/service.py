@@ -111,6 +111,37 @@ class AgreementMixin(ServiceBase):
             out[layer] = self._build_report(replace(options, layer=layer), raters_, None, excluded)
         return out
 
+    def unitizing_agreement(
+        self,
+        measure: str = "alpha_u",
+        *,
+        raters: Sequence[str] | None = None,
+        split: str | None = None,
+        documents: Sequence[str] | None = None,
+        sample_documents: int | None = None,
+        seed: int = 0,
+        gamma: Any = None,
+        progress: Progress | None = None,
+    ) -> dict[str, Any]:
+        """Krippendorff's alpha_u or Mathet's gamma over the spans of the documents every rater has a
+        visible set for (``corpusdb.reports.unitized``); the JSON body, schema ``corpusdb.unitizing/1``.
+        ``gamma``: a ``GammaOptions``; ``sample_documents``: a seeded sample of that many documents."""
+        from corpusdb.reports import unitized
+        from corpusdb.reports.loading import load_raters
+        from corpusdb.reports.options import AgreementOptions
+
+        # layer "relations" reads full records (the spans with all their fragments) through the gate
+        options = AgreementOptions.build(layer="relations", raters=raters, split=split, documents=documents)
+        doc_ids = self._report_documents(options)
+        with self._read() as conn:
+            skipped, _ = self._skipped(conn)
+            raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids, exclude=skipped)
+        wanted = unitized.shared_documents(raters_)
+        lengths = {d.external_id: len(d.text) for d in self.documents(external_ids=wanted)}  # type: ignore[attr-defined]
+        body = unitized.compute(measure, raters_, lengths, gamma=gamma, sample_documents=sample_documents,
+                                seed=seed, progress=progress)  # fmt: skip
+        return {"project": self.info().name, "actor": self.actor.label, "layer": "spans", **body}  # type: ignore[attr-defined]
+
     def agreement_items(self) -> dict[str, int]:
         """How many items each agreement layer has in the annotation sets this user may read:
         ``spans``, ``relations``, ``links`` (links and entity clusters), ``labels`` (document labels).
