@@ -152,6 +152,15 @@ def agree(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report with pictures.")
     ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by",
+            help="Agreement per group: guideline (version the sets were made under), split, or time "
+            "(each annotator's learning curve over windows of --window documents in submission order).",
+        ),
+    ] = None,
+    window: Annotated[int, typer.Option("--window", help="With --by time: documents per window.")] = 10,
     measure: Annotated[
         str | None,
         typer.Option(
@@ -196,6 +205,30 @@ def agree(
     if lowest < 0:
         raise UsageError("--lowest must be 0 or more")
     corpus = st.corpus()
+    if by is not None:
+        res = corpus.agreement_by(
+            by, window=window, layer=layer, raters=_names(annotators), gold=gold, predictions=predictions,
+            criterion=criterion, jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode,
+            split=split, bootstrap=bootstrap, seed=seed, confidence=confidence,
+        )  # fmt: skip
+        if fmt == ReportFormat.json:
+            sys.stdout.write(json.dumps(res, indent=2, ensure_ascii=False, default=str) + "\n")
+            return
+        from rich.table import Table
+
+        key = "annotator" if by == "time" else "group"
+        t = Table(key, *(["window", "first", "last"] if by == "time" else []), "documents", "value",
+                  title=f"Agreement by {by}: {res['measure']}")  # fmt: skip
+        for r in res["rows"]:
+            v = "–" if r["value"] is None else f"{r['value']:.3f}"
+            extra = [str(r["window"]), r.get("first", ""), r.get("last", "")] if by == "time" else []
+            t.add_row(str(r[key]), *extra, str(r["documents"]), v)
+        out.print(t)
+        if res.get("rule"):
+            out.print(
+                f"{res['rule']}; {res['mixed_documents']} document(s) with sets under different versions"
+            )
+        return
     if measure is not None:
         _unitizing(corpus, measure, layer, _names(annotators), split, _names(documents), sample_documents, seed,
                    (gamma_samples, gamma_alpha, gamma_beta, gamma_empty), fmt, output, html)  # fmt: skip

@@ -142,6 +142,54 @@ class AgreementMixin(ServiceBase):
                                 seed=seed, progress=progress)  # fmt: skip
         return {"project": self.info().name, "actor": self.actor.label, "layer": "spans", **body}  # type: ignore[attr-defined]
 
+    def agreement_by(self, by: str, *, window: int = 10, **kwargs: Any) -> dict[str, Any]:
+        """Agreement per guideline version, per split, or per annotator over time (``by`` = guideline,
+        split, time; ``corpusdb.reports.grouped``): one ``agreement`` report (``kwargs``) per group."""
+        from sqlalchemy import select
+
+        from corpusdb.basics.errors import InvalidInput
+        from corpusdb.reports import grouped
+        from corpusdb.services import access
+        from corpusdb.store import tables
+
+        if by not in grouped.BY:
+            raise InvalidInput(f"--by must be one of {', '.join(grouped.BY)}, not {by!r}")
+        if window < 1:
+            raise InvalidInput("--window must be 1 or more documents")
+        kwargs.pop("documents", None)
+
+        def report(docs: Sequence[str]) -> dict[str, Any]:
+            return self.agreement(documents=docs, **kwargs).body
+
+        with self._read() as conn:
+            headers = [
+                h for h in access.set_headers(conn, self.project_id, self.actor) if h.kind == "annotation"
+            ]
+            stamps = dict(
+                conn.execute(
+                    select(tables.annotation_set.c.id, tables.annotation_set.c.submitted).where(
+                        tables.annotation_set.c.id.in_([h.id for h in headers] or [-1])
+                    )
+                ).all()
+            )
+        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "by": by, "measure": "mean_pairwise_f1"}
+        if by == "time":
+            submitted: dict[str, list[tuple[Any, str]]] = {}
+            for h in headers:
+                if h.annotator and stamps.get(h.id) is not None:
+                    submitted.setdefault(h.annotator, []).append((stamps[h.id], h.document_external_id))
+            out["window"] = window
+            out["measure"] = "the annotator's mean F1 against every other rater"
+            out["rows"] = grouped.learning_curve(submitted, report, window)
+            return out
+        splits = {d.external_id: d.split for d in self.documents(with_text=False)}  # type: ignore[attr-defined]
+        groups, mixed = grouped.group_documents(headers, by, splits)
+        out["rows"] = grouped.by_groups(groups, report)
+        if by == "guideline":
+            out["mixed_documents"] = mixed
+            out["rule"] = "a document counts under the highest guideline version of its annotation sets"
+        return out
+
     def agreement_items(self) -> dict[str, int]:
         """How many items each agreement layer has in the annotation sets this user may read:
         ``spans``, ``relations``, ``links`` (links and entity clusters), ``labels`` (document labels).
