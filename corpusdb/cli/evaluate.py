@@ -214,7 +214,9 @@ def biorelex(
     body = _report("biorelex", ref_name, [t.id for t in truth], entries, bx.RE_ANY, answered_only, bootstrap,
                    seed, confidence, test, test_resamples, official=bx.OFFICIAL,
                    options={"match_by": match_by},
-                   notes=["scores marked * are the official evaluate.py's; the others are additions (see "
+                   notes=["scores marked * are the official evaluate.py's, as it computes them: its Entities "
+                          "come from mention sets its flat score has reduced in place; 'Entities (corrected)' "
+                          "is the same score from the full sets; the others are additions (see "
                           "corpusdb.evaluation.biorelex)"])  # fmt: skip
     run.finish(body, fmt, output)
 
