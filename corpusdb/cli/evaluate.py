@@ -302,7 +302,7 @@ def rename(
 def ner(
     ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,
     system: Systems = None,
-    criterion: Annotated[str, typer.Option("--criterion", "-c", help="exact left right left_or_right approximate partial fragment jaccard core.")] = "exact",
+    criterion: Annotated[str, typer.Option("--criterion", "-c", help="exact left right left_or_right approximate overlap (any overlap, full credit; 'partial' is its old name) fragment jaccard core, or semeval: SemEval-2013's strict, exact, partial (half credit) and type schemes side by side.")] = "exact",
     jaccard: Annotated[float, typer.Option("--jaccard", help="Threshold for --criterion jaccard.")] = 0.5,
     types: Annotated[str | None, typer.Option("--types", "-t", help="required, ignored or merged.")] = None,
     merge: Annotated[list[str] | None, typer.Option("--merge", help="'protein,DNA,RNA=macromolecule' (repeatable).")] = None,
@@ -312,11 +312,22 @@ def ner(
     """Named entities under the bio-NER matching criteria (per-token credit for fragment; core terms).
     In the reference, a span with attribute AlternativeOf=T1 is an acceptable alternative boundary of T1
     (GENETAG), one with CoreOf=T1 is T1's core term."""
-    from corpusdb.evaluation.ner import reference_spans, score_ner
+    from corpusdb.evaluation.ner import reference_spans, score_ner, score_semeval
     from corpusdb.reports.options import type_classes_from
 
     classes = type_classes_from(merge)
     mode = types or ("merged" if classes else "required")
+    if criterion == "semeval":
+        if classes or types:
+            raise UsageError("--criterion semeval has its own type rules (strict and type need the same type)")
+        _span_task(ctx, "ner", files, release, split, gold, system, answered_only, bootstrap, seed, confidence, test,
+                   test_resamples, fmt, output,
+                   lambda r, p, t: score_semeval({d: a.spans for d, a in r.items()}, {d: a.spans for d, a in p.items()},
+                                                 answered_only=answered_only),
+                   "strict", {"criterion": "semeval-2013 (strict, exact, partial with half credit, type; as nervaluate)"})  # fmt: skip
+        return
+    if criterion == "partial":
+        criterion = "overlap"  # the old name: reported under the one that cannot be mistaken for SemEval's
 
     def score(r: dict[str, Any], p: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
         return score_ner({d: reference_spans(a) for d, a in r.items()}, {d: a.spans for d, a in p.items()}, criterion=criterion,
