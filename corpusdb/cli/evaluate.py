@@ -319,7 +319,9 @@ def ner(
     mode = types or ("merged" if classes else "required")
     if criterion == "semeval":
         if classes or types:
-            raise UsageError("--criterion semeval has its own type rules (strict and type need the same type)")
+            raise UsageError(
+                "--criterion semeval has its own type rules (strict and type need the same type)"
+            )
         _span_task(ctx, "ner", files, release, split, gold, system, answered_only, bootstrap, seed, confidence, test,
                    test_resamples, fmt, output,
                    lambda r, p, t: score_semeval({d: a.spans for d, a in r.items()}, {d: a.spans for d, a in p.items()},
