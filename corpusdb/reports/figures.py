@@ -48,20 +48,37 @@ def _annotate(ax: Any, values: np.ndarray, shown: Sequence[Sequence[str]], norm:
                 )
 
 
+MATRIX_MIN_RATERS = 3
+"""A matrix picture needs three raters: with two it is one number beside a diagonal of 1.000."""
+
+
 def heatmap_svg(matrix: Mapping[str, Any], title: str) -> str:
-    """Annotator x annotator heatmap (row = A, column = B); undefined cells are left blank."""
+    """Annotator x annotator heatmap (row = A, column = B); undefined cells are left blank.
+
+    The diagonal (a rater against itself, 1 by definition) is drawn grey and left out of the colour
+    scale, so the scale spans the pairs' own values and their differences show."""
     names = list(matrix["names"])
     vals = np.array([[np.nan if v is None else v for v in row] for row in matrix["values"]], dtype=float)
     k = len(names)
+    off = vals.copy()
+    np.fill_diagonal(off, np.nan)
     fig = _figure(1.6 + 0.9 * k, 1.2 + 0.8 * k)
     ax = fig.add_subplot()
-    finite = vals[np.isfinite(vals)]
-    lo = float(min(finite.min(), 0.5)) if finite.size else 0.0
-    im = ax.imshow(np.ma.masked_invalid(vals), cmap="viridis", vmin=lo, vmax=1.0)
+    finite = off[np.isfinite(off)]
+    lo = float(finite.min()) if finite.size else 0.0
+    hi = float(finite.max()) if finite.size else 1.0
+    if hi - lo < 1e-9:  # every pair equal: a scale around the one value
+        lo, hi = lo - 0.05, hi + 0.05
+    ax.imshow(np.where(np.eye(k, dtype=bool), 1.0, np.nan), cmap="Greys", vmin=0, vmax=4)
+    im = ax.imshow(np.ma.masked_invalid(off), cmap="viridis", vmin=lo, vmax=hi)
     ax.set_xticks(range(k), labels=names, rotation=45, ha="right", rotation_mode="anchor")
     ax.set_yticks(range(k), labels=names)
-    norm = (vals - lo) / (1.0 - lo) if lo < 1.0 else vals
-    _annotate(ax, vals, [["" if np.isnan(v) else f"{v:.3f}" for v in row] for row in vals], norm)
+    norm = (off - lo) / (hi - lo)
+    shown = [
+        ["" if (i == j or np.isnan(v)) else f"{v:.3f}" for j, v in enumerate(row)]
+        for i, row in enumerate(off)
+    ]
+    _annotate(ax, off, shown, norm)
     ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     return _svg(fig)

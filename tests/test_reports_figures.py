@@ -1,0 +1,18 @@
+"""The agreement report's pictures say what their numbers say (issue 27)."""
+
+from __future__ import annotations
+
+
+def test_two_raters_get_no_matrix_picture_three_do() -> None:
+    """A two-rater heatmap said less than its one number; from three raters the diagonal is grey and
+    outside the colour scale (the scale spans the pairs' values)."""
+    from corpusdb.reports import figures
+    from corpusdb.reports.html import _figure
+    from corpusdb.reports.tables import Section
+
+    two = {"matrices": {"f1": {"names": ["a", "b"], "values": [[1.0, 0.8], [0.8, 1.0]]}}}
+    sec = Section("Pairwise F1", ("x",), (), key="matrix")
+    assert _figure(sec, two, "f1") == ""
+    m3 = {"names": ["a", "b", "c"], "values": [[1.0, 0.80, 0.90], [0.80, 1.0, 0.85], [0.90, 0.85, 1.0]]}
+    svg = figures.heatmap_svg(m3, "pairwise F1")
+    assert "0.800" in svg and "0.900" in svg and "1.000" not in svg  # the diagonal is not labelled
