@@ -16,3 +16,11 @@ def test_two_raters_get_no_matrix_picture_three_do() -> None:
     m3 = {"names": ["a", "b", "c"], "values": [[1.0, 0.80, 0.90], [0.80, 1.0, 0.85], [0.90, 0.85, 1.0]]}
     svg = figures.heatmap_svg(m3, "pairwise F1")
     assert "0.800" in svg and "0.900" in svg and "1.000" not in svg  # the diagonal is not labelled
+
+
+def test_small_n_bars_say_so() -> None:
+    from corpusdb.reports import figures
+
+    rows = [{"name": "protein", "value": 0.9, "n": 120}, {"name": "RNA", "value": 1.0, "n": 2}]
+    svg = figures.bars_svg(rows, "F1")
+    assert "n = 2: too few to compare" in svg and "n = 120" not in svg

@@ -112,6 +112,10 @@ def confusion_svg(confusion: Mapping[str, Any], row_label: str, col_label: str) 
     return _svg(fig)
 
 
+SMALL_N = 10
+"""Below this many items a per-type bar is drawn grey and says how few it rests on."""
+
+
 def bars_svg(rows: Sequence[Mapping[str, Any]], xlabel: str) -> str:
     """Horizontal bars of each type's value, with the range over pairs (min–max) as whiskers."""
     rows = [r for r in rows if r.get("value") is not None]
@@ -125,9 +129,13 @@ def bars_svg(rows: Sequence[Mapping[str, Any]], xlabel: str) -> str:
         lo = vals - np.array([r["min"] for r in rows], dtype=float)
         hi = np.array([r["max"] for r in rows], dtype=float) - vals
         err = np.vstack([lo, hi])
-    ax.barh(y, vals, xerr=err, color="#4c72b0", ecolor="#333333", capsize=3)
-    for yi, v in zip(y, vals, strict=True):  # inside the bar, clear of the whiskers
-        ax.text(0.01, yi, f"{v:.3f}", va="center", fontsize=8, color="white" if v > 0.12 else "black")
+    small = [r.get("n") is not None and r["n"] < SMALL_N for r in rows]
+    ax.barh(
+        y, vals, xerr=err, color=["#b0b0b0" if s else "#4c72b0" for s in small], ecolor="#333333", capsize=3
+    )
+    for yi, v, r, s in zip(y, vals, rows, small, strict=True):  # inside the bar, clear of the whiskers
+        label = f"{v:.3f}" + (f"  (n = {r['n']}: too few to compare)" if s else "")
+        ax.text(0.01, yi, label, va="center", fontsize=8, color="white" if v > 0.12 and not s else "black")
     ax.set_yticks(y, labels=names)
     ax.invert_yaxis()
     ax.set_xlim(min(0.0, float(vals.min()) if len(vals) else 0.0), 1.1)
