@@ -24,3 +24,24 @@ def test_small_n_bars_say_so() -> None:
     rows = [{"name": "protein", "value": 0.9, "n": 120}, {"name": "RNA", "value": 1.0, "n": 2}]
     svg = figures.bars_svg(rows, "F1")
     assert "n = 2: too few to compare" in svg and "n = 120" not in svg
+
+
+def test_pr_curve_names_auc_and_marks_the_operating_point() -> None:
+    from corpusdb.evaluation.documents import interpolated_auc, pr_curve
+    from corpusdb.reports import figures
+
+    hits = [True, False, True, True, False]
+    curve = pr_curve(hits, 4)
+    auc = interpolated_auc(hits, 4)
+    svg = figures.pr_curve_svg({"sysA": curve}, {"sysA": auc}, {"sysA": (0.75, 0.6)})
+    assert f"sysA (AUC {auc:.3f})" in svg and "sysA: operating point" in svg
+
+
+def test_systems_side_by_side_with_ci_whiskers() -> None:
+    from corpusdb.reports import figures
+
+    ci = {"f1": {"low": 0.5, "high": 0.9}}
+    systems = [{"name": "one", "scores": [{"name": "all", "f1": 0.7, "ci": ci}]},
+               {"name": "two", "scores": [{"name": "all", "f1": 0.6}]}]  # fmt: skip
+    svg = figures.systems_svg(systems)
+    assert "one" in svg and "two" in svg and svg.count("<svg") == 1

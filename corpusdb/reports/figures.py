@@ -143,8 +143,48 @@ def bars_svg(rows: Sequence[Mapping[str, Any]], xlabel: str) -> str:
     return _svg(fig)
 
 
-def pr_curve_svg(curves: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
-    """Interpolated precision against recall, one step line per system (evaluation reports)."""
+def systems_svg(systems: Sequence[Mapping[str, Any]], key: str = "f1") -> str:
+    """Every system's ``key`` per score side by side in one figure (grouped horizontal bars), with
+    the document-bootstrap CI as whiskers where the report has one (evaluation reports)."""
+    names: list[str] = []
+    for s_ in systems:
+        for r in s_["scores"]:
+            if r.get(key) is not None and r["name"] not in names:
+                names.append(str(r["name"]))
+    k = max(len(systems), 1)
+    h = 0.8 / k
+    fig = _figure(6.5, 1.0 + 0.3 * max(len(names), 1) * k)
+    ax = fig.add_subplot()
+    y = np.arange(len(names))
+    for i, s_ in enumerate(systems):
+        rows = {str(r["name"]): r for r in s_["scores"]}
+        vals = np.array(
+            [rows[n][key] if n in rows and rows[n].get(key) is not None else np.nan for n in names]
+        )
+        lo, hi = [], []
+        for n, v in zip(names, vals, strict=True):
+            ci = (rows.get(n, {}).get("ci") or {}).get(key) or {}
+            ok = ci.get("low") is not None and np.isfinite(v)
+            lo.append(v - ci["low"] if ok else 0.0)
+            hi.append(ci["high"] - v if ok else 0.0)
+        has_ci = any(lo) or any(hi)
+        ax.barh(y + (i - (k - 1) / 2) * h, np.nan_to_num(vals), height=h, label=str(s_["name"]),
+                xerr=np.vstack([lo, hi]) if has_ci else None, ecolor="#333333", capsize=2)  # fmt: skip
+    ax.set_yticks(y, labels=names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.05)
+    ax.set_xlabel(key.upper() if key == "f1" else key)
+    ax.legend(fontsize=8, loc="lower right")
+    return _svg(fig)
+
+
+def pr_curve_svg(
+    curves: Mapping[str, Mapping[str, Sequence[float]]],
+    aucs: Mapping[str, float | None] | None = None,
+    points: Mapping[str, tuple[float, float] | None] | None = None,
+) -> str:
+    """Interpolated precision against recall, one step line per system (evaluation reports), its
+    AUC in the legend and the system's operating point (its reported recall, precision) marked."""
     fig = _figure(5.5, 4.0)
     ax = fig.add_subplot()
     for name, c in curves.items():
@@ -153,7 +193,13 @@ def pr_curve_svg(curves: Mapping[str, Mapping[str, Sequence[float]]]) -> str:
             c["interpolated_precision"][0] if c["interpolated_precision"] else 0.0,
             *c["interpolated_precision"],
         ]
-        ax.step(rec, ip, where="post", label=name)
+        auc = (aucs or {}).get(name)
+        (line,) = ax.step(
+            rec, ip, where="post", label=name + (f" (AUC {auc:.3f})" if auc is not None else "")
+        )
+        pt = (points or {}).get(name)
+        if pt is not None and None not in pt:
+            ax.plot([pt[0]], [pt[1]], "o", color=line.get_color(), label=f"{name}: operating point")
     ax.set_xlim(0, 1.02)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("recall")
