@@ -21,6 +21,7 @@ from corpusdb.kb.service import KnowledgeBaseMixin
 from corpusdb.recommend.service import RecommendMixin
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.evaluations import EvaluationMixin
+from corpusdb.reports.progress import ProgressMixin
 from corpusdb.reports.service import AgreementMixin
 from corpusdb.services.base import OWNER, Actor
 from corpusdb.services.documents import DocumentsMixin
@@ -50,6 +51,7 @@ class Corpus(
     RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,
+    ProgressMixin,
     WorkflowMixin,
     FormatsMixin,
     GroupsMixin,

@@ -63,7 +63,10 @@ def test_several_systems_rank_and_are_tested(capsys: pytest.CaptureFixture[str],
         and "| Entity Mentions * | 17 | 1 | 0 |" in md.read_text()
     )
     assert run(capsys, "evaluate", "biorelex", GOLD, PRED, nested, "-o", str(html))[0] == 0
-    assert html.read_text().count("<svg") == 2  # F1 bars per system
+    page = html.read_text()
+    # one figure with both systems side by side (it was one chart per system)
+    assert page.count("<svg") == 1 and "systems side by side" in page
+    assert "biorelex_pred" in page and "biorelex_pred_nested" in page
 
 
 def test_release_split_and_prediction_sets_in_the_store(

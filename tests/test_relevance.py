@@ -150,7 +150,13 @@ def merged_table(pairs: list[tuple[str, str]]) -> list[list[int]]:
 
 def test_topics_runs_pool_two_judges_kappa_qrels_scores(any_url: str) -> None:
     c = project(any_url)
-    res = c.pool(depth=2, per_unit=1, double=0.5, seed=7)
+    calls: list[tuple[int, int, str]] = []
+    res = c.pool(depth=2, per_unit=1, double=0.5, seed=7, progress=lambda d, n, w: calls.append((d, n, w)))
+    assert (
+        calls
+        and calls[-1][:2] == (calls[-1][1], calls[-1][1])
+        and [d for d, _, _ in calls] == sorted(d for d, _, _ in calls)
+    )
     assert len(res.units) == 7 and res.existing == 0 and res.doubled == 4  # round(0.5 * 7)
     assert sorted(len(u.judges) for u in res.units) == [1, 1, 1, 2, 2, 2, 2]
     assert sum(res.load.values()) == 11 and set(res.load.values()) <= {5, 6}

@@ -155,7 +155,7 @@ def test_markdown_and_self_contained_html(
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 3
     for title in (
         "Pairwise F1",
-        "Confusion of types on matched spans",
+        "Confusion of types: matched spans, and unmatched ones under (none)",
         "Per type",
         "Documents with the lowest agreement",
         "Types with the lowest agreement",

@@ -95,6 +95,8 @@ class Progress:
     agreement_note: str = ""
     pairs: int = 0
     lead: LeadAgreement | None = None
+    time: dict[str, Any] | None = None
+    """``Corpus.time_report(agreement=False).to_dict()`` (active time, pace, projection); None for annotators."""
 
 
 @dataclass
@@ -305,16 +307,19 @@ class TuiFacade:
             elif h.kind == "annotation" and h.annotator is not None:
                 per_doc[h.document_external_id][h.annotator] = h.status
         docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc))
-        if not with_agreement or self.role not in ("lead", "adjudicator"):
+        if self.role not in ("lead", "adjudicator"):
             return Progress(report, docs)
+        time = self.corpus.time_report(agreement=False).to_dict()
+        if not with_agreement:
+            return Progress(report, docs, time=time)
         lead = (
             self.lead_agreement(layers=("spans",), conflicts=False) if spans_first else self.lead_agreement()
         )
         if "spans" not in lead.layers:
             return Progress(report, docs, agreement_note=f"no agreement yet: {lead.errors.get('spans', '')}",
-                            lead=lead)  # fmt: skip
+                            lead=lead, time=time)  # fmt: skip
         rows, overall, note, pairs = self._agreement(lead.layers["spans"])
-        return Progress(report, docs, rows, overall, note, pairs, lead)
+        return Progress(report, docs, rows, overall, note, pairs, lead, time)
 
     LEAD_BOOTSTRAP = 1000
     """Document-bootstrap resamples behind the lead view's CIs (seeded: the same figures each time)."""

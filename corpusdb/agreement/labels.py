@@ -152,7 +152,8 @@ def label_agreement(
         coeffs["scott_pi"] = scott_pi(table, weights)
         coeffs["bennett_s"] = bennett_s(table, weights)
     per_cat = {
-        "fleiss_kappa": {str(cats[k]): v for k, v in per_category_fleiss(counts).items()},
+        # named by category (``fleiss_kappa[PR]``), not by column index (``fleiss_kappa[0]``)
+        "fleiss_kappa": dict(per_category_fleiss(counts, [str(c) for c in cats]).items()),
         "krippendorff_alpha": {
             str(cats[k]): v
             for k, v in per_category_alpha(_codes_to_data(codes), value_domain=list(range(len(cats)))).items()

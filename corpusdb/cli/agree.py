@@ -150,6 +150,42 @@ def agree(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report with pictures.")
     ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by",
+            help="Agreement per group: guideline (version the sets were made under), split, or time "
+            "(each annotator's learning curve over windows of --window documents in submission order).",
+        ),
+    ] = None,
+    window: Annotated[int, typer.Option("--window", help="With --by time: documents per window.")] = 10,
+    measure: Annotated[
+        str | None,
+        typer.Option(
+            "--measure",
+            "-m",
+            help="A unitizing measure over spans instead of the pairwise report: alpha_u (Krippendorff) "
+            "or gamma (Mathet et al.; slow: see --sample-documents).",
+        ),
+    ] = None,
+    sample_documents: Annotated[
+        int | None,
+        typer.Option(
+            "--sample-documents", help="With -m: a sample of this many documents, seeded by --seed."
+        ),
+    ] = None,
+    gamma_samples: Annotated[
+        int, typer.Option("--gamma-samples", help="gamma: random continua for the expected disorder.")
+    ] = 30,
+    gamma_alpha: Annotated[
+        float, typer.Option("--gamma-alpha", help="gamma: weight of positional dissimilarity.")
+    ] = 1.0,
+    gamma_beta: Annotated[
+        float, typer.Option("--gamma-beta", help="gamma: weight of categorical dissimilarity.")
+    ] = 1.0,
+    gamma_empty: Annotated[
+        float, typer.Option("--gamma-empty", help="gamma: delta_empty, the cost of a unit left unaligned.")
+    ] = 1.0,
     answered_only: Annotated[
         bool,
         typer.Option(
@@ -174,6 +210,34 @@ def agree(
     if lowest < 0:
         raise UsageError("--lowest must be 0 or more")
     corpus = st.corpus()
+    if by is not None:
+        res = corpus.agreement_by(
+            by, window=window, layer=layer, raters=_names(annotators), gold=gold, predictions=predictions,
+            criterion=criterion, jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode,
+            split=split, bootstrap=bootstrap, seed=seed, confidence=confidence,
+        )  # fmt: skip
+        if fmt == ReportFormat.json:
+            sys.stdout.write(json.dumps(res, indent=2, ensure_ascii=False, default=str) + "\n")
+            return
+        from rich.table import Table
+
+        key = "annotator" if by == "time" else "group"
+        t = Table(key, *(["window", "first", "last"] if by == "time" else []), "documents", "value",
+                  title=f"Agreement by {by}: {res['measure']}")  # fmt: skip
+        for r in res["rows"]:
+            v = "–" if r["value"] is None else f"{r['value']:.3f}"
+            extra = [str(r["window"]), r.get("first", ""), r.get("last", "")] if by == "time" else []
+            t.add_row(str(r[key]), *extra, str(r["documents"]), v)
+        out.print(t)
+        if res.get("rule"):
+            out.print(
+                f"{res['rule']}; {res['mixed_documents']} document(s) with sets under different versions"
+            )
+        return
+    if measure is not None:
+        _unitizing(corpus, measure, layer, _names(annotators), split, _names(documents), sample_documents, seed,
+                   (gamma_samples, gamma_alpha, gamma_beta, gamma_empty), fmt, output, html)  # fmt: skip
+        return
     with progress("comparing") as bar:
         task = bar.add_task("comparing", total=None)
 
@@ -210,6 +274,56 @@ def agree(
         )
     else:
         sys.stdout.write(_render(body, fmt, matrix))
+
+
+def _unitizing(
+    corpus: Any,
+    measure: str,
+    layer: str,
+    raters: list[str] | None,
+    split: str | None,
+    documents: list[str] | None,
+    sample: int | None,
+    seed: int,
+    g: tuple[int, float, float, float],
+    fmt: ReportFormat,
+    output: Path | None,
+    html: Path | None,
+) -> None:
+    """``agree -m alpha_u|gamma``: the unitizing report (``corpusdb.reports.unitized``)."""
+    from corpusdb.reports.unitized import MEASURES, GammaOptions
+    from corpusdb.reports.unitized_render import lines, render_unitizing_html, rows
+
+    if measure not in MEASURES:
+        raise UsageError(f"--measure must be one of {', '.join(MEASURES)}, not {measure!r}")
+    if layer != "spans":
+        raise UsageError(f"--measure {measure} compares spans; --layer {layer} is not for it")
+    if sample is not None and sample < 1:
+        raise UsageError("--sample-documents must be 1 or more")
+    if g[0] < 1:
+        raise UsageError("--gamma-samples must be 1 or more")
+    with progress(measure) as bar:
+        task = bar.add_task(measure, total=None)
+        body = corpus.unitizing_agreement(
+            measure, raters=raters, split=split, documents=documents, sample_documents=sample, seed=seed,
+            gamma=GammaOptions(samples=g[0], alpha=g[1], beta=g[2], delta_empty=g[3]),
+            progress=lambda d, n, what: bar.update(task, completed=d, total=n, description=what),
+        )  # fmt: skip
+
+    def text() -> str:
+        head, table = rows(body)
+        return "\n".join([*lines(body), "\t".join(head), *("\t".join(r) for r in table)]) + "\n"
+
+    render = {ReportFormat.json: lambda: json.dumps(body, indent=2, ensure_ascii=False) + "\n",
+              ReportFormat.html: lambda: render_unitizing_html(body)}.get(fmt, text)  # fmt: skip
+    if html is not None:
+        html.write_text(render_unitizing_html(body), encoding="utf-8")
+        err.print(f"wrote {html.name}")
+    if output is not None:
+        output.write_text(render(), encoding="utf-8")
+        err.print(f"wrote {output.name}")
+        return
+    sys.stdout.write(render())
 
 
 def register(app: typer.Typer) -> None:

@@ -76,6 +76,10 @@ Fmt = Annotated[
 Output = Annotated[
     Path | None, typer.Option("--output", "-o", help="Write the report here instead of stdout.")
 ]
+Html = Annotated[
+    Path | None,
+    typer.Option("--html", help="Also write a self-contained HTML report with pictures (as agree --html)."),
+]
 
 
 def _render(body: Mapping[str, Any], fmt: OutFormat) -> str:
@@ -100,6 +104,7 @@ class _Run:
     def __init__(self, ctx: typer.Context, files: list[Path] | None, release: str | None, split: str | None,
                  gold: bool, systems: list[str] | None, *, load: bool = True) -> None:  # fmt: skip
         self.st = state(ctx)
+        self.html: Path | None = ctx.params.get("html")
         self.files = list(files or [])
         self.release, self.split, self.gold = release, split, gold
         self.systems = [n.strip() for v in systems or [] for n in v.split(",") if n.strip()]
@@ -124,21 +129,26 @@ class _Run:
     @staticmethod
     def system_name(path: Path, taken: Mapping[str, Any]) -> str:
         name = path.stem if path.is_file() else path.name
-        return name if name not in taken else str(path)
+        return name if name not in taken else f"{path.parent.name}/{name}"  # no local path in reports
 
     def finish(self, body: dict[str, Any], fmt: OutFormat | None, output: Path | None) -> None:
-        _finish(self.st, body, fmt, output)
+        _finish(self.st, body, fmt, output, self.html)
 
 
-def _finish(st: Any, body: dict[str, Any], fmt: OutFormat | None, output: Path | None) -> None:
+def _finish(
+    st: Any, body: dict[str, Any], fmt: OutFormat | None, output: Path | None, html: Path | None
+) -> None:
     """The report to ``output`` (format from ``--format``, else its suffix) or stdout."""
     if fmt is None:
         fmt = SUFFIX.get(output.suffix.lower()) if output is not None else None
         fmt = fmt or (OutFormat.json if st.format == Format.json else OutFormat.text)
+    if html is not None:
+        html.write_text(_render(body, OutFormat.html), encoding="utf-8")
+        err.print(f"wrote {html.name}")
     text = _render(body, fmt)
     if output is not None:
         output.write_text(text, encoding="utf-8")
-        err.print(f"wrote {output}")
+        err.print(f"wrote {output.name}")
     else:
         sys.stdout.write(text)
 
@@ -182,7 +192,7 @@ def biorelex(
     ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,
     system: Systems = None, match_by: Annotated[str, typer.Option("--match-by", help="Match sentences by id or text.")] = "id",
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
-    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None,
+    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None, html: Html = None,
 ) -> None:  # fmt: skip
     """BioRelEx 1.0: entity mentions, entities, coreferences, relation extraction (official scores plus
     label-aware, positive-only, non-implicit and a correct flat-mentions score), tp/fn/fp each."""
@@ -200,7 +210,7 @@ def biorelex(
         preds = {n: [sentence_from_records(doc, d.texts.get(doc, ""), a) for doc, a in sets.items()]
                  for n, sets in d.systems.items()}  # fmt: skip
     else:
-        truth, ref_name, preds = bx.read_biorelex(run.files[0]), str(run.files[0]), {}
+        truth, ref_name, preds = bx.read_biorelex(run.files[0]), run.files[0].name, {}
     for p in run.prediction_files:
         preds[run.system_name(p, preds)] = bx.read_biorelex(p)
     entries = []
@@ -214,7 +224,9 @@ def biorelex(
     body = _report("biorelex", ref_name, [t.id for t in truth], entries, bx.RE_ANY, answered_only, bootstrap,
                    seed, confidence, test, test_resamples, official=bx.OFFICIAL,
                    options={"match_by": match_by},
-                   notes=["scores marked * are the official evaluate.py's; the others are additions (see "
+                   notes=["scores marked * are the official evaluate.py's, as it computes them: its Entities "
+                          "come from mention sets its flat score has reduced in place; 'Entities (corrected)' "
+                          "is the same score from the full sets; the others are additions (see "
                           "corpusdb.evaluation.biorelex)"])  # fmt: skip
     run.finish(body, fmt, output)
 
@@ -236,7 +248,7 @@ def _standoff(run: _Run) -> tuple[str, dict[str, Any], dict[str, str], dict[str,
         ref_name, ref, texts, systems = d.reference_name, dict(d.reference), dict(d.texts), dict(d.systems)
     else:
         ref, texts = folder(run.files[0])
-        ref_name, systems = str(run.files[0]), {}
+        ref_name, systems = run.files[0].name, {}  # its name: no local path in a report header
     for p in run.prediction_files:
         systems[run.system_name(p, systems)] = folder(p)[0]
     return ref_name, ref, texts, systems
@@ -270,7 +282,7 @@ def bb(
     ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,
     system: Systems = None, answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0,
     confidence: Confidence = 0.95, test: Test = "approximate_randomization", test_resamples: Resamples = 10000,
-    fmt: Fmt = None, output: Output = None,
+    fmt: Fmt = None, output: Output = None, html: Html = None,
 ) -> None:  # fmt: skip
     """BioNLP-ST 2011 Bacteria Biotope: Localization and PartOf with the task's similarity (strict
     bacterium, location Jaccard, type penalty 0.5, Equiv sets); recall = ΣS/|reference|."""
@@ -316,7 +328,7 @@ def rename(
     ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,
     system: Systems = None, answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0,
     confidence: Confidence = 0.95, test: Test = "approximate_randomization", test_resamples: Resamples = 10000,
-    fmt: Fmt = None, output: Output = None,
+    fmt: Fmt = None, output: Output = None, html: Html = None,
 ) -> None:  # fmt: skip
     """BioNLP-ST 2011 Gene Renaming: Renaming(Former, New) pairs, strict and relaxed direction."""
     from corpusdb.evaluation.bb2011 import score_rename
@@ -330,21 +342,34 @@ def rename(
 def ner(
     ctx: typer.Context, files: Files = None, release: Release = None, split: Split = None, gold: Gold = False,
     system: Systems = None,
-    criterion: Annotated[str, typer.Option("--criterion", "-c", help="exact left right left_or_right approximate partial fragment jaccard core.")] = "exact",
+    criterion: Annotated[str, typer.Option("--criterion", "-c", help="exact left right left_or_right approximate overlap (any overlap, full credit; 'partial' is its old name) fragment jaccard core, or semeval: SemEval-2013's strict, exact, partial (half credit) and type schemes side by side.")] = "exact",
     jaccard: Annotated[float, typer.Option("--jaccard", help="Threshold for --criterion jaccard.")] = 0.5,
     types: Annotated[str | None, typer.Option("--types", "-t", help="required, ignored or merged.")] = None,
     merge: Annotated[list[str] | None, typer.Option("--merge", help="'protein,DNA,RNA=macromolecule' (repeatable).")] = None,
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
-    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None,
+    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None, html: Html = None,
 ) -> None:  # fmt: skip
     """Named entities under the bio-NER matching criteria (per-token credit for fragment; core terms).
     In the reference, a span with attribute AlternativeOf=T1 is an acceptable alternative boundary of T1
     (GENETAG), one with CoreOf=T1 is T1's core term."""
-    from corpusdb.evaluation.ner import reference_spans, score_ner
+    from corpusdb.evaluation.ner import reference_spans, score_ner, score_semeval
     from corpusdb.reports.options import type_classes_from
 
     classes = type_classes_from(merge)
     mode = types or ("merged" if classes else "required")
+    if criterion == "semeval":
+        if classes or types:
+            raise UsageError(
+                "--criterion semeval has its own type rules (strict and type need the same type)"
+            )
+        _span_task(ctx, "ner", files, release, split, gold, system, answered_only, bootstrap, seed, confidence, test,
+                   test_resamples, fmt, output,
+                   lambda r, p, t: score_semeval({d: a.spans for d, a in r.items()}, {d: a.spans for d, a in p.items()},
+                                                 answered_only=answered_only),
+                   "strict", {"criterion": "semeval-2013 (strict, exact, partial with half credit, type; as nervaluate)"})  # fmt: skip
+        return
+    if criterion == "partial":
+        criterion = "overlap"  # the old name: reported under the one that cannot be mistaken for SemEval's
 
     def score(r: dict[str, Any], p: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
         return score_ner({d: reference_spans(a) for d, a in r.items()}, {d: a.spans for d, a in p.items()}, criterion=criterion,
@@ -371,7 +396,7 @@ def triage(
     beta: Annotated[float, typer.Option("--beta", help="F-beta's beta (besides F1).")] = 1.0,
     ur: Annotated[float, typer.Option("--ur", help="Utility weight of a true positive (TREC 2004: 20).")] = 20.0,
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
-    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None,
+    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None, html: Html = None,
 ) -> None:  # fmt: skip
     """Article triage (BioCreative II.5 ACT, TREC 2004): P/R/F, F-beta, accuracy, MCC, sensitivity,
     specificity, AUC iP/R, normalised utility. Files: REFERENCE DOC<TAB>1|0, RUN DOC<TAB>1|0<TAB>CONFIDENCE.
@@ -386,7 +411,7 @@ def triage(
                 "--system and --positive read document labels in the store: give --gold or --release"
             )
         fs = _doc_task_files(files)
-        ref_name, ref = str(fs[0]), read_triage_reference(fs[0])
+        ref_name, ref = fs[0].name, read_triage_reference(fs[0])
         run_files = fs[1:]
     else:
         run = _Run(ctx, files, release, split, gold, system, load=False)
@@ -412,7 +437,7 @@ def triage(
             body = triage_report(ref_name, ref, runs, beta=beta, ur=ur, answered_only=answered_only,
                                  bootstrap=bootstrap, seed=seed, confidence=confidence, test=test,
                                  test_resamples=test_resamples, progress=step)  # fmt: skip
-    _finish(state(ctx), body, fmt, output)
+    _finish(state(ctx), body, fmt, output, ctx.params.get("html"))
 
 
 @evaluate_app.command("ranked")
@@ -421,7 +446,7 @@ def ranked(
     cutoff: Annotated[int | None, typer.Option("--cutoff", "-n", help="Keep the top N predictions per document.")] = None,
     beta: Annotated[float, typer.Option("--beta", help="F-beta's beta (besides F1).")] = 1.0,
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
-    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None,
+    test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None, html: Html = None,
 ) -> None:  # fmt: skip
     """Ranked items per document (BioCreative II.5 INT: ids, IPT: pairs 'ID1,ID2'): micro/macro P/R/F,
     AUC iP/R macro and micro, cut-off. REFERENCE: DOC<TAB>ITEM; RUN: DOC<TAB>ITEM<TAB>CONFIDENCE."""
@@ -444,7 +469,7 @@ def ranked(
                                     curve=r.curve, figure_bootstrap=r.bootstrap))  # fmt: skip
     body = _report("ranked", str(fs[0]), list(ref), entries, "items", answered_only, bootstrap, seed,
                    confidence, test, test_resamples, options={"cutoff": cutoff, "beta": beta})  # fmt: skip
-    _finish(state(ctx), body, fmt, output)
+    _finish(state(ctx), body, fmt, output, ctx.params.get("html"))
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.common import emit, err, out, progress, state
 from guidelines.schema import load_schema, shipped_schemas
 
 
@@ -53,10 +53,44 @@ def _splits_note(splits: dict[str, int]) -> str:
     return "; splits: " + ", ".join(parts)
 
 
-def status(ctx: typer.Context) -> None:
+def status(
+    ctx: typer.Context,
+    time: Annotated[
+        bool,
+        typer.Option(
+            "--time", help="Also active annotation time, throughput, progress per day and a projection."
+        ),
+    ] = False,
+    idle: Annotated[
+        float,
+        typer.Option(
+            "--idle", help="With --time: a gap between two actions longer than this (seconds) is idle."
+        ),
+    ] = 300.0,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="With --time: also write a self-contained HTML progress report."),
+    ] = None,
+) -> None:
     """Documents, annotators and annotation sets by status: where the project stands."""
     st = state(ctx)
-    rep = st.corpus().status()
+    if html is not None and not time:
+        raise UsageError("--html needs --time (the progress report)")
+    corpus = st.corpus()
+    rep = corpus.status()
+    timed = None
+    if time:
+        with progress("counting time") as bar:
+            task = bar.add_task("counting time", total=None)
+            timed = corpus.time_report(
+                idle_seconds=idle,
+                progress=lambda d, n, what: bar.update(task, completed=d, total=n, description=what),
+            ).to_dict()
+    if html is not None and timed is not None:
+        from corpusdb.reports.progress_html import render_progress_html
+
+        html.write_text(render_progress_html(timed), encoding="utf-8")
+        err.print(f"wrote {html.name}")
 
     def render() -> None:
         out.print(
@@ -94,8 +128,46 @@ def status(ctx: typer.Context) -> None:
             for k in rep.skipped:
                 t3.add_row(k.document, k.annotator, k.status, k.reason)
             out.print(t3)
+        if timed is not None:
+            _render_time(timed)
 
-    emit(st, rep.to_dict(), render)
+    emit(st, {**rep.to_dict(), "time": timed} if timed is not None else rep.to_dict(), render)
+
+
+def _render_time(d: dict) -> None:  # type: ignore[type-arg]
+    from corpusdb.reports.progress_html import hms
+
+    rate = lambda v: "–" if v is None else f"{v:.1f}"  # noqa: E731
+    t = Table(
+        "annotator", "active", "documents", "items", "items/hour", "documents/hour", title="Active time"
+    )
+    for r in d["by_annotator"]:
+        t.add_row(r["annotator"], hms(r["active_seconds"]), str(r["documents"]), str(r["items"]),
+                  rate(r["items_per_hour"]), rate(r["documents_per_hour"]))  # fmt: skip
+    out.print(t)
+    tot = d["totals"]
+    out.print(
+        Text(
+            f"{d['rule']}; {tot['idle_gaps']} idle gaps ({hms(tot['idle_seconds_not_counted'])}) not counted",
+            style="dim",
+        )
+    )
+    days = Table("day", "submitted", "adjudicated", "finished", "finished (total)", title="Progress per day")
+    for r in d["progress"][-14:]:
+        days.add_row(
+            r["day"], str(r["submitted"]), str(r["adjudicated"]), str(r["finished"]), str(r["finished_total"])
+        )
+    out.print(days)
+    p = d["projection"]
+    when = (
+        f"done by {p['date']} ({p['days_left']} days)" if p["date"] else "no completion date (no recent pace)"
+    )
+    out.print(f"finished {p['done']} of {p['documents']} at {p['pace_per_day']:g} documents/day: {when}")
+    tva = d.get("time_vs_agreement")
+    if tva and tva["rows"]:
+        rho = tva["spearman"]
+        out.print(f"time against agreement ({len(tva['rows'])} documents): Spearman's rho "
+                  f"{'–' if rho is None else f'{rho:.3f}'}")  # fmt: skip
 
 
 schema_app = typer.Typer(help="Annotation schemas: list, show, check.", no_args_is_help=True)

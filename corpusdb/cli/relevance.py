@@ -177,8 +177,13 @@ def pool(
     """Pool the runs' top documents per topic, de-duplicated and shuffled, and assign them blind to judges
     (lead only). Judges see a topic and a document, never a run or a rank."""
     st = state(ctx)
-    res = st.corpus().pool(depth=depth, budget=budget, judges=judges, per_unit=per_unit, double=double, seed=seed,
-                           topics=topics, runs=runs, skip_missing=skip_missing)  # fmt: skip
+    from corpusdb.cli.common import progress
+
+    with progress("pooling") as bar:  # silent when stderr is not a terminal
+        task = bar.add_task("pooling", total=None)
+        res = st.corpus().pool(depth=depth, budget=budget, judges=judges, per_unit=per_unit, double=double, seed=seed,
+                               topics=topics, runs=runs, skip_missing=skip_missing,
+                               progress=lambda d, n, what: bar.update(task, completed=d, total=n, description=what))  # fmt: skip
 
     for w in res.warnings:
         err.print(f"warning: {w}", markup=False, soft_wrap=True)

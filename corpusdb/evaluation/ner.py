@@ -5,8 +5,9 @@ recognition*, Genome Biology 9(Suppl 2):S2, for GENETAG's alternative boundaries
 
 Criteria (a reference span r and a predicted span p; ``corpusdb.agreement.spans`` has the same names):
 
-``exact``, ``left``, ``right``, ``left_or_right``, ``approximate`` (one contains the other), ``partial``
-(any character in common), ``jaccard`` (character Jaccard >= the threshold): credit 1 or 0.
+``exact``, ``left``, ``right``, ``left_or_right``, ``approximate`` (one contains the other), ``overlap``
+(any character in common, full credit; formerly named ``partial``, still accepted, which is NOT
+SemEval-2013's half-credit partial: see :func:`score_semeval`), ``jaccard`` (character Jaccard >= the threshold): credit 1 or 0.
 ``fragment``: per-token credit, |tokens(r) ∩ tokens(p)| / |tokens(r) ∪ tokens(p)| (tokens are
 ``\\w+|[^\\w\\s]``, :mod:`corpusdb.agreement.tokens`), so "p21ras" against "p21ras proteins" earns 1/2
 instead of the all-or-nothing 0 of a token-set match.
@@ -43,6 +44,7 @@ CRITERIA = (
     "right",
     "left_or_right",
     "approximate",
+    "overlap",
     "partial",
     "fragment",
     "jaccard",
@@ -111,7 +113,7 @@ def credit(r: Fragments, p: Fragments, criterion: str, *, jaccard: float = 0.5, 
     cr, cp = _chars(r), _chars(p)
     if criterion == "approximate":
         return float(bool(cr & cp) and (cr <= cp or cp <= cr))
-    if criterion == "partial":
+    if criterion in ("overlap", "partial"):  # "partial" is the old name, kept for scripts
         return float(bool(cr & cp))
     if criterion == "jaccard":
         return float(len(cr & cp) / len(cr | cp) >= jaccard - 1e-12) if cr | cp else 0.0
@@ -201,3 +203,36 @@ def score_ner(
         for name in ("all",):
             scores[name].per_document.setdefault(doc, [0, 0, 0])
     return scores
+
+
+SEMEVAL_SCHEMES = {
+    "strict": "strict",
+    "exact": "exact",
+    "partial": "partial (half credit)",
+    "ent_type": "type",
+}
+"""SemEval-2013 task 9.1 schemes (nervaluate's names) -> the score names reports print."""
+
+
+def score_semeval(
+    reference: Mapping[str, Sequence[Span]],
+    predicted: Mapping[str, Sequence[Span]],
+    *,
+    answered_only: bool = False,
+) -> dict[str, Score]:
+    """The four SemEval-2013 schemes (``corpusdb.agreement.spans.semeval_counts``, which agrees with
+    nervaluate) as scores per document: tp = COR + PAR/2, fn = POS - tp, fp = ACT - tp, so precision
+    and recall are SemEval's. ``partial (half credit)`` is SemEval's partial; the ``overlap`` criterion
+    (any overlap, full credit) is not."""
+    from corpusdb.agreement.spans import semeval_counts
+
+    out = {name: Score(name) for name in SEMEVAL_SCHEMES.values()}
+    for doc, refs in reference.items():
+        if answered_only and doc not in predicted:
+            continue
+        counts = semeval_counts({doc: (list(refs), list(predicted.get(doc, ())))})
+        for scheme, name in SEMEVAL_SCHEMES.items():
+            c = counts[scheme]
+            tp = c["COR"] + 0.5 * c["PAR"]  # type: ignore[operator]
+            out[name].add(doc, tp, c["POS"] - tp, c["ACT"] - tp)  # type: ignore[operator]
+    return out

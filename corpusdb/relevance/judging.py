@@ -8,7 +8,7 @@ nothing a judge can read (ids, order, metadata) reflects a run or a rank.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, select
@@ -71,6 +71,7 @@ class JudgingMixin(CatalogMixin):
         topics: Sequence[str] | None = None,
         runs: Sequence[str] | None = None,
         skip_missing: bool = False,
+        progress: Callable[[int, int, str], None] | None = None,
     ) -> PoolResult:
         """Pool the runs' top documents per topic and assign them blind to judges, in one transaction.
 
@@ -80,7 +81,8 @@ class JudgingMixin(CatalogMixin):
         judges, and a ``double`` fraction of the new units to one judge more (the agreement subset).
         Pairs pooled before are kept as they are. A unit's text is the project's document of that id
         (imported beforehand); a pooled document without one is an error, or skipped with
-        ``skip_missing``.
+        ``skip_missing``. ``progress(done, total, what)`` is called after each run is read and each
+        later step (the CLI draws a bar).
         """
         self._require("lead", doing="pool runs for judging")
         if per_unit < 1:
@@ -98,8 +100,18 @@ class JudgingMixin(CatalogMixin):
             tags = list(dict.fromkeys(runs)) if runs is not None else self._run_tags(conn)
             if not tags:
                 raise UsageError("no runs to pool (import some with `corpusdb runs import`)")
-            lines = {tag: self._top_lines(conn, tag, depth) for tag in tags}
+            steps = len(tags) + 3
+
+            def step(done: int, what: str) -> None:
+                if progress is not None:
+                    progress(done, steps, what)
+
+            lines = {}
+            for i, tag in enumerate(tags, 1):
+                lines[tag] = self._top_lines(conn, tag, depth)
+                step(i, f"read run {tag}")
             pairs = pool_pairs(lines, chosen, depth=depth, budget=budget, seed=seed)
+            step(len(tags) + 1, "pooled")
             warnings = tuple(w for tag in tags if (w := self._rank_disorder(conn, tag)))
             names = self._judges(conn, judges)
             if per_unit + (1 if double > 0 else 0) > len(names):
@@ -132,7 +144,9 @@ class JudgingMixin(CatalogMixin):
             by_unit: dict[str, list[str]] = defaultdict(list)
             for u, a in assigned:
                 by_unit[u].append(a)
+            step(len(tags) + 2, "documents stored")
             self._create_sets(conn, order, by_unit)
+            step(steps, "assigned")
             self._audit(conn, "pool", "", units=len(order), existing=len(existing), doubled=len(doubled),
                         per_unit=per_unit, depth=depth, budget=budget, seed=seed, runs=tags)  # fmt: skip
         return PoolResult(

@@ -207,8 +207,14 @@ def compute_labels(
             "value": alpha.value,
             "n_pairs": n_pairs,
             "ci": multi_boot.get("krippendorff_alpha"),
-            "lowest_pair": {"a": lo[1]["a"], "b": lo[1]["b"], "value": lo[0]} if lo else None,
-            "highest_pair": {"a": hi[1]["a"], "b": hi[1]["b"], "value": hi[0]} if hi else None,
+            # the summary's value is alpha over all raters; the pairs beside it are Cohen's kappa: say so
+            "pair_measure": "cohen_kappa",
+            "lowest_pair": {"a": lo[1]["a"], "b": lo[1]["b"], "value": lo[0], "measure": "cohen_kappa"}
+            if lo
+            else None,
+            "highest_pair": {"a": hi[1]["a"], "b": hi[1]["b"], "value": hi[0], "measure": "cohen_kappa"}
+            if hi
+            else None,
         },
     }
     return la, body

@@ -27,14 +27,20 @@ def render_evaluation_html(body: Mapping[str, Any], *, pictures: bool = True) ->
             s["name"]: s["curve"] for s in body["systems"] if s.get("curve") and s["curve"].get("recall")
         }
         if curves:
-            parts.append(
-                f"<section><h2>Precision/recall curve</h2><figure>{figures.pr_curve_svg(curves)}</figure></section>"
-            )
-        for s in body["systems"]:
-            rows = [{"name": r["name"], "value": r["f1"]} for r in s["scores"] if r.get("f1") is not None]
-            if rows:
-                parts.append(f"<section><h2>{escape(s['name'])}: F1 per score</h2>"
-                             f"<figure>{figures.bars_svg(rows, 'F1')}</figure></section>")  # fmt: skip
+            aucs, points = {}, {}
+            for s in body["systems"]:
+                auc = (s.get("figures") or {}).get("auc_ipr")
+                aucs[s["name"]] = auc.get("micro") if isinstance(auc, dict) else auc
+                head = s["scores"][0] if s["scores"] else {}
+                points[s["name"]] = (head.get("recall"), head.get("precision"))
+            svg = figures.pr_curve_svg(curves, aucs, points)
+            parts.append(f"<section><h2>Precision/recall curve</h2><figure>{svg}</figure></section>")
+        if any(r.get("f1") is not None for s in body["systems"] for r in s["scores"]):
+            ci = any(r.get("ci") for s in body["systems"] for r in s["scores"])
+            parts.append("<section><h2>F1 per score, systems side by side</h2>"
+                         f"<figure>{figures.systems_svg(body['systems'])}</figure>"
+                         + ('<p class="note">whiskers: document-bootstrap CIs</p>' if ci else "")
+                         + "</section>")  # fmt: skip
     for t in tables(body):
         parts.append(f"<section><h2>{escape(t.title)}</h2><table><thead><tr>")
         parts.append("".join(f"<th>{escape(h)}</th>" for h in t.headers) + "</tr></thead><tbody>")

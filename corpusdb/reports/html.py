@@ -46,6 +46,8 @@ def _figure(sec: Section, body: Mapping[str, Any], matrix: str | None) -> str:
 
     if sec.key == "matrix":
         measure = headline_matrix(body, matrix)
+        if len(body["matrices"][measure]["names"]) < figures.MATRIX_MIN_RATERS:
+            return ""  # two raters: the one number in the table says it all
         return figures.heatmap_svg(body["matrices"][measure], f"pairwise {NAMES.get(measure, measure)}")
     if sec.key == "confusion":
         cf = body["confusion"]
@@ -80,8 +82,9 @@ def render_html(body: Mapping[str, Any], *, pictures: bool = True, matrix: str |
         if not sec.headers:
             parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in sec.lines) + "</ul>")
         else:
-            if pictures and sec.key:
-                parts.append(f"<figure>{_figure(sec, body, matrix)}</figure>")
+            picture = _figure(sec, body, matrix) if pictures and sec.key else ""
+            if picture:
+                parts.append(f"<figure>{picture}</figure>")
             parts.append(
                 '<table class="sortable"><thead><tr>'
                 + "".join(f"<th>{escape(h)}</th>" for h in sec.headers)

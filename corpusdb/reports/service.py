@@ -113,6 +113,85 @@ class AgreementMixin(ServiceBase):
             out[layer] = self._build_report(replace(options, layer=layer), raters_, None, excluded)
         return out
 
+    def unitizing_agreement(
+        self,
+        measure: str = "alpha_u",
+        *,
+        raters: Sequence[str] | None = None,
+        split: str | None = None,
+        documents: Sequence[str] | None = None,
+        sample_documents: int | None = None,
+        seed: int = 0,
+        gamma: Any = None,
+        progress: Progress | None = None,
+    ) -> dict[str, Any]:
+        """Krippendorff's alpha_u or Mathet's gamma over the spans of the documents every rater has a
+        visible set for (``corpusdb.reports.unitized``); the JSON body, schema ``corpusdb.unitizing/1``.
+        ``gamma``: a ``GammaOptions``; ``sample_documents``: a seeded sample of that many documents."""
+        from corpusdb.reports import unitized
+        from corpusdb.reports.loading import load_raters
+        from corpusdb.reports.options import AgreementOptions
+
+        # layer "relations" reads full records (the spans with all their fragments) through the gate
+        options = AgreementOptions.build(layer="relations", raters=raters, split=split, documents=documents)
+        doc_ids = self._report_documents(options)
+        with self._read() as conn:
+            skipped, _ = self._skipped(conn)
+            raters_ = load_raters(conn, self.project_id, self.actor, options, doc_ids, exclude=skipped)
+        wanted = unitized.shared_documents(raters_)
+        lengths = {d.external_id: len(d.text) for d in self.documents(external_ids=wanted)}  # type: ignore[attr-defined]
+        body = unitized.compute(measure, raters_, lengths, gamma=gamma, sample_documents=sample_documents,
+                                seed=seed, progress=progress)  # fmt: skip
+        return {"project": self.info().name, "actor": self.actor.label, "layer": "spans", **body}  # type: ignore[attr-defined]
+
+    def agreement_by(self, by: str, *, window: int = 10, **kwargs: Any) -> dict[str, Any]:
+        """Agreement per guideline version, per split, or per annotator over time (``by`` = guideline,
+        split, time; ``corpusdb.reports.grouped``): one ``agreement`` report (``kwargs``) per group."""
+        from sqlalchemy import select
+
+        from corpusdb.basics.errors import InvalidInput
+        from corpusdb.reports import grouped
+        from corpusdb.services import access
+        from corpusdb.store import tables
+
+        if by not in grouped.BY:
+            raise InvalidInput(f"--by must be one of {', '.join(grouped.BY)}, not {by!r}")
+        if window < 1:
+            raise InvalidInput("--window must be 1 or more documents")
+        kwargs.pop("documents", None)
+
+        def report(docs: Sequence[str]) -> dict[str, Any]:
+            return self.agreement(documents=docs, **kwargs).body
+
+        with self._read() as conn:
+            headers = [
+                h for h in access.set_headers(conn, self.project_id, self.actor) if h.kind == "annotation"
+            ]
+            stamps = dict(
+                conn.execute(
+                    select(tables.annotation_set.c.id, tables.annotation_set.c.submitted).where(
+                        tables.annotation_set.c.id.in_([h.id for h in headers] or [-1])
+                    )
+                ).all()
+            )
+        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "by": by, "measure": "mean_pairwise_f1"}
+        if by == "time":
+            submitted: dict[str, list[tuple[Any, str]]] = {}
+            for h in headers:
+                if h.annotator and stamps.get(h.id) is not None:
+                    submitted.setdefault(h.annotator, []).append((stamps[h.id], h.document_external_id))
+            out["window"] = window
+            out["measure"] = "the annotator's mean F1 against every other rater"
+            out["rows"] = grouped.learning_curve(submitted, report, window)
+            return out
+        splits = {d.external_id: d.split for d in self.documents(with_text=False)}  # type: ignore[attr-defined]
+        groups, mixed = grouped.group_documents(headers, by, splits)
+        out["rows"] = grouped.by_groups(groups, report)
+        if by == "guideline":
+            out["mixed_documents"] = mixed
+            out["rule"] = "a document counts under the highest guideline version of its annotation sets"
+        return out
+
     def agreement_items(self) -> dict[str, int]:
         """How many items each agreement layer has in the annotation sets this user may read:
         ``spans``, ``relations``, ``links`` (links and entity clusters), ``labels`` (document labels).

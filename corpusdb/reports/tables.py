@@ -323,7 +323,12 @@ def _confusion(body: Mapping[str, Any]) -> Section | None:
             .replace("a span the other did not match", "judged by one only")
             .replace("spans without a partner", "judged by one of the pair only")
         )
-    title = "Confusion of labels" if body["layer"] == "labels" else "Confusion of types on matched spans"
+    # the table also counts unmatched spans under "(none)": the title says so (it said "matched spans")
+    title = (
+        "Confusion of labels"
+        if body["layer"] == "labels"
+        else "Confusion of types: matched spans, and unmatched ones under (none)"
+    )
     return Section(title, ("", *labels, "(none)"), tuple(rows), note, key="confusion")
 
 

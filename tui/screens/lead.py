@@ -151,6 +151,8 @@ class LeadScreen(ReloadingScreen):
         with TabbedContent(id="lead-tabs"):
             with TabPane("Annotators", id="tab-annotators"):
                 yield DataTable(id="annotators", cursor_type="row")
+                yield Static("", id="time-note", markup=False)
+                yield DataTable(id="time", cursor_type="row")
             with TabPane("Documents", id="tab-documents"):
                 yield DataTable(id="documents", cursor_type="row")
             with TabPane("Agreement", id="tab-agreement"):
@@ -250,6 +252,7 @@ class LeadScreen(ReloadingScreen):
             ("annotator", "role", "assigned", "in prog.", "submitted", "done"),
             ann_rows,
         )
+        self._show_time(p.time)
         names = sorted({n for d in p.documents for n in d.statuses})
         fill_table(
             self.query_one("#documents", DataTable),
@@ -272,6 +275,26 @@ class LeadScreen(ReloadingScreen):
         if self._open_when_shown:
             self._open_when_shown = False
             self.action_open_document()
+
+    def _show_time(self, t: dict[str, Any] | None) -> None:
+        """Active time and pace (``corpusdb status --time``'s figures, read from the API's report)."""
+        if t is None:
+            return
+        from corpusdb.reports.progress_html import hms
+
+        rate = lambda v: "—" if v is None else f"{v:.1f}"  # noqa: E731
+        fill_table(
+            self.query_one("#time", DataTable),
+            ("annotator", "active", "docs", "items/h", "docs/h"),
+            [(r["annotator"], hms(r["active_seconds"]), str(r["documents"]), rate(r["items_per_hour"]),
+              rate(r["documents_per_hour"])) for r in t["by_annotator"]],
+        )  # fmt: skip
+        pj = t["projection"]
+        when = f"done by {pj['date']}" if pj["date"] else "no completion date yet (no recent pace)"
+        self.query_one("#time-note", Static).update(
+            f"Active time (idle gaps over {t['idle_seconds']:g} s not counted) · finished {pj['done']}/"
+            f"{pj['documents']} at {pj['pace_per_day']:g}/day: {when}"
+        )
 
     def _show_agreement(self, p: Progress, lead: LeadAgreement | None) -> None:
         layers = lead.layers if lead else {}
