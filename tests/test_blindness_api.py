@@ -207,6 +207,22 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "skip": lambda s: s.alice.skip(s.bob_open, "peek"),
     "unskip": lambda s: s.alice.unskip(s.bob_open),
     "skips": lambda s: s.alice.skips(),
+    # the lead's reports: time from her own edit history only; agreement on what she may read
+    "time_report": lambda s: s.alice.time_report(),
+    "unitizing_agreement": lambda s: s.alice.unitizing_agreement("alpha_u", raters=["alice", "bob"]),
+    "agreement_by": lambda s: s.alice.agreement_by("guideline"),
+    # shared tasks: an organizer's (leads); an annotator is refused or finds nothing
+    "tasks": lambda s: s.alice.tasks(),
+    "task": lambda s: s.alice.task("t"),
+    "create_task": lambda s: s.alice.create_task("t", release="v1", split="test", metric="bb"),
+    "add_team": lambda s: s.alice.add_team("t", "x", ["alice"]),
+    "end_phase": lambda s: s.alice.end_phase("t"),
+    "check_run": lambda s: s.alice.check_run("t", [], s.tmp),
+    "submit_run": lambda s: s.alice.submit_run("t", "x", []),
+    "task_runs": lambda s: s.alice.task_runs("t"),
+    "score_task": lambda s: s.alice.score_task("t", bootstrap=0),
+    "leaderboard": lambda s: s.alice.leaderboard("t", bootstrap=0),
+    "feedback": lambda s: s.alice.feedback("t", "x"),
     # knowledge bases: shared vocabularies, no annotation content; loading is the owner's
     "kb_add": lambda s: s.alice.kb_add("peek", s.tmp / "x.obo", "obo"),
     "kb_update": lambda s: s.alice.kb_update("peek", s.tmp / "x.obo"),

@@ -126,6 +126,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "evaluate bb-norm": None,  # files in, figures out (gold and system folders): no project
         "export brat": ["export", "brat", str(out / "brat"), "-a", "bob"],
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],
+        "export json": ["export", "json", str(out / "x.json"), "-a", "bob"],
         "import brat": ["import", "brat", str(out), "--annotator", "bob"],
         "import texts": ["import", "texts", str(out)],
         **{
@@ -194,6 +195,16 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "team list": ["team", "list"],
         "skip": ["skip", "open", "-r", "peek"],  # alice's own set only: bob's skip stays his
         "unskip": ["unskip", "open"],
+        # shared tasks: an organizer's (leads); validate reads files only, no project
+        "validate": None,
+        "task create": ["task", "create", "t", "--release", "v1", "--split", "test", "--metric", "bb"],
+        "task team add": ["task", "team", "add", "t", "x"],
+        "task end-phase": ["task", "end-phase", "t"],
+        "task submit": ["task", "submit", "t", "x", str(out)],
+        "task score": ["task", "score", "t"],
+        "task leaderboard": ["task", "leaderboard", "t"],
+        "task feedback": ["task", "feedback", "t", "x"],
+        "task list": ["task", "list"],
         # knowledge bases: shared vocabularies (no annotation content); loading is the owner's
         "kb add": ["kb", "add", "peek", str(out / "x.obo")],
         "kb update": ["kb", "update", "peek", str(out / "x.obo")],
