@@ -656,8 +656,6 @@ ALL_TABLES = [
     RecommenderModelRow,
     SuggestionRow,
     QueuePositionRow,
-
-
     SharedTaskRow,
     TaskTeamRow,
     TaskRunRow,
