@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "92e84e0df30cf4702c8d0b9cea626fc769072570997d14024c5dc6f4fb86141c"
+MODELS_SHA256 = "6dcfcfa5014dc427010ac30cd7e3581f65fae1da2d2233d61ec3dd2e9fcc4270"
 
 
 def utcnow() -> datetime:
