@@ -78,6 +78,10 @@ PROJECT_SCOPED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...] | str]] = 
 READ_ONLY = ("team_login", "alembic_version")
 """Tables a team role may read but never write (``team_login`` only its own rows)."""
 
+PRIVATE = ("login_password", "login_state")
+"""Tables no team role is granted at all: login secrets and counters, reached on PostgreSQL only through
+the ``SECURITY DEFINER`` login functions of ``corpusdb.logins.pgsql``."""
+
 ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _POLICY_NAMES = ("corpusdb_read", "corpusdb_insert", "corpusdb_update", "corpusdb_delete")

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "558f7b4a8b6df2d929f797bcb9ffe4fd8f7cee11c42012c95df683131cb2d832"
+MODELS_SHA256 = "88e04a0785c45e90affa8ffeade280c6124815a2ab2c37388100c7a8d04df986"
 
 
 def utcnow() -> datetime:
@@ -117,6 +117,19 @@ def _build() -> MetaData:
         Index(conv("ix_guideline_project_id"), "project_id"),
     )
     Table(
+        "login_state",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("project_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("failures", Integer(), nullable=False, default=0),
+        Column("locked_until", DateTime(timezone=True), nullable=True),
+        Column("last_document", String(), nullable=True),
+        Column("updated", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("project_id", "name", name=conv("uq_login_state_project_id_name")),
+        ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_login_state_project_id_project")),
+    )
+    Table(
         "release",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -198,6 +211,20 @@ def _build() -> MetaData:
         Index(conv("ix_correction_author_id"), "author_id"),
         Index(conv("ix_correction_document_id"), "document_id"),
         Index(conv("ix_correction_project_id"), "project_id"),
+    )
+    Table(
+        "login_password",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("project_id", Integer(), nullable=False),
+        Column("annotator_id", Integer(), nullable=False),
+        Column("password_hash", String(), nullable=False),
+        Column("generation", Integer(), nullable=False, default=1),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        Column("revoked", DateTime(timezone=True), nullable=True),
+        ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_login_password_project_id_project")),
+        UniqueConstraint("annotator_id", name=conv("uq_login_password_annotator_id")),
+        ForeignKeyConstraint(["annotator_id"], ["annotator.id"], ondelete="CASCADE", name=conv("fk_login_password_annotator_id_annotator")),
     )
     Table(
         "run",
@@ -427,6 +454,8 @@ edit_history = metadata.tables["edit_history"]
 entity = metadata.tables["entity"]
 guideline = metadata.tables["guideline"]
 link = metadata.tables["link"]
+login_password = metadata.tables["login_password"]
+login_state = metadata.tables["login_state"]
 note = metadata.tables["note"]
 project = metadata.tables["project"]
 relation = metadata.tables["relation"]
