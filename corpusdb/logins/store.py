@@ -21,8 +21,8 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, insert, select, update
 
 from corpusdb import db, tables
-from corpusdb.service import aware
 from corpusdb.controls import clean
+from corpusdb.service import aware
 
 S = tables.login_state
 PW = tables.login_password
