@@ -7,6 +7,7 @@ database owner) on the progress view. Every screen is reachable from the command
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Iterable
 from typing import Any, ClassVar
@@ -141,10 +142,8 @@ class CorpusApp(App[None]):
 
     @work(thread=True, exclusive=True, group="login-check")
     def _check_login(self) -> None:
-        try:
+        with contextlib.suppress(CorpusError):  # the session's end listener exits the app
             self.login_session.check()
-        except CorpusError:
-            pass  # the session's end listener exits the app
 
     def _session_ended(self, why: str) -> None:
         if threading.get_ident() != self._thread_id:
@@ -155,10 +154,8 @@ class CorpusApp(App[None]):
     def _remember(self, document: str) -> None:
         """Where a new session of this person resumes (called from workers; a failure is harmless)."""
         if self.login_session is not None:
-            try:
+            with contextlib.suppress(CorpusError):
                 self.login_session.remember_document(document)
-            except CorpusError:
-                pass
 
     def _home(self) -> Screen[object]:
         role = self.facade.role

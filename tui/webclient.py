@@ -11,6 +11,7 @@ screen a person would read, as the page's xterm.js does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -91,10 +92,8 @@ class ServedSession:
             if left <= 0:
                 raise TimeoutError(f"not on screen after {timeout}s: {what!r}; screen:\n{self.text()}")
             self._changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
-            except TimeoutError:
-                pass
         return time.perf_counter() - start
 
     async def wait_closed(self, *, timeout: float = 30.0) -> None:

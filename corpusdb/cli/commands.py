@@ -44,5 +44,5 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     relevance.register,  # topics, runs, pool, judge, judgments, qrels; `evaluate trec` (after any evaluate group)
     team.register,
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
-    __import__("corpusdb.cli.serve", fromlist=["register"]).register,  # `corpusdb serve`; textual-serve lazily
+    __import__("corpusdb.cli.serve", fromlist=["register"]).register,  # `corpusdb serve`, lazily
 ]
