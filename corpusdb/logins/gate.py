@@ -152,8 +152,9 @@ class LoginGate:
             raise LoginRefused(WRONG, "password")
         if row.revoked is not None:
             raise LoginRefused("this login was revoked: ask your lead", "revoked")
-        person = SqlitePerson(engine, pid, who, row.id, row.generation)
-        corpus = Corpus(engine, pid, _actor(engine, pid, who))
+        mine = db.make_engine(self.url)  # the person's own engine: the session's guard watches it alone
+        person = SqlitePerson(mine, pid, who, row.id, row.generation)
+        corpus = Corpus(mine, pid, _actor(mine, pid, who))
         return self._open(corpus, who, person)
 
     def _verify_postgres(self, who: str, password: str) -> LoginSession:
