@@ -17,7 +17,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +38,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(url: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def served(
+    url: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`corpusdb --db URL serve --port P ARGS` in its own process group; yields (base URL, process).
     Afterwards the whole group goes (the server and every session process it started)."""
     port = free_port()
     cmd = [sys.executable, "-m", "corpusdb", "--db", url, "serve", "--port", str(port), *args]
-    log = open(Path(cwd or ".") / f"serve-{port}.log", "wb") if cwd else subprocess.DEVNULL
+    log = open(Path(cwd or ".") / f"serve-{port}.log", "wb") if cwd else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                             env={**os.environ, **(env or {})}, cwd=cwd)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
@@ -63,10 +65,8 @@ def served(url: str, *args: str, env: dict[str, str] | None = None, cwd: Path | 
     finally:
         with _suppress():
             os.killpg(proc.pid, signal.SIGTERM)
-        try:
+        with suppress(subprocess.TimeoutExpired):
             proc.wait(10)
-        except subprocess.TimeoutExpired:
-            pass
         with _suppress():
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
@@ -74,10 +74,8 @@ def served(url: str, *args: str, env: dict[str, str] | None = None, cwd: Path | 
 
 @contextmanager
 def _suppress() -> Iterator[None]:
-    try:
+    with suppress(ProcessLookupError):
         yield
-    except ProcessLookupError:
-        pass
 
 
 def browser_or_skip() -> Any:

@@ -14,6 +14,7 @@ import json
 import sqlite3
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -57,7 +58,7 @@ def test_passwords_are_stored_hashed_in_the_file(project: Corpus, sqlite_url: st
         stored = [r[0] for r in raw.execute("SELECT password_hash FROM login_password")]
     assert len(stored) == 2 and all(s.startswith("scrypt$") for s in stored)
     assert not any("alice-pw" in s or "bob-pw" in s for s in stored)
-    assert b"alice-pw" not in open(path, "rb").read()
+    assert b"alice-pw" not in Path(path).read_bytes()
 
 
 def test_login_binds_the_session_to_that_person(project: Corpus, sqlite_url: str) -> None:
@@ -76,7 +77,9 @@ def test_wrong_password_and_unknown_name_answer_alike(project: Corpus, sqlite_ur
     assert str(refused(gate, "", "x")) == "type your name and your password"
 
 
-def test_failures_are_counted_in_the_database_across_gates_then_locked(project: Corpus, sqlite_url: str) -> None:
+def test_failures_are_counted_in_the_database_across_gates_then_locked(
+    project: Corpus, sqlite_url: str
+) -> None:
     one, two = LoginGate(sqlite_url, policy=FAST), LoginGate(sqlite_url, policy=FAST)  # two session processes
     assert str(refused(one, "alice", "a")) == WRONG
     assert str(refused(two, "alice", "b")) == WRONG
@@ -102,7 +105,9 @@ def test_a_failure_waits_longer_each_time(project: Corpus, sqlite_url: str) -> N
     assert took[0] >= 0.3 and took[1] >= 0.6 and took[2] >= 0.6  # 0.3 s x failures, capped at 0.6 s
 
 
-def test_revoking_ends_future_logins_and_open_sessions_at_their_next_action(project: Corpus, sqlite_url: str) -> None:
+def test_revoking_ends_future_logins_and_open_sessions_at_their_next_action(
+    project: Corpus, sqlite_url: str
+) -> None:
     gate = LoginGate(sqlite_url, policy=FAST)
     session = gate.login("alice", "alice-pw")
     ended: list[str] = []
@@ -170,7 +175,9 @@ def test_history_shows_every_login_failure_lockout_and_logout(
     assert main(["--db", sqlite_url, "--as", "alice", "history"]) == 5  # the trail is for leads
 
 
-def test_cli_team_login_on_sqlite(sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_team_login_on_sqlite(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     build_sample(sqlite_url)
     monkeypatch.setattr("sys.stdin", io.StringIO("s3cret-pw\n"))
     assert main(["--db", sqlite_url, "team", "login", "alice", "--password-stdin"]) == 0
@@ -183,7 +190,9 @@ def test_cli_team_login_on_sqlite(sqlite_url: str, monkeypatch: pytest.MonkeyPat
     assert [(r["annotator"], r["can_login"]) for r in listed] == [("alice", True)]
 
 
-def test_login_and_as_exclude_each_other(project: Corpus, sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_login_and_as_exclude_each_other(
+    project: Corpus, sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["--db", sqlite_url, "tui", "--login", "--as", "alice"]) == 2
     assert main(["--db", sqlite_url, "--as", "alice", "tui", "--login"]) == 2
     assert main(["--db", sqlite_url, "--as", "alice", "serve"]) == 2

@@ -38,7 +38,9 @@ class PgTeam:
         return LoginGate(role_url(self.url, self.roles.name("gate")), policy=FAST, **kw)  # type: ignore[arg-type]
 
     def sql(self, role: str) -> psycopg.Connection:  # type: ignore[type-arg]
-        return psycopg.connect(role_url(self.url, role).replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+        return psycopg.connect(
+            role_url(self.url, role).replace("postgresql+psycopg://", "postgresql://"), autocommit=True
+        )
 
 
 @pytest.fixture
@@ -101,13 +103,23 @@ def test_failures_lock_the_name_and_a_login_clears_them(pg_team: PgTeam) -> None
 def test_the_gatekeeper_reads_nothing_and_a_person_cannot_lock_a_colleague_out(pg_team: PgTeam) -> None:
     gate_role, alice = pg_team.roles.name("gate"), pg_team.roles.name("alice")
     with pg_team.sql(gate_role) as g:
-        for table in ("span", "annotation_set", "document", "login_state", "audit_event", "team_login", "annotator"):
+        for table in (
+            "span",
+            "annotation_set",
+            "document",
+            "login_state",
+            "audit_event",
+            "team_login",
+            "annotator",
+        ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 g.execute(f"SELECT * FROM {table}")
         assert g.execute("SELECT n_failures FROM corpusdb_login_state(1, 'x')").fetchone() == (0,)
     with pg_team.sql(alice) as a:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            a.execute("SELECT * FROM corpusdb_login_failed(1, %s, 'x', 'x', 1, 99999)", (pg_team.roles.name("bob"),))
+            a.execute(
+                "SELECT * FROM corpusdb_login_failed(1, %s, 'x', 'x', 1, 99999)", (pg_team.roles.name("bob"),)
+            )
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             a.execute("SELECT * FROM login_state")
         # her own functions speak only of herself, whatever she passes

@@ -65,7 +65,9 @@ def annotate_word(tab: Tab) -> None:
     tab.type("enter")
 
 
-def test_log_in_annotate_see_it_saved_reload_and_find_it(browser: Any, sqlite_url: str, tmp_path: Path) -> None:
+def test_log_in_annotate_see_it_saved_reload_and_find_it(
+    browser: Any, sqlite_url: str, tmp_path: Path
+) -> None:
     owner = sqlite_project(sqlite_url)
     with served(sqlite_url, cwd=tmp_path) as (base, _):
         tab = Tab(browser, base)

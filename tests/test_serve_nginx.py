@@ -33,14 +33,22 @@ def test_the_nginx_recipe_passes_nginx_t(tmp_path: Path) -> None:
     )  # fmt: skip
     text = RECIPE.read_text()
     assert "proxy_set_header Upgrade $http_upgrade" in text and "127.0.0.1:8000" in text
-    conf = text.replace("/etc/ssl/corpusdb/fullchain.pem", str(cert)).replace("/etc/ssl/corpusdb/privkey.pem", str(key))
+    conf = text.replace("/etc/ssl/corpusdb/fullchain.pem", str(cert)).replace(
+        "/etc/ssl/corpusdb/privkey.pem", str(key)
+    )
     prefix = f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n"
     conf = prefix + conf.replace("http {", f"http {{\n    access_log {tmp_path}/access.log;", 1)
     (tmp_path / "nginx.conf").write_text(conf)
-    got = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True)
+    got = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True
+    )
     assert got.returncode == 0, got.stderr
     assert "syntax is ok" in got.stderr and "test is successful" in got.stderr
     broken = conf.replace("proxy_http_version 1.1;", "proxy_http_version 1.1")  # the test can fail
     (tmp_path / "broken.conf").write_text(broken)
-    bad = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "broken.conf")], capture_output=True, text=True)
+    bad = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "broken.conf")],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode != 0

@@ -31,6 +31,7 @@ KEYS = {
     "shift+left": "\x1b[1;2D",
     "ctrl+q": "\x11",
     "ctrl+p": "\x10",
+    "f1": "\x1bOP",
 }
 
 
@@ -77,6 +78,13 @@ class ServedSession:
         """Type keys: a name from ``KEYS`` or literal text."""
         for key in keys:
             await self._ws.send_json(["stdin", KEYS.get(key, key)])
+
+    async def type(self, text: str, *, interval: float = 0.05) -> None:
+        """Type ``text`` a character at a time, as a person does (a key that opens a field moves the
+        focus a moment after it is read: keys sent in the same instant would land before it)."""
+        for ch in text:
+            await self.send(ch)
+            await asyncio.sleep(interval)
 
     async def wait_for(self, needle: str, *, timeout: float = 30.0) -> float:
         """Wait until ``needle`` is on the screen; returns the time it took (seconds)."""

@@ -44,7 +44,7 @@ def serve(
     LoginGate(url, st.project).check()  # the database, the project, and on PostgreSQL the gatekeeper
     line = exposure_line(host, port, public_url)
     if line is not None:
-        err.print(f"corpusdb: {line}")
+        err.print(f"corpusdb: {line}", soft_wrap=True)
     os.environ["CORPUSDB_URL"] = url  # the sessions' database, out of every command line
     from textual_serve.server import Server
 

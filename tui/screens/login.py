@@ -32,6 +32,7 @@ class LoginForm(Widget, can_focus=True):
     """Two fields, name and password (shown as dots); Enter moves on, then logs in."""
 
     DEFAULT_CSS = "LoginForm { height: 2; }"
+    KEYS = ("enter", "tab", "down", "shift+tab", "up", "backtab", "backspace", "escape")
 
     def __init__(self) -> None:
         super().__init__(id="login-form")
