@@ -181,11 +181,17 @@ def local_tui(url: str, keys: int, think: float) -> dict[str, object]:
         time.sleep(think)
         while read(0.05):
             pass
+        made = 0
         for k in range(keys):
             key = ROUND[k % len(ROUND)]
             sent = time.perf_counter()
             os.write(master, key.encode())
+            if key == "p":
+                made += 1
+            want = {"a": "picks its type", "p": f"{made} spans"}.get(key)
             got = read(60)
+            while want is not None and want not in "\n".join(screen.display) and got is not None:
+                got = read(60)
             if got is not None:
                 lat.append(got - sent)
             end = time.perf_counter() + think
