@@ -33,6 +33,7 @@ class LoginForm(Widget, can_focus=True):
 
     DEFAULT_CSS = "LoginForm { height: 2; }"
     KEYS = ("enter", "tab", "down", "shift+tab", "up", "backtab", "backspace", "escape")
+    KEYS = ("enter", "tab", "down", "shift+tab", "up", "backtab", "backspace", "escape")
 
     def __init__(self) -> None:
         super().__init__(id="login-form")
@@ -67,10 +68,8 @@ class LoginForm(Widget, can_focus=True):
         return self.name_value if self.field == 0 else self.password_value
 
     def on_key(self, event: events.Key) -> None:
-        if self.busy or (
-            event.key in ("ctrl+q", "ctrl+c", "ctrl+p", "f1", "question_mark") and not event.is_printable
-        ):
-            return
+        if self.busy or not (event.is_printable or event.key in self.KEYS):
+            return  # the app's keys (ctrl+q, ctrl+p, f1) stay the app's
         event.stop()
         event.prevent_default()
         if event.key == "enter":
