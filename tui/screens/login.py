@@ -33,7 +33,6 @@ class LoginForm(Widget, can_focus=True):
 
     DEFAULT_CSS = "LoginForm { height: 2; }"
     KEYS = ("enter", "tab", "down", "shift+tab", "up", "backtab", "backspace", "escape")
-    KEYS = ("enter", "tab", "down", "shift+tab", "up", "backtab", "backspace", "escape")
 
     def __init__(self) -> None:
         super().__init__(id="login-form")
