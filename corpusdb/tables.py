@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "88e04a0785c45e90affa8ffeade280c6124815a2ab2c37388100c7a8d04df986"
+MODELS_SHA256 = "5b4f41995aaa1cd3a75f4949132c35d4e964ca353de28bd81a228b203c2a1041"
 
 
 def utcnow() -> datetime:
