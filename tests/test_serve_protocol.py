@@ -218,6 +218,8 @@ def test_kill_9_of_the_server_leaves_a_sound_database_and_its_sessions_end(
             time.sleep(0.2)
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    gone = Corpus.open(url=sqlite_url).history(action="logout")
+    assert [(e.actor, e.detail["reason"]) for e in gone] == [("alice", "server gone")]
 
     @run_async
     async def again(base: str) -> None:
