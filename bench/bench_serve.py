@@ -90,7 +90,9 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
-async def one_session(base: str, i: int, keys: int, think: float, lat: list[float], typing: list[int]) -> float:
+async def one_session(
+    base: str, i: int, keys: int, think: float, lat: list[float], typing: list[int]
+) -> float:
     s = ServedSession(base, width=WIDTH, height=HEIGHT)
     await s.connect()
     t0 = time.perf_counter()
@@ -221,7 +223,9 @@ def ms(x: float) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sessions", default="1,4", help="comma-separated N (default 1,4; the issue's: 1,10,20,40)")
+    ap.add_argument(
+        "--sessions", default="1,4", help="comma-separated N (default 1,4; the issue's: 1,10,20,40)"
+    )
     ap.add_argument("--keys", type=int, default=100)
     ap.add_argument("--think", type=float, default=0.2, help="seconds between a key's frame and the next key")
     ap.add_argument("--chars", type=int, default=2000)

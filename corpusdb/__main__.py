@@ -1,5 +1,6 @@
 """``python -m corpusdb``: the ``corpusdb`` command (how ``corpusdb serve`` starts each session)."""
 
-from corpusdb.cli.main import run
+if __name__ == "__main__":
+    from corpusdb.cli.main import run
 
-run()
+    run()

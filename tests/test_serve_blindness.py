@@ -53,7 +53,9 @@ def scene(url: str) -> Corpus:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def setting(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, dict[str, tuple[str, str]]]]:
+def setting(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[str, dict[str, tuple[str, str]]]]:
     """(URL to serve, person -> (login name, password)) on SQLite or PostgreSQL team mode."""
     if request.param == "sqlite":
         url = request.getfixturevalue("sqlite_url")
@@ -85,7 +87,9 @@ async def walk(s: ServedSession, steps: list[tuple[tuple[str, ...], str]]) -> li
     return seen
 
 
-def test_alice_never_sees_bobs_work_in_a_served_session(setting: tuple[str, dict[str, tuple[str, str]]], tmp_path: Path) -> None:
+def test_alice_never_sees_bobs_work_in_a_served_session(
+    setting: tuple[str, dict[str, tuple[str, str]]], tmp_path: Path
+) -> None:
     url, logins = setting
 
     @run_async
@@ -93,7 +97,9 @@ def test_alice_never_sees_bobs_work_in_a_served_session(setting: tuple[str, dict
         s = ServedSession(base)
         await s.connect()
         await s.log_in(*logins["alice"], expect="3 not started")
-        rows = [line.split() for line in s.text().splitlines() if line.split()[:1] in (["d1"], ["d2"], ["d3"])]
+        rows = [
+            line.split() for line in s.text().splitlines() if line.split()[:1] in (["d1"], ["d2"], ["d3"])
+        ]
         assert [r[:6] for r in rows] == [[d, "·", "assigned", "0", "0", "0"] for d in ("d1", "d2", "d3")]
         seen = await walk(s, [
             (("enter",), "0 spans 0 rels"),  # d1: none of bob's two spans, nor his relation
