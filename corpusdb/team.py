@@ -16,6 +16,7 @@ from sqlalchemy import Connection, delete, insert, select, text
 from corpusdb import rls, tables
 from corpusdb.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from corpusdb.logins.accounts import LoginsMixin
+from corpusdb.logins.pgsql import scram_literal
 from corpusdb.service import aware, utcnow_aware
 
 T = tables.team_login
@@ -110,9 +111,7 @@ class TeamMixin(LoginsMixin):
             exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first()
             conn.exec_driver_sql(f"{'ALTER' if exists else 'CREATE'} ROLE {q} LOGIN")
             if password is not None:
-                conn.exec_driver_sql(
-                    f"ALTER ROLE {q} PASSWORD {_literal(conn, _hashed(conn, role, password))}"
-                )
+                conn.exec_driver_sql(f"ALTER ROLE {q} PASSWORD {scram_literal(conn, role, password)}")
             conn.execute(
                 insert(T).values(
                     project_id=self.project_id, annotator_id=row.id, role_name=role, created=utcnow_aware()
@@ -170,16 +169,3 @@ class TeamMixin(LoginsMixin):
                 {"p": self.project_id},
             ).all()
         return [TeamLogin(r[0], r[1], r[2], bool(r[3]), aware(r[4])) for r in rows]
-
-
-def _hashed(conn: Connection, role: str, password: str) -> str:
-    """The password as the server stores it (SCRAM), hashed here so it never crosses the wire or
-    lands in the server's statement log in clear."""
-    pgconn = conn.connection.driver_connection.pgconn  # type: ignore[union-attr]
-    return pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
-
-
-def _literal(conn: Connection, value: str) -> str:
-    from psycopg import sql
-
-    return sql.Literal(value).as_string(conn.connection.driver_connection)  # type: ignore[arg-type]

@@ -113,8 +113,7 @@ class LoginsMixin(ServiceBase):
             raise InvalidInput(
                 f"{role!r} is not a plain PostgreSQL role name (lower-case letters, digits, _)"
             )
-        from corpusdb.logins.pgsql import gatekeeper_grants
-        from corpusdb.team import _hashed, _literal
+        from corpusdb.logins.pgsql import gatekeeper_grants, scram_literal
 
         with self._write() as conn:
             if conn.execute(
@@ -125,9 +124,7 @@ class LoginsMixin(ServiceBase):
             exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first()
             conn.exec_driver_sql(f"{'ALTER' if exists else 'CREATE'} ROLE {q} LOGIN NOSUPERUSER NOBYPASSRLS")
             if password is not None:
-                conn.exec_driver_sql(
-                    f"ALTER ROLE {q} PASSWORD {_literal(conn, _hashed(conn, role, password))}"
-                )
+                conn.exec_driver_sql(f"ALTER ROLE {q} PASSWORD {scram_literal(conn, role, password)}")
             for stmt in gatekeeper_grants(rls.current_schema(conn), role):
                 conn.exec_driver_sql(stmt)
             self._audit(conn, "team_gatekeeper", role, created=not exists)

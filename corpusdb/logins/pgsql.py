@@ -222,3 +222,13 @@ class PgPerson:
             conn.execute(
                 text("SELECT corpusdb_login_remember(:p, :d)"), {"p": self.project_id, "d": document}
             )
+
+
+def scram_literal(conn: Connection, role: str, password: str) -> str:
+    """``password`` as an SQL literal of the form the server stores (SCRAM), hashed here so it never
+    crosses the wire or lands in the server's statement log in clear (``ALTER ROLE ... PASSWORD``)."""
+    from psycopg import sql
+
+    pgconn = conn.connection.driver_connection.pgconn  # type: ignore[union-attr]
+    hashed = pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
+    return sql.Literal(hashed).as_string(conn.connection.driver_connection)  # type: ignore[arg-type]
