@@ -148,8 +148,9 @@ class Tab:
     def log_in(self, name: str, password: str) -> None:
         """Clear the form (after a refusal it keeps the name and waits for the password), then log in."""
         self.wait_for("log in")
-        self.type("escape")
-        self.wait_for("› name      ▏")  # a key right behind Escape would read as alt+key: wait
+        if "› name      ▏" not in self.text():
+            self.type("escape")
+            self.wait_for("› name      ▏")  # a key right behind Escape would read as alt+key: wait
         self.type(name, "enter", password, "enter")
 
     def closed(self) -> bool:
