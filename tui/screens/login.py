@@ -125,6 +125,13 @@ class LoginScreen(BaseScreen):
         self.title = "Log in"
         self.set_focus(self.form)
 
+    def on_key(self, event: events.Key) -> None:
+        """A key that reached the screen itself (typed before the form took the focus) is the form's."""
+        if self.form.has_focus:
+            return
+        self.set_focus(self.form)
+        self.form.on_key(event)
+
     @property
     def form(self) -> LoginForm:
         return self.query_one(LoginForm)
