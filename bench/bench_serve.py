@@ -147,8 +147,9 @@ async def round_of(base: str, n: int, keys: int, think: float, sid: int) -> dict
     return {"lat": lat, "logins": logins, "mem": peak}
 
 
-def local_tui(url: str, keys: int, think: float) -> dict[str, object]:
-    """The same keys in a local pseudo-terminal: `corpusdb tui --as a0 --open doc0`."""
+def local_tui(url: str, keys: int, think: float, who: int) -> dict[str, object]:
+    """The same keys in a local pseudo-terminal: `corpusdb tui --as aK --open docK`, a person and a
+    document of its own (the served sessions' documents hold their spans by now)."""
     import fcntl
     import pty
     import struct
@@ -161,7 +162,7 @@ def local_tui(url: str, keys: int, think: float) -> dict[str, object]:
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "corpusdb", "--db", url, "tui", "--as", "a0", "--open", "doc0"],
+        [sys.executable, "-m", "corpusdb", "--db", url, "tui", "--as", f"a{who}", "--open", f"doc{who}"],
         stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
     )  # fmt: skip
     os.close(slave)
@@ -178,7 +179,7 @@ def local_tui(url: str, keys: int, think: float) -> dict[str, object]:
     lat: list[float] = []
     try:
         deadline = time.time() + 60
-        while "doc0 — a0" not in "\n".join(screen.display) and time.time() < deadline:
+        while f"doc{who} — a{who}" not in "\n".join(screen.display) and time.time() < deadline:
             read(0.1)
         time.sleep(think)
         while read(0.05):
@@ -191,9 +192,9 @@ def local_tui(url: str, keys: int, think: float) -> dict[str, object]:
             if key == "p":
                 made += 1
             want = {"a": "picks its type", "p": f"{made} spans"}.get(key)
-            got = read(60)
+            got = read(30)
             while want is not None and want not in "\n".join(screen.display) and got is not None:
-                got = read(60)
+                got = read(30)
             if got is not None:
                 lat.append(got - sent)
             end = time.perf_counter() + think
@@ -237,7 +238,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             url = f"sqlite:///{tmp}/bench-{n}.sqlite"
-            build(url, n, args.chars)
+            build(url, n + 1, args.chars)  # the last person is the local TUI's
             with served(url, "--idle-timeout", "0", cwd=Path(tmp)) as (base, proc):
                 got = asyncio.run(round_of(base, n, args.keys, args.think, os.getsid(proc.pid)))
             spans = saved_spans(url, n)
@@ -250,7 +251,7 @@ def main() -> None:
                 f"PSS a session {mem['per'] / 1024:.0f} MiB (median), all {mem['total'] / 1024:.0f} MiB; "
                 f"login median {statistics.median(logins):.2f} s; spans saved {min(spans)}-{max(spans)} a session"
             )
-            local = local_tui(url, args.keys, args.think)
+            local = local_tui(url, args.keys, args.think, n)
             llat = local["lat"]
             assert isinstance(llat, list)
             print(
