@@ -166,6 +166,10 @@ LOGIN_SETTINGS: dict[str, str] = {
 a transaction left open (holding its row locks) ends after 10 minutes, a statement after 15, a
 wait for a lock after 1. They guard against accidents only: a login may change its own settings."""
 
+PRIVATE = ("login_password", "login_state")
+"""Tables no team role is granted at all: login secrets and counters, reached on PostgreSQL only through
+the ``SECURITY DEFINER`` login functions of ``corpusdb.logins.pgsql``."""
+
 ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _POLICY_NAMES = ("corpusdb_read", "corpusdb_insert", "corpusdb_update", "corpusdb_delete",
