@@ -20,11 +20,11 @@ import pytest
 
 from corpusdb.api import Corpus
 from corpusdb.basics.errors import PermissionDenied
+from corpusdb.basics.login_policy import LoginPolicy
+from corpusdb.basics.passwords import hash_password, verify_password
 from corpusdb.cli.main import main
-from corpusdb.logins.gate import WRONG, LoginGate, LoginRefused
-from corpusdb.logins.passwords import hash_password, verify_password
-from corpusdb.logins.policy import LoginPolicy
-from corpusdb.logins.session import SessionEnded
+from corpusdb.serving.gate import WRONG, LoginGate, LoginRefused
+from corpusdb.store.login_session import SessionEnded
 from tui.sample import build_sample
 
 FAST = LoginPolicy(delay=0.01, max_delay=0.05, max_failures=3, lockout=timedelta(minutes=15))

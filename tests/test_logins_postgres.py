@@ -18,9 +18,9 @@ import pytest
 
 from corpusdb.api import Corpus
 from corpusdb.basics.errors import DatabaseError
-from corpusdb.logins.gate import WRONG, LoginGate, LoginRefused
-from corpusdb.logins.policy import LoginPolicy
-from corpusdb.logins.session import SessionEnded
+from corpusdb.basics.login_policy import LoginPolicy
+from corpusdb.serving.gate import WRONG, LoginGate, LoginRefused
+from corpusdb.store.login_session import SessionEnded
 from tests.conftest import TeamRoles, role_url
 from tui.sample import build_sample
 

@@ -377,7 +377,7 @@ def test_policies_go_down_and_up_with_the_migration(pg_url: str) -> None:
             ).scalar_one()
         return pol, fun
 
-    from corpusdb.logins import pgsql
+    from corpusdb.store import login_pgsql as pgsql
 
     functions = len(rls.FUNCTION_SIGNATURES) + len(pgsql.GATE_FUNCTIONS) + len(pgsql.PERSON_FUNCTIONS)
     assert state()[0] >= 4 * len(rls.SET_OWNED) and state()[1] == functions

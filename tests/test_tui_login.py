@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from corpusdb.logins.gate import LoginGate
-from corpusdb.logins.policy import LoginPolicy
+from corpusdb.basics.login_policy import LoginPolicy
+from corpusdb.serving.gate import LoginGate
 from tui.app import build_login_app
 from tui.sample import build_sample
 from tui.screens.annotate import AnnotateScreen

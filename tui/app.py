@@ -40,7 +40,7 @@ class CorpusApp(App[None]):
     ]
 
     def __init__(self, facade: TuiFacade | None, *, start: str | None = None, gate: Any = None) -> None:
-        """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.logins.gate.LoginGate``):
+        """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.serving.gate.LoginGate``):
         the login screen comes first and the facade is the logged-in person's (served sessions and
         ``corpusdb tui --login``). Before a login the app holds nothing of the project."""
         super().__init__()
@@ -48,7 +48,7 @@ class CorpusApp(App[None]):
         self.start = start
         self.gate = gate
         self.login_session: Any = None
-        """The person's ``corpusdb.logins.session.LoginSession`` once logged in through ``gate``."""
+        """The person's ``corpusdb.store.login_session.LoginSession`` once logged in through ``gate``."""
 
     def on_unmount(self) -> None:
         stop = getattr(self, "_stop_listening", None)

@@ -37,8 +37,8 @@ def serve(
     st = state(ctx)
     if st.user:
         raise UsageError("serve has no --as: each browser session logs in, and that person is its user")
-    from corpusdb.logins.gate import LoginGate
     from corpusdb.serving import TEMPLATES, exposure_line, session_command
+    from corpusdb.serving.gate import LoginGate
 
     url = st.url
     LoginGate(url, st.project).check()  # the database, the project, and on PostgreSQL the gatekeeper

@@ -58,8 +58,8 @@ def tui(
     if login:
         from datetime import timedelta
 
-        from corpusdb.logins.gate import LoginGate
-        from corpusdb.logins.policy import LoginPolicy
+        from corpusdb.basics.login_policy import LoginPolicy
+        from corpusdb.serving.gate import LoginGate
         from corpusdb.store.db import default_url
 
         if user or st.user:

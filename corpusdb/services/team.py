@@ -14,10 +14,10 @@ from datetime import datetime
 from sqlalchemy import Connection, insert, select, text
 
 from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from corpusdb.logins.accounts import LoginsMixin
-from corpusdb.logins.pgsql import scram_literal
 from corpusdb.services.base import aware, utcnow_aware
+from corpusdb.services.login_accounts import LoginsMixin
 from corpusdb.store import rls, tables
+from corpusdb.store.login_pgsql import scram_literal
 
 T = tables.team_login
 A = tables.annotator

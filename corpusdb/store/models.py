@@ -628,9 +628,9 @@ class QueuePositionRow(SQLModel, table=True):
 
 class LoginPasswordRow(SQLModel, table=True):
     """An annotator's password for the login screen on SQLite (``corpusdb team login NAME``): a
-    salted scrypt hash (``corpusdb.logins.passwords``), never the password. Revoking keeps the row
+    salted scrypt hash (``corpusdb.basics.passwords``), never the password. Revoking keeps the row
     (``revoked`` set) so the login screen can say "revoked" to the right password; ``generation``
-    moves on with every change, which ends the sessions opened before it (``corpusdb.logins.session``)."""
+    moves on with every change, which ends the sessions opened before it (``corpusdb.store.login_session``)."""
 
     __tablename__ = "login_password"
     id: int | None = Field(default=None, primary_key=True)
@@ -649,7 +649,7 @@ class LoginStateRow(SQLModel, table=True):
     """Per name typed on a login screen: failed logins in a row and the lockout they caused, kept in
     the database so every session process (one per browser) counts the same failures; and, for a
     person, the document their last session was on (a new session resumes there). On PostgreSQL no
-    team role may touch it: the login functions of ``corpusdb.logins.pgsql`` do."""
+    team role may touch it: the login functions of ``corpusdb.store.login_pgsql`` do."""
 
     __tablename__ = "login_state"
     __table_args__ = (UniqueConstraint("project_id", "name"),)
@@ -694,8 +694,6 @@ ALL_TABLES = [
     RecommenderModelRow,
     SuggestionRow,
     QueuePositionRow,
-
-
     SharedTaskRow,
     TaskTeamRow,
     TaskRunRow,

@@ -168,7 +168,7 @@ wait for a lock after 1. They guard against accidents only: a login may change i
 
 PRIVATE = ("login_password", "login_state")
 """Tables no team role is granted at all: login secrets and counters, reached on PostgreSQL only through
-the ``SECURITY DEFINER`` login functions of ``corpusdb.logins.pgsql``."""
+the ``SECURITY DEFINER`` login functions of ``corpusdb.store.login_pgsql``."""
 
 ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 

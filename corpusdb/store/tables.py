@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "1a13ce60ac1c4f45c0c9f2859fcbda09e0b4996340216a3b125f8013b5a30d6e"
+MODELS_SHA256 = "f09548d340456069f4ab5da1c4bd1e034ffc63e1376d883ab98dcf1d09e700a2"
 
 
 def utcnow() -> datetime:

@@ -1,6 +1,6 @@
 """The login screen: the first screen of every served session and of ``corpusdb tui --login``.
 
-A thin form over ``corpusdb.logins.gate.LoginGate``: a name, a password, one line for the answer.
+A thin form over ``corpusdb.serving.gate.LoginGate``: a name, a password, one line for the answer.
 It shows nothing of the project (not even its name) and offers nothing but logging in and quitting;
 the check, the delay after a failure and the lockout run in a worker, never on the UI thread.
 

@@ -4,7 +4,7 @@ Why: ``corpusdb serve`` and ``corpusdb tui --login`` put a login screen before e
 On SQLite a person's password is a salted scrypt hash in ``login_password``; on both databases
 ``login_state`` counts failed logins per name (shared by every session process) and keeps where a
 person's last session was. On PostgreSQL neither table is granted to any team role: the login
-functions of ``corpusdb.logins.pgsql`` (created here) reach them, for the gatekeeper role and for a
+functions of ``corpusdb.store.login_pgsql`` (created here) reach them, for the gatekeeper role and for a
 person about themselves only.
 
 Revision ID: 0013
@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from corpusdb.logins import pgsql
+from corpusdb.store import login_pgsql as pgsql
 
 
 revision = '0013'

@@ -3,7 +3,7 @@
 On PostgreSQL a person's password is their role's (``corpusdb team login``, stored by the server as
 SCRAM); on SQLite there are no roles, so ``corpusdb team login NAME`` stores a salted scrypt hash in
 ``login_password`` instead. Revoking keeps the row, marked, and moves its generation on: the person's
-open sessions end at their next action (``corpusdb.logins.session``) and the login screen refuses them.
+open sessions end at their next action (``corpusdb.store.login_session``) and the login screen refuses them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from sqlalchemy import insert, select, text, update
 
 from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from corpusdb.logins.passwords import hash_password
+from corpusdb.basics.passwords import hash_password
 from corpusdb.services.base import ServiceBase, aware
 from corpusdb.store import rls, tables
 
@@ -113,7 +113,7 @@ class LoginsMixin(ServiceBase):
             raise InvalidInput(
                 f"{role!r} is not a plain PostgreSQL role name (lower-case letters, digits, _)"
             )
-        from corpusdb.logins.pgsql import gatekeeper_grants, scram_literal
+        from corpusdb.store.login_pgsql import gatekeeper_grants, scram_literal
 
         with self._write() as conn:
             if conn.execute(

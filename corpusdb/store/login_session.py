@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import event
 
 from corpusdb.basics.errors import CorpusError, PermissionDenied
-from corpusdb.logins.store import PersonStore
+from corpusdb.store.login_store import PersonStore
 
 
 class SessionEnded(PermissionDenied):

@@ -27,11 +27,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from corpusdb.basics.errors import CorpusError, DatabaseError
-from corpusdb.logins.passwords import MAX_PASSWORD, verify_password, waste_time
-from corpusdb.logins.policy import LoginPolicy
-from corpusdb.logins.session import LoginSession
-from corpusdb.logins.store import GateStore, PersonStore, SqliteGate, SqlitePerson, typed_name
+from corpusdb.basics.login_policy import LoginPolicy
+from corpusdb.basics.passwords import MAX_PASSWORD, verify_password, waste_time
 from corpusdb.store import db, rls, tables
+from corpusdb.store.login_session import LoginSession
+from corpusdb.store.login_store import GateStore, PersonStore, SqliteGate, SqlitePerson, typed_name
 
 WRONG = "wrong name or password"
 
@@ -69,7 +69,7 @@ class LoginGate:
             engine = db.make_engine(self.url)
             if self.postgres:
                 check_gatekeeper(engine)
-                from corpusdb.logins.pgsql import PgGate
+                from corpusdb.store.login_pgsql import PgGate
 
                 pid = PgGate.project_id(engine, self.project)
                 if pid is None:
@@ -92,7 +92,7 @@ class LoginGate:
     def _store(self) -> GateStore:
         engine, pid = self._gate()
         if self.postgres:
-            from corpusdb.logins.pgsql import PgGate
+            from corpusdb.store.login_pgsql import PgGate
 
             return PgGate(engine, pid)
         return SqliteGate(engine, pid)
@@ -159,8 +159,8 @@ class LoginGate:
 
     def _verify_postgres(self, who: str, password: str) -> LoginSession:
         from corpusdb.api import Corpus
-        from corpusdb.logins.pgsql import PgPerson
         from corpusdb.services.team import connection_annotator
+        from corpusdb.store.login_pgsql import PgPerson
 
         _, pid = self._gate()
         if not rls.ROLE_NAME.match(who):
@@ -230,7 +230,7 @@ def bypasses_rls(conn: Any) -> bool:
 def check_gatekeeper(engine: Engine) -> None:
     """Refuse a gate URL that is the owner, a superuser or a person: the session processes would hold
     their rights. It must be a gatekeeper (``corpusdb team gatekeeper``): the login functions, no table."""
-    from corpusdb.logins.pgsql import is_gatekeeper
+    from corpusdb.store.login_pgsql import is_gatekeeper
 
     with db.read(engine) as conn:
         role = conn.execute(text("SELECT current_user")).scalar()

@@ -13,12 +13,12 @@ the tables ``login_state`` and ``audit_event`` need no grant to anyone) with a f
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import Connection, Engine, text
 
-from corpusdb.logins.store import NameState
 from corpusdb.store import db, rls
+from corpusdb.store.login_store import NameState, aware
 
 GATE_FUNCTIONS = (
     "corpusdb_login_project(text)",
@@ -231,11 +231,3 @@ def scram_literal(conn: Connection, role: str, password: str) -> str:
     pgconn = conn.connection.driver_connection.pgconn  # type: ignore[union-attr]
     hashed = pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
     return sql.Literal(hashed).as_string(conn.connection.driver_connection)  # type: ignore[arg-type]
-
-
-def aware(dt: datetime | None) -> datetime | None:
-    """SQLite and some drivers return naive datetimes; a login's lockout times are UTC (a copy of
-    ``services.base.aware``: the store sits below the services)."""
-    if dt is None:
-        return None
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)

@@ -4,7 +4,7 @@ Two doors, one interface each, because on PostgreSQL they are two different conn
 
 * ``GateStore`` answers before anyone is logged in: the state of a name (failures, lockout) and a
   failure to record. On SQLite it is the database file; on PostgreSQL it is the gatekeeper role,
-  which may call the login functions and nothing else (``corpusdb.logins.pgsql``).
+  which may call the login functions and nothing else (``corpusdb.store.login_pgsql``).
 * ``PersonStore`` is used once logged in, through the person's own connection: the login itself
   (which clears the count), logout, whether the login still holds, the last document.
 
@@ -21,7 +21,6 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, insert, select, update
 
 from corpusdb.basics.controls import clean
-from corpusdb.services.base import aware
 from corpusdb.store import db, tables
 
 S = tables.login_state
@@ -172,3 +171,11 @@ def _audit(conn: Any, project_id: int, actor: str, action: str, **detail: Any) -
             project_id=project_id, actor=actor, action=action, target=actor, detail=detail, created=_now()
         )
     )
+
+
+def aware(dt: datetime | None) -> datetime | None:
+    """SQLite and some drivers return naive datetimes; a login's lockout times are UTC (a copy of
+    ``services.base.aware``: the store sits below the services)."""
+    if dt is None:
+        return None
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
