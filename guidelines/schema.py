@@ -407,8 +407,18 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r = _Reader(source)
     r.known(
         data,
-        {"schema", "entity", "link", "relation", "attribute", "label_set", "document_label", "rules",
-         "knowledge_base", "derive"},
+        {
+            "schema",
+            "entity",
+            "link",
+            "relation",
+            "attribute",
+            "label_set",
+            "document_label",
+            "rules",
+            "knowledge_base",
+            "derive",
+        },
         "top level",
     )
     head = data.get("schema")
@@ -622,7 +632,7 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         rules=rules,
         guideline=r.get(head, "guideline", str, "[schema]", None),
         knowledge_bases=kbs,
-derive=_derive_rules(r, data.get("derive", []), {x.name: x for x in relations}),
+        derive=_derive_rules(r, data.get("derive", []), {x.name: x for x in relations}),
     )
 
 
@@ -635,7 +645,9 @@ def _knowledge_bases(r: _Reader, raw: Any, check_types: Any) -> tuple[KnowledgeB
         where = f"[[knowledge_base]] #{i + 1}"
         if not isinstance(k, dict):
             raise r.fail(where, "must be a table")
-        r.known(k, {"database", "kb", "aliases", "types", "branches", "unknown", "obsolete", "line_kind"}, where)
+        r.known(
+            k, {"database", "kb", "aliases", "types", "branches", "unknown", "obsolete", "line_kind"}, where
+        )
         database = r.get(k, "database", str, where)
         where = f"[[knowledge_base]] '{database}'"
         types = r.strings(k, "types", where)

@@ -85,7 +85,10 @@ def test_take_one_annotator_for_a_whole_document(project: tuple[Corpus, list[str
         capsys, *base, "adjudicate", "d1", "--take", "alice", "--all", "-r", "alice is senior"
     )
     assert code == 0, err
-    assert "d1: took alice's version of 2, refused 2 (nothing there), 1 followed, 0 skipped, 0 open" in out
+    assert (
+        "d1: took alice's version of 2, not taken 2 (alice has nothing there), 1 followed, 0 skipped, 0 open"
+        in out
+    )
     new = _decisions(sqlite_url, "d1")[before:]
     by_kind = [(k, item, m) for k, item, m, *_ in new]
     # soil (Environment, alice's type) and gut taken; chickens and bob's relation to it refused;
@@ -127,7 +130,7 @@ def test_take_by_type_and_blocked_relations_are_listed_with_why(
     assert code == 0, err
     # bob's relation to "chickens" cannot enter gold: "chickens" is still undecided
     assert f"skipped {REL_CHICKENS}: argument Localization (span:50-58) has no gold item yet" in out
-    assert "took bob's version of 0, refused 0" in out
+    assert "took bob's version of 0, not taken 0" in out
     assert _decisions(sqlite_url, "d2")[before:] == []  # nothing decided, nothing written
     # take bob's "Soil" type only: one decision, with bob as its source and the default reason
     code, out, err = run(capsys, *base, "-f", "json", "adjudicate", "d2", "--take", "bob", "--type", "Soil")
@@ -168,7 +171,7 @@ def test_bulk_over_every_ready_document_is_one_transaction_each(
     assert code == 0, err
     lines = out.strip().splitlines()
     assert [ln.split(":")[0] for ln in lines[:-1]] == ["d1", "d2"]  # d3 is not ready (bob has not submitted)
-    assert lines[-1] == "total: 2 documents, 4 taken, 4 refused, 0 skipped, 0 open"
+    assert lines[-1] == "total: 2 documents, 4 taken, 4 not taken, 0 skipped, 0 open"
     assert [q.open for q in c.adjudication_queue()] == [0, 0]
     # a type no ready document has is a clear error, not an empty success
     code, _, err = run(capsys, *base, "adjudicate", "--take", "alice", "--type", "Water")
