@@ -25,13 +25,7 @@ GATE_FUNCTIONS = (
     "corpusdb_login_state(integer, text)",
     "corpusdb_login_failed(integer, text, text, text, integer, integer)",
 )
-PERSON_FUNCTIONS = (
-    "corpusdb_login_succeeded(integer, text)",
-    "corpusdb_login_logout(integer, text, text)",
-    "corpusdb_login_valid(integer)",
-    "corpusdb_login_last_document(integer)",
-    "corpusdb_login_remember(integer, text)",
-)
+PERSON_FUNCTIONS = rls.LOGIN_PERSON_FUNCTIONS
 
 _ME = (
     "SELECT t.role_name, a.name FROM team_login t JOIN annotator a ON a.id = t.annotator_id "
@@ -130,8 +124,11 @@ def install(conn: Connection) -> None:
         return
     for stmt in _functions(rls.current_schema(conn)):
         conn.exec_driver_sql(stmt)
-    for sig in GATE_FUNCTIONS:
+    for sig in GATE_FUNCTIONS + PERSON_FUNCTIONS:  # no role of the server but those granted below
         conn.exec_driver_sql(f"REVOKE EXECUTE ON FUNCTION {sig} FROM PUBLIC")
+    for role in rls.logins(conn):  # team logins made before these functions existed
+        for sig in PERSON_FUNCTIONS:
+            conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION {sig} TO {rls.quote_ident(role)}")
 
 
 def uninstall(conn: Connection) -> None:
