@@ -207,6 +207,11 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "skip": lambda s: s.alice.skip(s.bob_open, "peek"),
     "unskip": lambda s: s.alice.unskip(s.bob_open),
     "skips": lambda s: s.alice.skips(),
+    # logins (corpusdb serve): a lead's or the owner's; an annotator is refused
+    "set_password": lambda s: s.alice.set_password("bob", "peek-peek-peek"),
+    "revoke_password": lambda s: s.alice.revoke_password("bob"),
+    "passwords": lambda s: s.alice.passwords(),
+    "team_gatekeeper": lambda s: s.alice.team_gatekeeper("peek_gate"),
     # the lead's reports: time from her own edit history only; agreement on what she may read
     "time_report": lambda s: s.alice.time_report(),
     "unitizing_agreement": lambda s: s.alice.unitizing_agreement("alpha_u", raters=["alice", "bob"]),

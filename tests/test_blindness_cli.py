@@ -192,6 +192,8 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "tui": None,  # the TUI calls the API (test_blindness_api covers its data access)
         "team login": ["team", "login", "alice", "--login", "alice_peek", "--no-password"],
         "team revoke": ["team", "revoke", "bob"],
+        "team gatekeeper": ["team", "gatekeeper", "peek_gate"],
+        "serve": None,  # serves the TUI, whose sessions log in (tests/test_serve_blindness.py)
         "team list": ["team", "list"],
         "skip": ["skip", "open", "-r", "peek"],  # alice's own set only: bob's skip stays his
         "unskip": ["unskip", "open"],

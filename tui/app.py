@@ -7,6 +7,8 @@ database owner) on the progress view. Every screen is reachable from the command
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -37,15 +39,23 @@ class CorpusApp(App[None]):
         Binding("G,f2", "guideline", "Guide"),
     ]
 
-    def __init__(self, facade: TuiFacade, *, start: str | None = None) -> None:
+    def __init__(self, facade: TuiFacade | None, *, start: str | None = None, gate: Any = None) -> None:
+        """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.serving.gate.LoginGate``):
+        the login screen comes first and the facade is the logged-in person's (served sessions and
+        ``corpusdb tui --login``). Before a login the app holds nothing of the project."""
         super().__init__()
-        self.facade = facade
+        self.facade: TuiFacade = facade  # type: ignore[assignment]  # set by the login when None
         self.start = start
+        self.gate = gate
+        self.login_session: Any = None
+        """The person's ``corpusdb.store.login_session.LoginSession`` once logged in through ``gate``."""
 
     def on_unmount(self) -> None:
         stop = getattr(self, "_stop_listening", None)
         if stop is not None:
             stop()
+        if self.login_session is not None and self.login_session.ended is None:
+            self.login_session.logout("closed")  # the browser tab closed, or the terminal went away
 
     def _writer_waits(self, message: str) -> None:
         import threading
@@ -63,9 +73,13 @@ class CorpusApp(App[None]):
         super().notify(clean(message), markup=False, **kwargs)
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys typed while the first screen still loads its data (or before the app ran: they wait
+        """A key or a click keeps a logged-in session alive (idle timeout).
+
+        Keys typed while the first screen still loads its data (or before the app ran: they wait
         in the terminal) are kept by that screen and replayed once its data is shown, so typing
         ahead after launch loses nothing. Priority bindings (quit) act at once."""
+        if self.login_session is not None and isinstance(event, (events.Key, events.MouseDown)):
+            self.login_session.touch()
         if isinstance(event, events.Key) and not event.is_forwarded and self._screen_stack:
             screen = self.screen
             if isinstance(screen, ReloadingScreen) and screen.typed_ahead is not None:
@@ -79,10 +93,69 @@ class CorpusApp(App[None]):
 
         # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
         self._stop_listening = writers.on_wait(self._writer_waits)
+        if self.facade is None:
+            from tui.screens.login import LoginScreen
+
+            self.push_screen(LoginScreen())
+            return
         self.title = f"corpusdb · {self.facade.project.name}"
         self.push_screen(self._home())
         if self.start:
             self.open_document(self.start)
+
+    # -- login ------------------------------------------------------------------------------------
+    def log_in(self, name: str, password: str) -> None:
+        """Log in through the gate (blocking: the login screen calls it from a worker), then show the
+        person's first screen and resume at the document of their last session. Raises the gate's
+        ``LoginRefused`` (one line for the form)."""
+        session = self.gate.login(name, password)
+        facade = TuiFacade(session.corpus)
+        _ = facade.project, facade.schema
+        resume = session.last_document()
+        self.call_from_thread(self._logged_in, session, facade, resume)
+
+    async def _logged_in(self, session: Any, facade: TuiFacade, resume: str | None) -> None:
+        self.facade, self.login_session = facade, session
+        session.on_end(self._session_ended)
+        await self.switch_screen(self._home())
+        self.title = f"corpusdb · {facade.project.name}"
+        timeout = session.idle_timeout
+        tick = 15.0 if timeout is None else max(0.2, min(15.0, timeout.total_seconds() / 4))
+        self.set_interval(tick, self._session_tick)
+        if resume:
+            if self.facade.role in ("annotator", "system"):
+                self.open_document(resume)
+            elif self.facade.can_adjudicate and self.facade.has("adjudication_queue"):
+                self.open_adjudication(resume)
+
+    def _session_tick(self) -> None:
+        """Idle time (no database), then whether the login still holds (in a worker). A served session
+        whose server went away (its input closed: ``corpusdb serve`` was killed) ends too."""
+        if self.login_session is None:
+            return
+        reader = getattr(self._driver, "_key_thread", None)
+        if reader is not None and self._driver.is_web and not reader.is_alive():
+            self.login_session.logout("server gone")
+            return
+        if not self.login_session.expired():
+            self._check_login()
+
+    @work(thread=True, exclusive=True, group="login-check")
+    def _check_login(self) -> None:
+        with contextlib.suppress(CorpusError):  # the session's end listener exits the app
+            self.login_session.check()
+
+    def _session_ended(self, why: str) -> None:
+        if threading.get_ident() != self._thread_id:
+            self.call_from_thread(self._session_ended, why)
+            return
+        self.exit(message=f"corpusdb: session ended: {why}")
+
+    def _remember(self, document: str) -> None:
+        """Where a new session of this person resumes (called from workers; a failure is harmless)."""
+        if self.login_session is not None:
+            with contextlib.suppress(CorpusError):
+                self.login_session.remember_document(document)
 
     def _home(self) -> Screen[object]:
         role = self.facade.role
@@ -108,12 +181,19 @@ class CorpusApp(App[None]):
         except CorpusError as exc:
             self.call_from_thread(self.notify, f"cannot open {document}: {exc}", severity="error", timeout=8)
             return
+        self._remember(document)
         self.call_from_thread(self.push_screen, AnnotateScreen(document, session))
 
     def open_adjudication(self, document: str) -> None:
         from tui.screens.adjudicate import AdjudicateScreen
 
         self.push_screen(AdjudicateScreen(document))
+        if self.login_session is not None:
+            self._remember_in_worker(document)
+
+    @work(thread=True, group="remember")
+    def _remember_in_worker(self, document: str) -> None:
+        self._remember(document)
 
     def show_queue(self) -> None:
         if not (self.facade.can_adjudicate and self.facade.has("adjudication_queue")):
@@ -138,6 +218,8 @@ class CorpusApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, AnnotateScreen) and screen.session is not None and screen.session.dirty:
                 await asyncio.to_thread(screen.session.save_pending)
+        if self.login_session is not None and self.login_session.ended is None:
+            await asyncio.to_thread(self.login_session.logout)  # recorded; its listener exits
         self.exit()
 
     # -- help -------------------------------------------------------------------------------------
@@ -156,12 +238,15 @@ class CorpusApp(App[None]):
     def action_guideline(self) -> None:
         from tui.screens.info import GuidelineScreen
 
+        if self.facade is None:
+            return  # nothing of the project before a login
         if not isinstance(self.screen, GuidelineScreen):
             self.push_screen(GuidelineScreen())
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
+        if self.facade is None:
+            return  # before a login: nothing of the project        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
             yield SystemCommand("My documents", "Documents assigned to me", self.show_my_documents)
         if self.facade.can_adjudicate:
             yield SystemCommand("Adjudication queue", "Documents ready for adjudication", self.show_queue)
@@ -173,3 +258,9 @@ class CorpusApp(App[None]):
 def build_app(facade: TuiFacade, *, start: str | None = None) -> CorpusApp:
     """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this)."""
     return CorpusApp(facade, start=start)
+
+
+def build_login_app(gate: Any) -> CorpusApp:
+    """The app behind a login screen (``corpusdb serve``'s sessions, ``corpusdb tui --login``): the
+    person who logs in through ``gate`` is the user for the app's whole life."""
+    return CorpusApp(None, gate=gate)

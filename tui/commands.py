@@ -19,6 +19,9 @@ class DocumentCommands(Provider):
 
     async def startup(self) -> None:
         app = cast("AppHost", self.app)
+        self.targets: list[tuple[str, str, str]] = []
+        if app.facade is None:  # the login screen: nothing of the project yet
+            return
         try:
             self.targets = await asyncio.to_thread(app.facade.document_targets)
         except CorpusError:

@@ -37,14 +37,59 @@ def team_login(
             help="Set no password: the server authenticates (pg_hba.conf: peer, cert, ldap, gss...).",
         ),
     ] = False,
+    password_stdin: Annotated[
+        bool,
+        typer.Option("--password-stdin", help="Read the password from the first line of standard input."),
+    ] = False,
 ) -> None:
-    """Give NAME a PostgreSQL login role tied to their annotator (asks for a password)."""
+    """Give NAME a login: on PostgreSQL a login role tied to their annotator, on SQLite a password for
+    the login screen of `corpusdb serve` and `tui --login` (asks for the password)."""
     st = state(ctx)
     corpus = st.corpus()
-    corpus.require_team_admin("giving team logins")  # refuse before prompting for a password
-    password = None if no_password else typer.prompt("password", hide_input=True, confirmation_prompt=True)
+    # refuse before prompting for a password
+    corpus.require_team_admin("giving team logins", password=not no_password)
+    password = None if no_password else _password(password_stdin)
     got = corpus.team_login(name, login=login, password=password)
-    emit(st, _row(got), lambda: out.print(f"{got.annotator} ({got.role}) logs in as the role {got.login}"))
+    if corpus.engine.dialect.name == "sqlite":
+        emit(st, _row(got), lambda: out.print(f"{got.annotator} ({got.role}) logs in with a password"))
+    else:
+        emit(
+            st, _row(got), lambda: out.print(f"{got.annotator} ({got.role}) logs in as the role {got.login}")
+        )
+
+
+def _password(from_stdin: bool) -> str:
+    if from_stdin:
+        import sys
+
+        return sys.stdin.readline().rstrip("\r\n")
+    return str(typer.prompt("password", hide_input=True, confirmation_prompt=True))
+
+
+@team_app.command("gatekeeper")
+def team_gatekeeper(
+    ctx: typer.Context,
+    role: Annotated[str, typer.Argument(help="The PostgreSQL role `corpusdb serve` logs in as.")],
+    no_password: Annotated[
+        bool, typer.Option("--no-password", help="Set no password: the server authenticates (pg_hba.conf).")
+    ] = False,
+    password_stdin: Annotated[
+        bool,
+        typer.Option("--password-stdin", help="Read the password from the first line of standard input."),
+    ] = False,
+) -> None:
+    """Make ROLE the gatekeeper `corpusdb serve` connects as (PostgreSQL): it counts failed logins and
+    reads nothing; each person's session connects as their own role."""
+    st = state(ctx)
+    corpus = st.corpus()
+    corpus.require_team_admin("making a gatekeeper")
+    password = None if no_password else _password(password_stdin)
+    corpus.team_gatekeeper(role, password=password)
+    emit(
+        st,
+        {"gatekeeper": role},
+        lambda: out.print(f"{role} is the gatekeeper: use it in `corpusdb serve --db URL`"),
+    )
 
 
 @team_app.command("revoke")

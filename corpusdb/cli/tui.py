@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from corpusdb.basics.errors import UsageError
 from corpusdb.cli import resume_gc
 from corpusdb.cli.common import state
 
@@ -29,14 +30,58 @@ def tui(
     open_document: Annotated[
         str | None, typer.Option("--open", help="Open this document of mine straight away.")
     ] = None,
+    login: Annotated[
+        bool,
+        typer.Option(
+            "--login",
+            help="Start at a login screen (name and password; a shared SSH account): the person who logs in "
+            "is the user until the app ends. No --as.",
+        ),
+    ] = False,
+    idle_timeout: Annotated[
+        float,
+        typer.Option(
+            "--idle-timeout",
+            help="With --login: minutes without a key or click that end the session (0: never).",
+        ),
+    ] = 30.0,
+    max_failures: Annotated[
+        int, typer.Option("--max-failures", help="With --login: failed logins in a row that lock a name.")
+    ] = 5,
+    lockout: Annotated[
+        float, typer.Option("--lockout", help="With --login: minutes a locked name stays locked.")
+    ] = 15.0,
+    via: Annotated[str, typer.Option("--via", hidden=True)] = "tui",
 ) -> None:
     """Annotate (annotators), adjudicate (adjudicators) or follow progress (leads) in the terminal."""
     st = state(ctx)
-    from tui.app import build_app
-    from tui.facade import open_facade
+    if login:
+        from datetime import timedelta
 
-    facade = open_facade(db or st.db, project or st.project, user or st.user)
-    app = build_app(facade, start=open_document)
+        from corpusdb.basics.login_policy import LoginPolicy
+        from corpusdb.serving.gate import LoginGate
+        from corpusdb.store.db import default_url
+
+        if user or st.user:
+            raise UsageError("--login and --as exclude each other: the person who logs in is the user")
+        if open_document:
+            raise UsageError("--login resumes at the document of the person's last session; no --open")
+        policy = LoginPolicy(
+            max_failures=max(1, max_failures),
+            lockout=timedelta(minutes=lockout),
+            idle_timeout=timedelta(minutes=idle_timeout) if idle_timeout > 0 else None,
+        )
+        gate = LoginGate(default_url(db or st.db), project or st.project, policy, via=via)
+        gate.check()  # a wrong database, project or (PostgreSQL) an owner URL: one line, before the screen
+        from tui.app import build_login_app
+
+        app = build_login_app(gate)
+    else:
+        from tui.app import build_app
+        from tui.facade import open_facade
+
+        facade = open_facade(db or st.db, project or st.project, user or st.user)
+        app = build_app(facade, start=open_document)
     resume_gc()  # paused while Textual and the app loaded (see corpusdb.cli)
     app.run()
 

@@ -14,8 +14,10 @@ from datetime import datetime
 from sqlalchemy import Connection, insert, select, text
 
 from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from corpusdb.services.base import ServiceBase, aware, utcnow_aware
+from corpusdb.services.base import aware, utcnow_aware
+from corpusdb.services.login_accounts import LoginsMixin
 from corpusdb.store import rls, tables
+from corpusdb.store.login_pgsql import scram_literal
 
 T = tables.team_login
 A = tables.annotator
@@ -50,30 +52,38 @@ def connection_annotator(conn: Connection, project_id: int) -> tuple[str | None,
     return role, None
 
 
-class TeamMixin(ServiceBase):
-    """Lead-only management of team logins (PostgreSQL)."""
+class TeamMixin(LoginsMixin):
+    """Lead-only management of team logins: PostgreSQL roles, or login-screen passwords on SQLite."""
 
     bound_role: str | None = None
     """The PostgreSQL role this handle is bound to (a team login), else None."""
 
-    def require_team_admin(self, doing: str = "managing team logins") -> None:
-        """Refuse unless this handle may manage logins: a lead, not itself a team login, on PostgreSQL."""
+    def require_team_admin(self, doing: str = "managing team logins", *, password: bool = False) -> None:
+        """Refuse unless this handle may manage logins: a lead, not itself a team login, on PostgreSQL
+        (on SQLite too when a ``password`` is given: the login screen's password)."""
         self._require("lead", doing=doing)
         if self.bound_role is not None:
             raise PermissionDenied(
                 f"{doing} is for the database owner; this connection is the team login {self.bound_role}"
             )
-        if self.engine.dialect.name != "postgresql":
+        if self.engine.dialect.name != "postgresql" and not password:
             raise InvalidInput(
-                "team logins need PostgreSQL (a database URL postgresql://...); on one SQLite host, give "
-                "each person an SSH key with `ForceCommand corpusdb tui --as NAME` (see the README)"
+                "a login without a password needs PostgreSQL (the server authenticates); on SQLite give "
+                "NAME a password for `corpusdb serve` and `tui --login`, or an SSH key with "
+                "`ForceCommand corpusdb tui --as NAME` (see the README)"
             )
 
     def team_login(
         self, annotator: str, *, login: str | None = None, password: str | None = None
     ) -> TeamLogin:
         """Give ``annotator`` a PostgreSQL login role (``login``, default their name): created when
-        absent, with ``password`` if given (else authentication is the server's: peer, cert, LDAP...)."""
+        absent, with ``password`` if given (else authentication is the server's: peer, cert, LDAP...).
+
+        On SQLite there are no roles: ``password`` (required) becomes the annotator's password on the
+        login screen of ``corpusdb serve`` and ``corpusdb tui --login`` (a salted scrypt hash)."""
+        if self.engine.dialect.name == "sqlite" and password is not None:
+            self.set_password(annotator, password)
+            return next(x for x in self.team_logins() if x.annotator == annotator)
         self.require_team_admin("giving team logins")
         role = login or annotator
         if not rls.ROLE_NAME.match(role):
@@ -101,9 +111,7 @@ class TeamMixin(ServiceBase):
             exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first()
             conn.exec_driver_sql(f"{'ALTER' if exists else 'CREATE'} ROLE {q} LOGIN")
             if password is not None:
-                conn.exec_driver_sql(
-                    f"ALTER ROLE {q} PASSWORD {_literal(conn, _hashed(conn, role, password))}"
-                )
+                conn.exec_driver_sql(f"ALTER ROLE {q} PASSWORD {scram_literal(conn, role, password)}")
             conn.execute(
                 insert(T).values(
                     project_id=self.project_id, annotator_id=row.id, role_name=role, created=utcnow_aware()
@@ -118,6 +126,9 @@ class TeamMixin(ServiceBase):
     def team_revoke(self, annotator: str, *, drop_role: bool = True) -> TeamLogin:
         """Take ``annotator``'s login away: the mapping and the role's rights in this database go; the
         role itself is dropped when it has no rights elsewhere (else it is kept, NOLOGIN)."""
+        if self.engine.dialect.name == "sqlite":
+            self.revoke_password(annotator)
+            return next(x for x in self.team_logins() if x.annotator == annotator)
         self.require_team_admin("revoking team logins")
         before = [x for x in self.team_logins() if x.annotator == annotator]
         if not before:
@@ -146,7 +157,7 @@ class TeamMixin(ServiceBase):
         """Every team login of this project (leads; on PostgreSQL)."""
         self._require("lead", doing="list team logins")
         if self.engine.dialect.name != "postgresql":
-            return []
+            return [TeamLogin(n, r, n, ok, created) for n, r, ok, created in self.passwords()]
         with self._read() as conn:
             rows = conn.execute(
                 text(
@@ -158,16 +169,3 @@ class TeamMixin(ServiceBase):
                 {"p": self.project_id},
             ).all()
         return [TeamLogin(r[0], r[1], r[2], bool(r[3]), aware(r[4])) for r in rows]
-
-
-def _hashed(conn: Connection, role: str, password: str) -> str:
-    """The password as the server stores it (SCRAM), hashed here so it never crosses the wire or
-    lands in the server's statement log in clear."""
-    pgconn = conn.connection.driver_connection.pgconn  # type: ignore[union-attr]
-    return pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
-
-
-def _literal(conn: Connection, value: str) -> str:
-    from psycopg import sql
-
-    return sql.Literal(value).as_string(conn.connection.driver_connection)  # type: ignore[arg-type]

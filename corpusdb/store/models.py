@@ -626,6 +626,44 @@ class QueuePositionRow(SQLModel, table=True):
     created: datetime = _ts()
 
 
+class LoginPasswordRow(SQLModel, table=True):
+    """An annotator's password for the login screen on SQLite (``corpusdb team login NAME``): a
+    salted scrypt hash (``corpusdb.basics.passwords``), never the password. Revoking keeps the row
+    (``revoked`` set) so the login screen can say "revoked" to the right password; ``generation``
+    moves on with every change, which ends the sessions opened before it (``corpusdb.store.login_session``)."""
+
+    __tablename__ = "login_password"
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = _fk("project.id", ondelete="CASCADE", index=False)
+    annotator_id: int = Field(
+        default=None,
+        sa_column=Column(ForeignKey("annotator.id", ondelete="CASCADE"), nullable=False, unique=True),
+    )
+    password_hash: str
+    generation: int = 1
+    created: datetime = _ts()
+    revoked: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class LoginStateRow(SQLModel, table=True):
+    """Per name typed on a login screen: failed logins in a row and the lockout they caused, kept in
+    the database so every session process (one per browser) counts the same failures; and, for a
+    person, the document their last session was on (a new session resumes there). On PostgreSQL no
+    team role may touch it: the login functions of ``corpusdb.store.login_pgsql`` do."""
+
+    __tablename__ = "login_state"
+    __table_args__ = (UniqueConstraint("project_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: int = _fk("project.id", ondelete="CASCADE", index=False)
+    name: str
+    failures: int = 0
+    locked_until: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+    last_document: str | None = None
+    updated: datetime = _ts()
+
+
 ALL_TABLES = [
     ProjectRow,
     GuidelineRow,
@@ -659,5 +697,7 @@ ALL_TABLES = [
     SharedTaskRow,
     TaskTeamRow,
     TaskRunRow,
+    LoginPasswordRow,
+    LoginStateRow,
 ]
 metadata = SQLModel.metadata

@@ -166,6 +166,21 @@ LOGIN_SETTINGS: dict[str, str] = {
 a transaction left open (holding its row locks) ends after 10 minutes, a statement after 15, a
 wait for a lock after 1. They guard against accidents only: a login may change its own settings."""
 
+PRIVATE = ("login_password", "login_state")
+
+LOGIN_PERSON_FUNCTIONS = (
+    "corpusdb_login_succeeded(integer, text)",
+    "corpusdb_login_logout(integer, text, text)",
+    "corpusdb_login_valid(integer)",
+    "corpusdb_login_last_document(integer)",
+    "corpusdb_login_remember(integer, text)",
+)
+"""The ``SECURITY DEFINER`` login functions (``corpusdb.store.login_pgsql``) a logged-in person calls:
+revoked from PUBLIC and granted to team logins like the policies' functions (named here because the
+grants are made here)."""
+"""Tables no team role is granted at all: login secrets and counters, reached on PostgreSQL only through
+the ``SECURITY DEFINER`` login functions of ``corpusdb.store.login_pgsql``."""
+
 ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _POLICY_NAMES = ("corpusdb_read", "corpusdb_insert", "corpusdb_update", "corpusdb_delete",
@@ -637,6 +652,11 @@ def grant_statements(conn: Connection, schema: str, role: str, tables: set[str])
     for t in sorted(tables & set(READ_ONLY)):
         out += [f"REVOKE ALL ON {quote_ident(t)} FROM {r}", f"GRANT SELECT ON {quote_ident(t)} TO {r}"]
     out += [f"GRANT EXECUTE ON FUNCTION {f} TO {r}" for f in FUNCTION_SIGNATURES]
+    out += [  # the login functions a logged-in person calls (migration 0013 on): team logins only
+        f"GRANT EXECUTE ON FUNCTION {f} TO {r}"
+        for f in LOGIN_PERSON_FUNCTIONS
+        if conn.execute(text("SELECT to_regprocedure(:f) IS NOT NULL"), {"f": f}).scalar_one()
+    ]
     database = quote_ident(str(conn.execute(text("SELECT current_database()")).scalar_one()))
     out += [
         f"ALTER ROLE {r} IN DATABASE {database} SET {k} = {_literal(v)}" for k, v in LOGIN_SETTINGS.items()

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "6dcfcfa5014dc427010ac30cd7e3581f65fae1da2d2233d61ec3dd2e9fcc4270"
+MODELS_SHA256 = "f09548d340456069f4ab5da1c4bd1e034ffc63e1376d883ab98dcf1d09e700a2"
 
 
 def utcnow() -> datetime:
@@ -169,6 +169,19 @@ def _build() -> MetaData:
         Index(conv("ix_kb_parent_parent"), "kb_id", "parent"),
     )
     Table(
+        "login_state",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("project_id", Integer(), nullable=False),
+        Column("name", String(), nullable=False),
+        Column("failures", Integer(), nullable=False, default=0),
+        Column("locked_until", DateTime(timezone=True), nullable=True),
+        Column("last_document", String(), nullable=True),
+        Column("updated", DateTime(timezone=True), nullable=False, default=utcnow),
+        UniqueConstraint("project_id", "name", name=conv("uq_login_state_project_id_name")),
+        ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_login_state_project_id_project")),
+    )
+    Table(
         "recommender",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -287,6 +300,20 @@ def _build() -> MetaData:
         Index(conv("ix_correction_author_id"), "author_id"),
         Index(conv("ix_correction_document_id"), "document_id"),
         Index(conv("ix_correction_project_id"), "project_id"),
+    )
+    Table(
+        "login_password",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("project_id", Integer(), nullable=False),
+        Column("annotator_id", Integer(), nullable=False),
+        Column("password_hash", String(), nullable=False),
+        Column("generation", Integer(), nullable=False, default=1),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        Column("revoked", DateTime(timezone=True), nullable=True),
+        ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_login_password_project_id_project")),
+        UniqueConstraint("annotator_id", name=conv("uq_login_password_annotator_id")),
+        ForeignKeyConstraint(["annotator_id"], ["annotator.id"], ondelete="CASCADE", name=conv("fk_login_password_annotator_id_annotator")),
     )
     Table(
         "recommender_model",
@@ -606,6 +633,8 @@ kb_concept = metadata.tables["kb_concept"]
 kb_name = metadata.tables["kb_name"]
 kb_parent = metadata.tables["kb_parent"]
 link = metadata.tables["link"]
+login_password = metadata.tables["login_password"]
+login_state = metadata.tables["login_state"]
 note = metadata.tables["note"]
 project = metadata.tables["project"]
 queue_position = metadata.tables["queue_position"]

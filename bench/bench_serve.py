@@ -1,0 +1,281 @@
+"""Benchmark: `corpusdb serve` with N concurrent browser sessions (run by hand; prints, asserts nothing).
+
+    python bench/bench_serve.py [--sessions 1,4] [--keys 100] [--think 0.2] [--chars 2000]
+    python bench/bench_serve.py --sessions 1,10,20,40      # the issue's sizes (minutes on 2 cores)
+
+Builds a SQLite project (one annotator per session, each with a password and a document of
+``--chars`` characters), starts `corpusdb serve`, and for each N: N sessions connect over the
+websocket protocol at once (``tui.webclient``, what a browser tab sends and receives), log in, open
+their document and type ``--keys`` keystrokes that annotate (move a word, ``a``, ``p`` for protein:
+a span every three keys), each key ``--think`` seconds after the previous one was painted (a fast
+annotator types about five keys a second). Printed per N:
+
+* memory per session: PSS of each session's processes (the shell textual-serve starts and the
+  Python app under it; PSS splits the pages they share), the median; and the total of the server
+  plus every session;
+* keystroke → screen: from sending a key to the screen showing its effect (the type picker after
+  ``a``; the span counted in the status line after ``p``; the first frame after ``w``, a cursor move
+  that changes no text), p50 and p95;
+* the spans saved (read back from the database: the keystrokes did annotate), and the keys lost: a
+  key whose effect never showed within 20 s (a ``p`` that reached the type picker before it took
+  the keyboard, on a saturated machine) is counted, Escape resyncs, and it is left out of the
+  latencies.
+
+The baseline, in the same run: `corpusdb tui --as NAME --open DOC` in a local pseudo-terminal of the
+same size, the same keys and think time, the same figures (one process, no server, no websocket).
+Goal (issue 23): 20 concurrent annotators with p95 <= 150 ms and <= 150 MB a session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import select
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from corpusdb.api import Corpus  # noqa: E402
+from corpusdb.basics.records import Document  # noqa: E402
+from tests.serve_support import served  # noqa: E402
+from tui.sample import long_document  # noqa: E402
+from tui.webclient import ServedSession  # noqa: E402
+
+WIDTH, HEIGHT = 100, 30
+ROUND = ("w", "a", "p")  # next word; annotate; protein (the schema's key picks at once)
+
+
+def build(url: str, people: int, chars: int) -> None:
+    owner = Corpus.create("bench", "biorelex-1.0", url=url)
+    text, _ = long_document(chars, 0)
+    owner.add_documents([Document(f"doc{i}", text) for i in range(people)])
+    for i in range(people):
+        owner.add_annotator(f"a{i}")
+        owner.create_set(f"doc{i}", f"a{i}")
+        owner.set_password(f"a{i}", f"pw-{i}")
+
+
+def pss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def group_pids(sid: int) -> dict[int, int]:
+    """pid -> parent pid of every live process in session ``sid`` (the server's group)."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getsid(int(entry)) == sid:
+                    stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                    if stat[0] != "Z":
+                        out[int(entry)] = int(stat[1])
+            except OSError:
+                pass
+    return out
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+async def one_session(
+    base: str, i: int, keys: int, think: float, lat: list[float], typing: list[int], lost: list[str]
+) -> float:
+    s = ServedSession(base, width=WIDTH, height=HEIGHT)
+    await s.connect()
+    t0 = time.perf_counter()
+    await s.log_in(f"a{i}", f"pw-{i}", expect="My documents", timeout=300)
+    login = time.perf_counter() - t0
+    await s.wait_for("not started", timeout=120)
+    await s.send("enter")
+    await s.wait_for(f"doc{i} — a{i}", timeout=120)
+    await asyncio.sleep(think)
+    typing.append(i)
+    made = 0
+    for k in range(keys):
+        key = ROUND[k % len(ROUND)]
+        before = s.frames
+        sent = time.perf_counter()
+        await s.send(key)
+        # until the screen shows the key's effect: the picker, the new span counted, or (a cursor
+        # move, which changes no text) its first frame
+        try:
+            if key == "a":
+                await s.wait_for("picks its type", timeout=20)
+            elif key == "p":
+                await s.wait_for(f"{made + 1} spans", timeout=20)
+                made += 1
+            else:
+                await s.wait_until(
+                    lambda before=before: s.frames > before, f"a frame after {key!r}", timeout=20
+                )
+        except TimeoutError:  # the key was lost (typed into a dialog still opening): count it, resync
+            lost.append(key)
+            await s.send("escape")
+            await asyncio.sleep(1.0)
+            counted = re.search(r"(\d+) spans", s.text())
+            made = int(counted.group(1)) if counted else made
+            continue
+        lat.append(time.perf_counter() - sent)
+        await asyncio.sleep(think)
+    await s.close()
+    return login
+
+
+async def round_of(base: str, n: int, keys: int, think: float, sid: int) -> dict[str, object]:
+    lat: list[float] = []
+    typing: list[int] = []
+    lost: list[str] = []
+    tasks = [asyncio.create_task(one_session(base, i, keys, think, lat, typing, lost)) for i in range(n)]
+    # memory while every session types: sampled once all have logged in and opened their document
+    # (a login's scrypt check holds 128 MiB for a moment: that passing peak is not a session's size)
+    peak: dict[str, float] = {"total": 0.0, "per": 0.0}
+    while not all(t.done() for t in tasks):
+        if len(typing) < n:
+            await asyncio.sleep(0.2)
+            continue
+        procs = group_pids(sid)
+        server = min(procs) if procs else 0
+        sessions = {p for p, parent in procs.items() if parent == server}  # the shells
+        per = [pss_kib(p) + sum(pss_kib(c) for c, pp in procs.items() if pp == p) for p in sessions]
+        total = sum(pss_kib(p) for p in procs)
+        if len(per) == n and total > peak["total"]:
+            peak = {"total": total, "per": statistics.median(per)}
+        await asyncio.sleep(1.0)
+    logins = [t.result() for t in tasks]
+    return {"lat": lat, "logins": logins, "mem": peak, "lost": lost}
+
+
+def local_tui(url: str, keys: int, think: float, who: int) -> dict[str, object]:
+    """The same keys in a local pseudo-terminal: `corpusdb tui --as aK --open docK`, a person and a
+    document of its own (the served sessions' documents hold their spans by now)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    import pyte
+
+    screen = pyte.Screen(WIDTH, HEIGHT)
+    stream = pyte.ByteStream(screen)
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "corpusdb", "--db", url, "tui", "--as", f"a{who}", "--open", f"doc{who}"],
+        stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+    )  # fmt: skip
+    os.close(slave)
+
+    def read(timeout: float) -> float | None:
+        if select.select([master], [], [], timeout)[0]:
+            try:
+                stream.feed(os.read(master, 1 << 20))
+            except OSError:  # the app ended: its terminal closed
+                return None
+            return time.perf_counter()
+        return None
+
+    lat: list[float] = []
+    try:
+        deadline = time.time() + 60
+        while f"doc{who} — a{who}" not in "\n".join(screen.display) and time.time() < deadline:
+            read(0.1)
+        time.sleep(think)
+        while read(0.05):
+            pass
+        made = 0
+        for k in range(keys):
+            key = ROUND[k % len(ROUND)]
+            sent = time.perf_counter()
+            os.write(master, key.encode())
+            if key == "p":
+                made += 1
+            want = {"a": "picks its type", "p": f"{made} spans"}.get(key)
+            got = read(30)
+            while want is not None and want not in "\n".join(screen.display) and got is not None:
+                got = read(30)
+            if got is not None:
+                lat.append(got - sent)
+            end = time.perf_counter() + think
+            while time.perf_counter() < end:  # drain the rest of the frame while "thinking"
+                read(max(0.0, end - time.perf_counter()))
+        mem = pss_kib(proc.pid)
+        os.write(master, b"\x11")
+        t = time.time()
+        while proc.poll() is None and time.time() - t < 10:
+            read(0.05)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        os.close(master)
+    return {"lat": lat, "mem": mem}
+
+
+def saved_spans(url: str, n: int) -> list[int]:
+    owner = Corpus.open(url=url)
+    return [len(owner.as_user(f"a{i}").my_set(f"doc{i}").annotations.spans) for i in range(n)]
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.0f} ms"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--sessions", default="1,4", help="comma-separated N (default 1,4; the issue's: 1,10,20,40)"
+    )
+    ap.add_argument("--keys", type=int, default=100)
+    ap.add_argument("--think", type=float, default=0.2, help="seconds between a key's frame and the next key")
+    ap.add_argument("--chars", type=int, default=2000)
+    args = ap.parse_args()
+    sizes = [int(x) for x in args.sessions.split(",")]
+    load = os.getloadavg()
+    print(f"bench_serve {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load[0]:.2f}, "
+          f"{os.cpu_count()} cores; {args.keys} keys a session, {args.think:.2f} s think time")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            url = f"sqlite:///{tmp}/bench-{n}.sqlite"
+            build(url, n + 1, args.chars)  # the last person is the local TUI's
+            with served(url, "--idle-timeout", "0", cwd=Path(tmp)) as (base, proc):
+                got = asyncio.run(round_of(base, n, args.keys, args.think, os.getsid(proc.pid)))
+            spans = saved_spans(url, n)
+            lat, mem = got["lat"], got["mem"]
+            assert isinstance(lat, list) and isinstance(mem, dict)
+            logins = got["logins"]
+            assert isinstance(logins, list)
+            print(
+                f"served N={n:>3}: key→frame p50 {ms(pct(lat, 0.5))}, p95 {ms(pct(lat, 0.95))} ({len(lat)} keys); "
+                f"PSS a session {mem['per'] / 1024:.0f} MiB (median), all {mem['total'] / 1024:.0f} MiB; "
+                f"login median {statistics.median(logins):.2f} s; spans saved {min(spans)}-{max(spans)} a session"
+                f"; keys lost {len(got['lost'])}"
+            )
+            local = local_tui(url, args.keys, args.think, n)
+            llat = local["lat"]
+            assert isinstance(llat, list)
+            print(
+                f"  local tui (same run): key→frame p50 {ms(pct(llat, 0.5))}, p95 {ms(pct(llat, 0.95))}; "
+                f"PSS {int(local['mem']) / 1024:.0f} MiB; served/local p95 {pct(lat, 0.95) / max(pct(llat, 0.95), 1e-9):.1f}x"
+            )
+    _ = signal  # (the server's group is ended by tests.serve_support.served)
+
+
+if __name__ == "__main__":
+    main()
