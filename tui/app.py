@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from corpusdb.basics.errors import CorpusError
 from tui.commands import DocumentCommands
@@ -48,6 +48,9 @@ class CorpusApp(App[None]):
         self.start = start
         self.gate = gate
         self.login_session: Any = None
+        self._held: list[tuple[str, dict[str, Any]]] = []
+        """Notifications raised while a dialog was open (shown when it closes)."""
+        self._held_lock = threading.Lock()
         """The person's ``corpusdb.store.login_session.LoginSession`` once logged in through ``gate``."""
 
     def on_unmount(self) -> None:
@@ -67,10 +70,30 @@ class CorpusApp(App[None]):
 
     def notify(self, message: str, *, markup: bool = True, **kwargs: Any) -> None:  # type: ignore[override]
         """Notifications carry names, document ids and error texts from users: shown as written (no
-        markup, control characters replaced), whatever the caller asked for (issue #10.9)."""
+        markup, control characters replaced), whatever the caller asked for (issue #10.9).
+
+        A toast never covers a dialog (issue #25.8): while one is open, notifications wait and are
+        shown, in order and for their whole time, when the dialog closes."""
         from corpusdb.basics.terminal import clean
 
+        with self._held_lock:
+            if self._dialog_open():
+                self._held.append((clean(message), kwargs))
+                return
         super().notify(clean(message), markup=False, **kwargs)
+
+    def _dialog_open(self) -> bool:
+        stack = self._screen_stack
+        return bool(stack) and isinstance(stack[-1], ModalScreen)
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        """Back from a dialog: show what was said meanwhile."""
+        if isinstance(screen, ModalScreen):
+            return
+        with self._held_lock:
+            held, self._held = self._held, []
+        for message, kwargs in held:
+            super().notify(message, markup=False, **kwargs)
 
     async def on_event(self, event: events.Event) -> None:
         """A key or a click keeps a logged-in session alive (idle timeout).
@@ -93,6 +116,7 @@ class CorpusApp(App[None]):
 
         # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
         self._stop_listening = writers.on_wait(self._writer_waits)
+        self.screen_change_signal.subscribe(self, self._screen_changed)
         if self.facade is None:
             from tui.screens.login import LoginScreen
 

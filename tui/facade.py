@@ -532,6 +532,11 @@ class TuiFacade:
             document, item_id, kind=kind, reason=reason or None, expected_version=expected_version
         )
 
+    def decisions(self, document: str) -> list[Any]:
+        """Every decision on ``document``'s gold, oldest first: what ``corpusdb decisions`` lists."""
+        self._need("decisions")
+        return list(self.corpus.decisions(document))  # type: ignore[attr-defined]
+
     def check_gold(self, document: str) -> Any:
         """Whether the document's gold can be finished (GoldCheck); writes nothing."""
         self._need("check_gold")

@@ -8,6 +8,7 @@ workflow so the stable keys, counts and blocked relations are always the store's
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -122,7 +123,10 @@ class AdjudicateScreen(BaseScreen):
         "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
         "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
         "140 columns). A decided line can be decided again, or undone with u, until F finishes the "
-        "document's gold (checked first: no open conflict). The item's relation partners are pink in "
+        "document's gold (checked first: no open conflict). n/p (or ]/[) go to the next/previous open "
+        "conflict, }/{ to the next/previous decided one (to revise it); a decided line shows the version "
+        "taken (✓A, ✓B; ✓- neither; ✓✎ edited). d shows the item's decision history as `corpusdb "
+        "decisions` prints it. The item's relation partners are pink in "
         "each text (in a text with the focus: those of the span under the cursor)."
     )
 
@@ -147,6 +151,11 @@ class AdjudicateScreen(BaseScreen):
         ],
         Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
         Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
+        Binding("right_curly_bracket", "next_decided(1)", "Next decided conflict (to revise)", show=False),
+        Binding(
+            "left_curly_bracket", "next_decided(-1)", "Previous decided conflict (to revise)", show=False
+        ),
+        Binding("d", "history", "History"),
         Binding("h", "toggle_agreed", "Show agreed items", show=False),
         Binding("u", "undo_decision", "Undo decision", show=False),
         Binding("F", "finish_gold", "Finish gold", show=False),
@@ -211,7 +220,7 @@ class AdjudicateScreen(BaseScreen):
         self.shown = [c for c in conflicts if self.show_agreed or not adj.is_agreed(c)]
         ol = self.query_one("#conflicts", OptionList)
         keep = ol.highlighted
-        ol.set_options([Option(adj.conflict_label(c)) for c in self.shown])
+        ol.set_options(self._options())
         if self.shown:
             if self._want_key is not None:
                 idx = next((i for i, c in enumerate(self.shown) if c.key == self._want_key), None)
@@ -228,6 +237,7 @@ class AdjudicateScreen(BaseScreen):
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
+        self.call_after_refresh(self._rewrap)
 
     # -- layout: side by side on wide terminals, stacked or merged on narrow ones --------------------
     @property
@@ -242,6 +252,31 @@ class AdjudicateScreen(BaseScreen):
     def on_resize(self) -> None:
         self._apply_layout()
         self._update_detail()
+        self.call_after_refresh(self._rewrap)
+
+    def _list_width(self) -> int:
+        """Cells a conflict line has in the list (0 before the first layout)."""
+        ol = self.query_one("#conflicts", OptionList)
+        return max(0, ol.scrollable_content_region.width - 1)
+
+    def _options(self) -> list[Option]:
+        """One option per line shown, wrapped at word boundaries to the list's width (continuation
+        lines indented under the text, never a word cut unless it is longer than a line)."""
+        a = self.adj
+        sources = a.sources if a is not None else ()
+        width = self._list_width()
+        self._wrapped_at = width
+        return [Option(adj.wrap_label(adj.conflict_label(c, sources), width)) for c in self.shown]
+
+    def _rewrap(self) -> None:
+        """The list's width changed (a resize, the first layout): wrap the lines again for it."""
+        if not self.shown or self._list_width() == getattr(self, "_wrapped_at", -1):
+            return
+        ol = self.query_one("#conflicts", OptionList)
+        keep = ol.highlighted
+        ol.set_options(self._options())
+        if keep is not None:
+            ol.highlighted = min(keep, len(self.shown) - 1)
 
     def _source_views(self) -> list[DocumentView]:
         return list(self.query(".source").results(DocumentView))
@@ -321,14 +356,41 @@ class AdjudicateScreen(BaseScreen):
     def _highlighted(self) -> None:
         self._update_detail()
 
-    def _next_open_from(self, start: int, step: int) -> int | None:
+    def _next_open_from(self, start: int, step: int, *, decided: bool = False) -> int | None:
+        """The next line (``step`` 1) or the previous (-1) from ``start``, wrapping round: an open
+        conflict, or with ``decided`` one decided by a person (to revise; agreed items are not)."""
         n = len(self.shown)
         for k in range(1, n + 1):
             i = (start + step * k) % n
             c = self.shown[i]
-            if c.decision is None:
+            if (c.decision is not None and not adj.is_agreed(c)) if decided else c.decision is None:
                 return i
         return None
+
+    def action_next_decided(self, step: int) -> None:
+        ol = self.query_one("#conflicts", OptionList)
+        i = self._next_open_from(ol.highlighted if ol.highlighted is not None else -1, step, decided=True)
+        if i is None:
+            self.notify("no decided conflict on this document yet")
+            return
+        ol.highlighted = i
+
+    @work(exclusive=True, group="dialog")
+    async def action_history(self) -> None:
+        """The decision history of the highlighted item: the rows `corpusdb decisions` prints for it."""
+        c = self._current()
+        if c is None:
+            return
+        try:
+            every = await asyncio.to_thread(self.facade.decisions, self.document)
+        except CorpusError as exc:
+            self.fail(exc, "cannot read the decisions")
+            return
+        rows = adj.item_history(c, every)
+        from tui.screens.decisions import DecisionsScreen
+
+        title = f"Decisions on {c.key}" + ("" if rows else ": none yet (open since the merge)")
+        await self.app.push_screen_wait(DecisionsScreen(title, rows))
 
     def action_next_open(self, step: int) -> None:
         ol = self.query_one("#conflicts", OptionList)
