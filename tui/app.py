@@ -123,7 +123,12 @@ class CorpusApp(App[None]):
             self.push_screen(LoginScreen())
             return
         self.title = f"corpusdb · {self.facade.project.name}"
-        self.push_screen(self._home())
+        home = self._home()
+        if self.start and type(home).__name__ == "JudgeScreen" and "+" in self.start:
+            home.start = self.start  # type: ignore[attr-defined]  # the judge's home opens at that unit
+            self.push_screen(home)
+            return
+        self.push_screen(home)
         if self.start:
             self.open_document(self.start)
 
@@ -183,6 +188,10 @@ class CorpusApp(App[None]):
 
     def _home(self) -> Screen[object]:
         role = self.facade.role
+        if role == "annotator" and self.facade.judging:  # a judge: their units, the topic beside each
+            from tui.screens.judge import JudgeScreen
+
+            return JudgeScreen()
         if role in ("annotator", "system"):
             return DocumentsScreen()
         if role == "adjudicator" and self.facade.has("adjudication_queue"):
@@ -192,9 +201,25 @@ class CorpusApp(App[None]):
         return LeadScreen()
 
     # -- navigation -------------------------------------------------------------------------------
-    def open_document(self, document: str) -> None:
-        """Annotate my set on ``document``: read it in a worker, then show it in one paint."""
+    def open_document(self, document: str, *, annotate: bool = False) -> None:
+        """Annotate my set on ``document``: read it in a worker, then show it in one paint. A relevance
+        unit of a judging project opens on the judging screen (``annotate``: on the annotation
+        screen, to mark passages)."""
+        if not annotate and self.facade.judging and "+" in document:
+            self._remember_in_worker(document)
+            self.show_judging(document)
+            return
         self._read_and_open(document)
+
+    def show_judging(self, start: str | None = None) -> None:
+        """My relevance units (``start``: that unit first); on the judging screen already: go there."""
+        from tui.screens.judge import JudgeScreen
+
+        screen = self.screen
+        if isinstance(screen, JudgeScreen) and start is not None and screen.units:
+            screen.go_to(start)
+            return
+        self.push_screen(JudgeScreen(start))
 
     @work(thread=True, group="load")
     def _read_and_open(self, document: str) -> None:
@@ -272,6 +297,10 @@ class CorpusApp(App[None]):
         if self.facade is None:
             return  # before a login: nothing of the project        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
             yield SystemCommand("My documents", "Documents assigned to me", self.show_my_documents)
+        if self.facade.judging and self.facade.role == "annotator":
+            yield SystemCommand(
+                "Judge my units", "Relevance judging: the topic beside the text", self.show_judging
+            )
         if self.facade.can_adjudicate:
             yield SystemCommand("Adjudication queue", "Documents ready for adjudication", self.show_queue)
             yield SystemCommand("Project progress", "Progress and agreement per type", self.show_progress)

@@ -19,8 +19,8 @@ class AppHost(Protocol):
 
     facade: TuiFacade
 
-    def open_document(self, document: str) -> None:
-        """Annotate my set on ``document``."""
+    def open_document(self, document: str, *, annotate: bool = False) -> None:
+        """Annotate my set on ``document`` (a relevance unit: judge it, unless ``annotate``)."""
 
     def open_adjudication(self, document: str) -> None:
         """Adjudicate ``document``."""
@@ -33,3 +33,6 @@ class AppHost(Protocol):
 
     def show_my_documents(self) -> None:
         """My assigned documents."""
+
+    def show_judging(self, start: str | None = None) -> None:
+        """My relevance units on the judging screen."""
