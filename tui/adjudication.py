@@ -117,6 +117,12 @@ def conflict_label(conflict: Any, sources: Sequence[Any] = ()) -> Text:
     return Text.assemble((f"{mark} ", style), (f"{conflict.kind} ", "bold"), shown, (differs, "italic"))
 
 
+def pending_label(conflict: Any, what: str) -> Text:
+    """A conflict decided on screen whose decision is still being saved: ``… took A · span ...``."""
+    shown = next((v.display for v in conflict.variants if not v.absent), conflict.key)
+    return Text.assemble(("… ", "yellow"), (f"{what} ", "italic"), (f"{conflict.kind} ", "bold"), shown)
+
+
 def _edited_display(d: Any, conflict: Any) -> str:
     """What an edited decision put into gold, in the shape of a version's display."""
     after = d.after if isinstance(d.after, dict) else None

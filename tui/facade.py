@@ -480,6 +480,10 @@ class TuiFacade:
             return self._gold_version(document)
         return expected_version
 
+    def gold_version(self, document: str) -> int | None:
+        """The version of ``document``'s gold set now (None before any merge)."""
+        return self._gold_version(document)
+
     def _gold_version(self, document: str) -> int | None:
         try:
             return self.corpus.gold(document).info.version  # type: ignore[attr-defined]
