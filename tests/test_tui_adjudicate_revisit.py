@@ -151,14 +151,21 @@ async def test_a_toast_never_covers_a_dialog(ready_url: str) -> None:
         app.notify("a message raised while the dialog is open, long enough to cover its middle")
         await settle(pilot)
         text = screen_text(app)
-        assert "raised while the dialog" not in text and "Decisions on span:0-4" in text
         box = dialog.query_one("#decisions-dialog").region
-        rows = text.splitlines()[box.y : box.bottom]
-        assert all(r[box.x] in "╭│╰" and r[box.right - 1] in "╮│╯" for r in rows)  # its frame whole
-        assert any("total: 1 decision(s)" in r for r in rows)
+        rows = text.splitlines()
+        inside = " ".join(r[box.x + 1 : box.right - 1] for r in rows[box.y : box.bottom])
+        outside = " ".join(r[: box.x] + r[box.right :] for r in rows) + " ".join(
+            rows[: box.y] + rows[box.bottom :]
+        )
+        assert all(r[box.x] in "╭│╰" and r[box.right - 1] in "╮│╯" for r in rows[box.y : box.bottom])  # whole
+        assert "Decisions on span:0-4" in inside and "total: 1 decision(s)" in inside
+        assert "raised while the dialog" in " ".join(inside.split())  # on the dialog's own line
+        assert "raised while" not in outside  # no toast of it beside or over the dialog
+        # the decision's toast, raised before the dialog opened, stays on the screen below it
+        assert all(not box.y <= y < box.bottom for y, r in enumerate(rows) if "took A" in r)
         await press(pilot, "escape")
         await settle(pilot)
-        assert "raised while the dialog" in " ".join(screen_text(app).split())
+        assert "raised while the dialog" in " ".join(screen_text(app).split())  # its toast, now
 
 
 @pytest.mark.shared

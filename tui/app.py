@@ -48,9 +48,6 @@ class CorpusApp(App[None]):
         self.start = start
         self.gate = gate
         self.login_session: Any = None
-        self._held: list[tuple[str, dict[str, Any]]] = []
-        """Notifications raised while a dialog was open (shown when it closes)."""
-        self._held_lock = threading.Lock()
         """The person's ``corpusdb.store.login_session.LoginSession`` once logged in through ``gate``."""
 
     def on_unmount(self) -> None:
@@ -72,28 +69,38 @@ class CorpusApp(App[None]):
         """Notifications carry names, document ids and error texts from users: shown as written (no
         markup, control characters replaced), whatever the caller asked for (issue #10.9).
 
-        A toast never covers a dialog (issue #25.8): while one is open, notifications wait and are
-        shown, in order and for their whole time, when the dialog closes."""
+        A toast never covers a dialog (issue #25.8): toasts are hidden on dialogs (corpusdb.tcss), a
+        message raised while one is open is written on the dialog's own message line, and its toast
+        shows on the screen below once the dialog closes (for the rest of its time)."""
         from corpusdb.basics.terminal import clean
 
-        with self._held_lock:
-            if self._dialog_open():
-                self._held.append((clean(message), kwargs))
-                return
-        super().notify(clean(message), markup=False, **kwargs)
+        text = clean(message)
+        super().notify(text, markup=False, **kwargs)
+        if threading.get_ident() == self._thread_id:
+            self._tell_dialog(text, kwargs.get("severity", "information"))
+        elif self._dialog_open():
+            self.call_from_thread(self._tell_dialog, text, kwargs.get("severity", "information"))
 
     def _dialog_open(self) -> bool:
         stack = self._screen_stack
         return bool(stack) and isinstance(stack[-1], ModalScreen)
 
-    def _screen_changed(self, screen: Screen[object]) -> None:
-        """Back from a dialog: show what was said meanwhile."""
-        if isinstance(screen, ModalScreen):
+    def _tell_dialog(self, message: str, severity: str) -> None:
+        """The message on the open dialog's last line (its frame: ``.dialog``), if a dialog is open."""
+        if not self._dialog_open():
             return
-        with self._held_lock:
-            held, self._held = self._held, []
-        for message, kwargs in held:
-            super().notify(message, markup=False, **kwargs)
+        from textual.widgets import Static
+
+        screen = self._screen_stack[-1]
+        frame = next(iter(screen.query(".dialog")), None)
+        if frame is None:
+            return
+        found = list(frame.query("#dialog-message"))
+        line = found[0] if found else Static("", id="dialog-message", markup=False)
+        if not found:
+            frame.mount(line)
+        line.set_class(severity != "information", "-warning")
+        line.update(message)
 
     async def on_event(self, event: events.Event) -> None:
         """A key or a click keeps a logged-in session alive (idle timeout).
@@ -116,7 +123,6 @@ class CorpusApp(App[None]):
 
         # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
         self._stop_listening = writers.on_wait(self._writer_waits)
-        self.screen_change_signal.subscribe(self, self._screen_changed)
         if self.facade is None:
             from tui.screens.login import LoginScreen
 
