@@ -26,6 +26,7 @@ from corpusdb.kb.service import KnowledgeBaseMixin
 from corpusdb.projects import ProjectMixin, insert_project, project_id_by_name, resolve_actor, resolve_schema
 from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.service import AgreementMixin
+from corpusdb.search.service import SearchMixin
 from corpusdb.service import OWNER, Actor
 from corpusdb.sets import SetsMixin
 from corpusdb.skips import SkipsMixin
@@ -37,6 +38,7 @@ from guidelines.schema import Schema
 
 
 class Corpus(
+    SearchMixin,
     RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,

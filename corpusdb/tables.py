@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "9f142476173079ce415e4e971a637af9b0fa35b7cbf75e662c377a845f9774be"
+MODELS_SHA256 = "46c22116caa49cc3a0ab3c6199bda23b04eccdee1168d719c5f5464714448407"
 
 
 def utcnow() -> datetime:
@@ -391,6 +391,7 @@ def _build() -> MetaData:
         Column("extra", JSON(), nullable=True),
         UniqueConstraint("set_id", "local_id", name=conv("uq_span_set_id_local_id")),
         ForeignKeyConstraint(["set_id"], ["annotation_set.id"], ondelete="CASCADE", name=conv("fk_span_set_id_annotation_set")),
+        Index(conv("ix_span_type_set"), "type", "set_id"),
     )
     Table(
         "link",
