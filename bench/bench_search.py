@@ -53,7 +53,10 @@ def sentences(seed: int = 1) -> list[str]:
         rng = random.Random(seed)
         syll = ["ki", "na", "se", "pro", "te", "in", "ge", "ne", "ce", "ll", "ba", "cil", "lus", "ty", "ro"]
         vocab = ["".join(rng.choice(syll) for _ in range(rng.randint(1, 4))) for _ in range(5000)]
-        out = [" ".join(rng.choice(vocab) for _ in range(rng.randint(8, 30))).capitalize() + "." for _ in range(20000)]
+        out = [
+            " ".join(rng.choice(vocab) for _ in range(rng.randint(8, 30))).capitalize() + "."
+            for _ in range(20000)
+        ]
     return out
 
 
@@ -139,7 +142,10 @@ def baselines(c: Any) -> dict[str, Callable[[], Any]]:
 
     if kind == "fts5":
         word = sql("SELECT rowid FROM document_fts WHERE document_fts MATCH :m LIMIT 100", m='"kinase"')
-        phrase = sql("SELECT rowid FROM document_fts WHERE document_fts MATCH :m LIMIT 100", m='"tumor necrosis factor"')
+        phrase = sql(
+            "SELECT rowid FROM document_fts WHERE document_fts MATCH :m LIMIT 100",
+            m='"tumor necrosis factor"',
+        )
         count = sql("SELECT count(*) FROM document_fts WHERE document_fts MATCH :m", m='"kinase"')
     else:
         word = sql("SELECT id FROM document WHERE text ILIKE :m LIMIT 100", m="%kinase%")

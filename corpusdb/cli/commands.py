@@ -44,5 +44,6 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     relevance.register,  # topics, runs, pool, judge, judgments, qrels; `evaluate trec` (after any evaluate group)
     team.register,
     __import__("corpusdb.cli.kb", fromlist=["register"]).register,  # `corpusdb kb`
+    __import__("corpusdb.cli.search", fromlist=["register"]).register,  # `corpusdb search`
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
 ]

@@ -10,12 +10,13 @@ with nothing, so a search never suggests a colleague has or lacks an annotation.
 from __future__ import annotations
 
 from corpusdb.search import engine
+from corpusdb.search.bulk import BulkMixin
 from corpusdb.search.engine import SearchCounts, SearchResult
 from corpusdb.search.query import parse
 from corpusdb.service import ServiceBase
 
 
-class SearchMixin(ServiceBase):
+class SearchMixin(BulkMixin, ServiceBase):
     """Searching texts and annotations, and acting on every hit (``corpusdb.search.bulk``)."""
 
     def search(
