@@ -91,7 +91,7 @@ def search(
                         (c.after or {}).get("type", "-"),
                     )
                     for c in fixed
-                ],  # fmt: skip
+                ],
                 f"total: {len(fixed)} correction(s) on {len({c.document for c in fixed})} document(s), "
                 f"reason: {reason}",
             )
