@@ -40,7 +40,10 @@ class Pattern:
     rx: re.Pattern[str]
     """A regex: as written. Otherwise the lower-cased words, run on the lower-cased text."""
     tokens: tuple[str, ...] = ()
+    """The pattern's letters-and-digits runs (none: the full-text index cannot help)."""
     literals: tuple[str, ...] = ()
+    text: str = ""
+    """The words as typed (what FTS5 is given)."""
     lowered: bool = False
     """``rx`` is run on ``text.lower()`` (words, prefixes and phrases: case-insensitive)."""
     left: bool = False
@@ -75,13 +78,18 @@ class Pattern:
         return any(True for _ in self.finditer(text))
 
     def fts5(self) -> str | None:
-        """An FTS5 query every matching text satisfies, or None (the index cannot help)."""
+        """An FTS5 query every matching text satisfies, or None (the index cannot help). The words go
+        to FTS5 as typed, in a quoted phrase, so its own tokenizer cuts the query as it cut the
+        texts (``IL-2`` is the phrase ``il 2``; ``İstanbul`` stays one token, as in the texts)."""
         if not self.tokens:
             return None
+
+        def q(s: str) -> str:
+            return '"' + s.replace('"', '""') + '"'
+
         if self.kind == "words":  # the words anywhere, in any order
-            return " AND ".join(f'"{t}"' for t in self.tokens)
-        body = " ".join(self.tokens)
-        return f'"{body}"*' if self.kind == "prefix" else f'"{body}"'
+            return " AND ".join(q(c) for c in self.literals if _TOKEN.search(c))
+        return q(self.text) + ("*" if self.kind == "prefix" else "")
 
     def like_literals(self) -> tuple[str, ...]:
         """Substrings for ``LIKE``/``ILIKE`` (case-insensitive for ASCII only, so a case-insensitive
@@ -105,7 +113,8 @@ def _words(value: str, kind: str, body: str, source: str, literals: tuple[str, .
     right = _RIGHT if _WORDCH.match(last) else ""
     rx = re.compile(body + right)
     left = bool(_WORDCH.match(value.lower()[0]))
-    return Pattern(source, kind, rx, tuple(_TOKEN.findall(value.lower())), literals, lowered=True, left=left)
+    tokens = tuple(_TOKEN.findall(value.lower()))
+    return Pattern(source, kind, rx, tokens, literals, value, lowered=True, left=left)
 
 
 def word(value: str) -> Pattern:

@@ -272,9 +272,10 @@ def parse(source: str) -> Query:
         terms.append(TextTerm(sc.pattern(), negated))
     if not terms:
         raise UsageError("an empty query: give words, a phrase, a /regex/ or fields such as type:NAME")
-    if all(getattr(t, "negated", False) for t in terms):
-        raise UsageError(f"query {source!r}: every term is negated; say what to find as well")
-    return Query(source, tuple(terms))
+    q = Query(source, tuple(terms))
+    if not q.finds_spans and all(t.negated for t in terms):
+        raise UsageError(f"query {source!r}: every word is negated; say what to find in the texts as well")
+    return q
 
 
 def _names(sc: _Scanner, field: str) -> tuple[str, ...]:
