@@ -123,6 +123,7 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "evaluate ner": ["evaluate", "ner", "--gold", "--system", "bob"],
         "evaluate triage": ["evaluate", "triage", "--gold", "--system", "bob", "--positive", "DR,PR"],
         "evaluate ranked": None,
+        "evaluate bb-norm": None,  # files in, figures out (gold and system folders): no project
         "export brat": ["export", "brat", str(out / "brat"), "-a", "bob"],
         "export biorelex": ["export", "biorelex", str(out / "bx.json"), "-a", "bob"],
         "import brat": ["import", "brat", str(out), "--annotator", "bob"],
@@ -193,6 +194,15 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "team list": ["team", "list"],
         "skip": ["skip", "open", "-r", "peek"],  # alice's own set only: bob's skip stays his
         "unskip": ["unskip", "open"],
+        # knowledge bases: shared vocabularies (no annotation content); loading is the owner's
+        "kb add": ["kb", "add", "peek", str(out / "x.obo")],
+        "kb update": ["kb", "update", "peek", str(out / "x.obo")],
+        "kb remove": ["kb", "remove", "peek"],
+        "kb list": ["kb", "list"],
+        "kb show": ["kb", "show", "peek"],
+        "kb search": ["kb", "search", "peek", "IL-2"],
+        # search: texts and her own sets (test_search_shows_alice_texts_and_her_own_sets_only)
+        "search": ["search", "grounding:*"],
     }
 
 
@@ -263,3 +273,35 @@ def test_sets_lists_an_annotators_own_sets_only(
     # alice's bulk take on the complete document is refused like every adjudication command
     assert main([*who("alice"), "adjudicate", "done", "--take", "bob", "--all"]) == 5
     assert "corpusdb: error:" in capsys.readouterr().err
+
+
+SEARCH_ATTEMPTS = [
+    ["search", "grounding:*"], ["search", "type:*", "--count"], ["search", "/SECRET/"],
+    ["search", "grounding:uniprot:SECRET*"], ["search", "receptor", "-C", "80"], ["search", "annotator:bob"],
+    ["search", "disagree:alice,bob"], ["search", "annotator:gold", "--count"],
+    ["search", "receptor", "--annotate", "protein"], ["search", "--undo", "peek", "-"],
+    ["search", "grounding:*", "--delete", "-r", "peek"], ["search", "type:protein", "--set-type", "DNA", "-r", "x"],
+]  # fmt: skip
+
+
+def test_search_shows_alice_texts_and_her_own_sets_only(
+    db: tuple[Who, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    who, _, _ = db
+    for args in SEARCH_ATTEMPTS:
+        for fmt in ("json", "text"):
+            code = main([*who("alice"), "-f", fmt, *args])
+            cap = capsys.readouterr()
+            assert not [s for s in SECRETS if s in cap.out + cap.err], (args, fmt)
+            assert code in (0, 3, 5), (args, code, cap.err)
+    assert main([*who("alice"), "search", "annotator:bob"]) == 5
+    assert "only their own sets" in capsys.readouterr().err
+    assert main([*who("alice"), "-f", "json", "search", "receptor"]) == 0  # the texts: both documents
+    assert {h["document"] for h in __import__("json").loads(capsys.readouterr().out)["hits"]} == {
+        "open",
+        "done",
+    }
+    # the adjudicator: the complete document's secret, never the open one's
+    assert main([*who("judy"), "search", "grounding:*"]) == 0
+    out = capsys.readouterr().out
+    assert SECRETS[1] in out and SECRETS[0] not in out
