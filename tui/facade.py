@@ -463,6 +463,31 @@ class TuiFacade:
         self._merge_once(document)
         return self.corpus.finish_gold(document, force=force)  # type: ignore[attr-defined]
 
+    # -- search -----------------------------------------------------------------------------------
+    def search(self, query: str, *, document: str | None = None, set_id: int | None = None,
+               limit: int | None = 500, context: int = 40) -> Any:  # fmt: skip
+        """Hits of a query (``corpusdb.search``): the corpus, one document, or one set of it."""
+        return self.corpus.search(query, limit=limit, context=context, document=document, set_id=set_id)
+
+    def search_document(self, session: DocumentSession, query: str) -> list[tuple[int, int]]:
+        """``(start, stop)`` of every hit of ``query`` in the open document: places in its text, or
+        the spans of my set there that match (a query with fields)."""
+        res = self.corpus.search(query, limit=None, context=None, document=session.document.external_id,
+                                 set_id=session.info.id)  # fmt: skip
+        return [(h.start, h.stop) for h in res.hits]
+
+    def search_annotate(self, query: str, type_: str) -> Any:
+        return self.corpus.search_annotate(query, type_)
+
+    def search_undo(self, bulk_id: str) -> Any:
+        return self.corpus.search_undo(bulk_id)
+
+    def search_correct(self, query: str, *, reason: str, set_type: str | None = None, delete: bool = False,
+                       add_type: str | None = None) -> Any:  # fmt: skip
+        return self.corpus.search_correct(
+            query, reason=reason, set_type=set_type, delete=delete, add_type=add_type
+        )
+
     def _need(self, *methods: str) -> None:
         missing = [m for m in methods if not self.has(m)]
         if missing:

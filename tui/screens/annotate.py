@@ -28,6 +28,7 @@ from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
 from tui.screens.clusters_panel import ClusterActions
+from tui.screens.doc_search import DocumentSearch
 from tui.screens.pickers import MessageScreen, PromptScreen
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.session import DocumentSession, SaveOutcome
@@ -37,12 +38,13 @@ LISTS = ("spans", "links", "relations", "entities")
 TAB_NAMES = {"spans": "Spans", "links": "Links", "relations": "Rels", "entities": "Ents"}
 
 
-class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScreen):
+class AnnotateScreen(DocumentSearch, AnnotationDialogs, ClusterActions, RelationPanel, BaseScreen):
     """One annotator's set on one document."""
 
     HELP = (
-        "Move with the arrows, w/b (word), ( ) or , . (sentence), n/N (next span). Select with "
-        "shift+arrows, v (select mode) or the mouse. Every action is saved at once; u undoes."
+        "Move with the arrows, w/b (word), ( ) or , . (sentence), n/N (next span), / search and > < "
+        "(next hit). Select with shift+arrows, v (select mode) or the mouse. Every action is saved at "
+        "once; u undoes."
     )
 
     COMMANDS: ClassVar[set[Any]] = {AnnotationCommands}
@@ -75,6 +77,9 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, BaseScree
         Binding("L", "toggle_types", "Type labels under the text", show=False),
         Binding("q", "close", "Close", show=False),
         Binding("T", "topic", "Topic", show=False),
+        Binding("slash", "search_document", "Search the document", show=False),
+        Binding("greater_than_sign", "next_hit(1)", "Next / previous search hit", show=False),
+        Binding("less_than_sign", "next_hit(-1)", "Next / previous search hit", show=False),
         *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
     ]
 

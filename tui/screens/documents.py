@@ -19,11 +19,12 @@ STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
 class DocumentsScreen(ReloadingScreen):
     """My documents. The list is re-read whenever the screen comes back (after annotating one)."""
 
-    HELP = "Your assigned documents. Enter opens one; ctrl+p finds a document by name."
+    HELP = "Your assigned documents. Enter opens one; ctrl+p finds a document by name; / searches the corpus."
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", show=False),
         Binding("R", "reload", "Reload"),
+        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
     ]
 
     def __init__(self) -> None:
