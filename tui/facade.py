@@ -113,6 +113,8 @@ class TuiFacade:
         self.corpus = corpus
         self._merged: set[str] = set()
         """Documents whose agreed items this app merged into gold (merge once, when acting)."""
+        self.labels: dict[str, str] = {}
+        """Grounding id -> its knowledge-base label, for the documents opened (shown beside the id)."""
 
     # -- who and what -----------------------------------------------------------------------------
     @property
@@ -183,7 +185,24 @@ class TuiFacade:
         if self.has("skips"):
             found = [k for k in self.corpus.skips(document=document) if k.set_id == aset.info.id]
             session.skipped = found[0].reason if found else None
+        self.learn_labels(aset.annotations)
         return session
+
+    def learn_labels(self, *sets: Annotations) -> None:
+        """Read the knowledge-base labels of these sets' groundings (schemas with knowledge bases)."""
+        if not self.schema.knowledge_bases:
+            return
+        from corpusdb.records import grounding_key
+
+        keys = {grounding_key(g) for a in sets for x in (*a.spans, *a.entities) for g in x.groundings}
+        if keys - set(self.labels):
+            self.labels.update(self.corpus.grounding_labels(sorted(keys), self.schema))
+
+    def label_picked(self, answer: str) -> None:
+        """The knowledge-base picker answers ``"ID LABEL"``: the label is known from then on."""
+        key, _, label = answer.partition(" ")
+        if label:
+            self.labels[key] = label
 
     def skip(self, session: DocumentSession, reason: str | None) -> None:
         """Flag my set's document as irrelevant with ``reason``, or lift the flag (None); blocking."""
@@ -392,6 +411,7 @@ class TuiFacade:
             gold = None
         sources = tuple(dc.sources) if dc else ()
         contents = {a.info.id: a.annotations for a in self.corpus.read_sets([s.set_id for s in sources])}
+        self.learn_labels(*contents.values(), *([gold.annotations] if gold else []))
         return Adjudication(document, text, dc, gold, sources, contents)
 
     def resolve(

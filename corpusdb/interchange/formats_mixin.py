@@ -118,11 +118,27 @@ class FormatsMixin(InterchangeMixin):
         if os.path.exists(target) and not overwrite:
             raise Conflict(f"{target} exists; pass --force to overwrite")
         items, hidden = self._export_items(annotator, gold, kind, documents)
-        out = write(items, dict(options or {}))
+        opts = dict(options or {})
+        opts.setdefault("grounding_labels", self._labels_of(items))
+        out = write(items, opts)
         _write_bytes(target, out.data)
         return ExportReport(
             fmt, target, len(items), (target,), hidden, (*out.notes, *self._hidden_note(hidden))
         )
+
+    def _labels_of(self, items: Sequence[tuple[Any, Any]]) -> dict[str, str]:
+        """Knowledge-base labels of the exported groundings, for the formats that can carry them
+        (BioC: ``identifier_label`` beside ``identifier``)."""
+        schema = self.schema()  # type: ignore[attr-defined]
+        if not schema.knowledge_bases:
+            return {}
+        from corpusdb.kb.check import grounding_keys, grounding_labels
+
+        keys = {k for _, ann in items for k in grounding_keys(ann)}
+        if not keys:
+            return {}
+        with self._read() as conn:  # type: ignore[attr-defined]
+            return grounding_labels(conn, schema, keys)
 
     # -- document judgments ----------------------------------------------------------------------
     def export_judgments(

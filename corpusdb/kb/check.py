@@ -43,6 +43,11 @@ def resolve(concepts: dict[str, tuple[str, bool, tuple[str, ...]]], key: str) ->
     return acc if acc in concepts else None
 
 
+def grounding_keys(ann: Annotations) -> set[str]:
+    """Every grounding key of the spans and entities of a set."""
+    return {grounding_key(g) for _, _, _, g in _grounded(ann)}
+
+
 def grounding_labels(conn: Connection, schema: Schema, keys: Iterable[str]) -> dict[str, str]:
     """The label of each grounding key (``OBT:000965`` -> ``gastric mucosa``) whose database the
     schema maps to a loaded knowledge base; others are left out."""

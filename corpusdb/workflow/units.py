@@ -37,7 +37,7 @@ from typing import Any
 import orjson
 
 from corpusdb.agreement.entities import SYMMETRIC_LINK_TYPES  # no numpy: the CLI starts fast
-from corpusdb.records import Annotations, DocLabel, Entity, Link, Relation, Span
+from corpusdb.records import Annotations, DocLabel, Entity, Grounding, Link, Relation, Span, grounding_key
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
 
@@ -548,8 +548,21 @@ def _names(ann: Annotations | None) -> dict[str, str]:
     return names
 
 
-def display(item: Item | None, ann: Annotations | None = None) -> str:
-    """A one-line human rendering of an item."""
+def _groundings(groundings: Sequence[Grounding], labels: Mapping[str, str] | None) -> str:
+    """`` [uniprot:P60568, OBT:000001 (habitat)]``: ids, each with its knowledge-base label if known."""
+    if not groundings:
+        return ""
+    shown = []
+    for g in groundings:
+        label = (labels or {}).get(grounding_key(g))
+        shown.append(f"{g.ref} ({label})" if label else g.ref)
+    return f" [{', '.join(shown)}]"
+
+
+def display(
+    item: Item | None, ann: Annotations | None = None, labels: Mapping[str, str] | None = None
+) -> str:
+    """A one-line human rendering of an item (``labels``: grounding key -> knowledge-base label)."""
     if item is None:
         return "(absent)"
     if isinstance(item, Entity):
@@ -559,13 +572,13 @@ def display(item: Item | None, ann: Annotations | None = None) -> str:
             f"{names.get(m, m)}@{_frag_str(spans[m].fragments)}" if m in spans and spans[m].fragments
             else f"{names.get(m, m)} (no mention)" for m in item.members
         )  # fmt: skip
-        g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
+        g = _groundings(item.groundings, labels)
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
         return f"{item.type} {{{', '.join(shown)}}}{extra}{g}"
     if isinstance(item, Span):
         where = _frag_str(item.fragments) or "no mention"
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
-        g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
+        g = _groundings(item.groundings, labels)
         return f"{item.type} {where} {item.text!r}{extra}{g}"
     if isinstance(item, Relation):
         names = _names(ann)
@@ -581,13 +594,15 @@ def display(item: Item | None, ann: Annotations | None = None) -> str:
     return repr(item)
 
 
-def variants(u: Unit, sources: Sequence[Source]) -> tuple[Variant, ...]:
+def variants(
+    u: Unit, sources: Sequence[Source], labels: Mapping[str, str] | None = None
+) -> tuple[Variant, ...]:
     """The versions of a unit, largest group first, then the absent sources (if any)."""
     out = [
         Variant(
             ms[0].item,
             tuple(ref_of(sources, m) for m in ms),
-            display(ms[0].item, sources[ms[0].source].annotations),
+            display(ms[0].item, sources[ms[0].source].annotations, labels),
         )
         for _, ms in groups(u)
     ]

@@ -202,7 +202,7 @@ class AnnotateScreen(DocumentSearch, AnnotationDialogs, ClusterActions, Relation
             span = next(sp for sp in ann.spans if sp.id == self.active)
             others = [c.id for c in v.paint.covering(v.cursor) if c.id != span.id]
             entity = it.entity_of(ann, span.id)
-            line1 = it.span_details(span)
+            line1 = it.span_details(span, self.facade.labels)
             if entity is not None:  # the cluster the mention or name belongs to
                 line1 += f" · entity {entity.id} ({len(entity.members)} names/mentions)"
             if others:
