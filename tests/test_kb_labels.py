@@ -125,3 +125,45 @@ async def test_the_tui_shows_labels_beside_ids(sqlite_url: str) -> None:
         shown = screen_text(app)
         assert "HAB:0003 (stomach)" in shown and "HAB:0002 (digestive tract)" in shown
         await press(pilot, "escape")
+
+
+# -- agreement on groundings, crediting near concepts (KB leftover b) ---------------------------
+
+W = 0.65
+S_STOMACH = {"HAB:0003": 1.0, "HAB:0002": W, "HAB:0001": W**2, "HAB:0000": W**3}
+S_TRACT = {"HAB:0002": 1.0, "HAB:0001": W, "HAB:0000": W**2}
+# Wang et al. (2007): sum over shared ancestors of both S-values / sum of all S-values, by hand
+WANG_STOMACH_TRACT = sum(S_STOMACH[t] + S_TRACT[t] for t in S_TRACT) / (
+    sum(S_STOMACH.values()) + sum(S_TRACT.values())
+)
+
+
+def test_groundings_agreement_credits_near_concepts(any_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    c = scene(any_url)
+    assert round(WANG_STOMACH_TRACT, 4) == 0.7737
+    body = c.agreement("groundings", raters=["alice", "bob"], semantic="ontobiotope").to_dict()
+    (pair,) = body["pairs"]
+    g = pair["groundings"]
+    assert g["span_exact"]["f1"] == 0.5  # stomach: HAB:0003 vs HAB:0002; gastric mucosa: the same id
+    sem = g["span_semantic"]
+    assert sem["pairs"] == 2 and sem["grounded_a"] == sem["grounded_b"] == 2
+    assert sem["credit"] == pytest.approx(1 + WANG_STOMACH_TRACT, abs=1e-12)
+    assert sem["f1"] == pytest.approx((1 + WANG_STOMACH_TRACT) / 2, abs=1e-12)
+    assert body["settings"]["semantic"] == {"kb": "ontobiotope", "measure": "wang", "weight": 0.65}
+    assert "Wang et al. (2007" in body["policy"]["one_sided"]
+    # without it, the report is as before (no semantic figure)
+    plain = c.agreement("groundings", raters=["alice", "bob"]).to_dict()
+    assert "span_semantic" not in plain["pairs"][0]["groundings"] and plain["settings"]["semantic"] is None
+    # the CLI says which measure credited what
+    assert (
+        main(["--db", any_url, "agree", "-l", "groundings", "-a", "alice,bob", "--semantic", "ontobiotope"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert (
+        "span Wang F1" in out and "0.887" in out and "Wang et al. (2007)" in out and "edge weight 0.65" in out
+    )
+    assert main(["--db", any_url, "agree", "-l", "spans", "--semantic", "ontobiotope"]) == 4
+    assert "layer groundings only" in capsys.readouterr().err
+    assert main(["--db", any_url, "agree", "-l", "groundings", "--semantic", "ncbi"]) == 4
+    assert "maps no grounding database" in capsys.readouterr().err
