@@ -125,6 +125,8 @@ def expected_for_alice(team: Team) -> dict[str, int]:
         out["audit_event"] = count("SELECT count(*) FROM audit_event WHERE actor = 'alice'")
         out["team_login"] = 1
         out["alembic_version"] = 1
+        for t in ("kb", "kb_concept", "kb_name", "kb_parent"):  # shared vocabularies: every member reads them
+            out[t] = count(f"SELECT count(*) FROM {t}")
     return out
 
 
