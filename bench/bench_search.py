@@ -15,8 +15,9 @@ and as the annotator alice; the median of 5 runs after one warm-up is printed (g
 Beside each, in the same run, a **baseline**: the bare SQL a hand-written tool would send for the
 same answer (no blindness gate, no KWIC: the FTS5 ``MATCH`` / trigram ``ILIKE`` or ``WHERE type =``
 with ``LIMIT``) through the same connection pool, and for full text also a **scan** (every text read
-and matched in Python), which is what search would cost without the index. Import time with the
-index's triggers is printed beside an import of the same files with the triggers dropped.
+and matched in Python), which is what search would cost without the index. With ``--import-cost``
+the import is timed again into a database without the full-text index (SQLite: no FTS5 table nor
+triggers; PostgreSQL: no trigram index): what keeping the index costs an import.
 Nothing is asserted: speed is measured here, never in tests.
 """
 
@@ -110,12 +111,17 @@ def timed(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, Any]:
     return statistics.median(times) * 1000, got
 
 
-def build(url: str, root: Path) -> tuple[Any, float]:
+def build(url: str, root: Path, *, with_index: bool = True) -> tuple[Any, float]:
+    from corpusdb import db
     from corpusdb.api import Corpus
+    from corpusdb.search import index
 
     c = Corpus.create("bench", schema="bb-2011", url=url)
     c.add_annotator("alice")
     c.add_annotator("bob")
+    if not with_index:  # the baseline of the import: no full-text index to keep
+        with db.write(c.engine) as conn:
+            index.uninstall(conn)
     t = time.perf_counter()
     c.import_texts(root / "texts")
     for who in ("alice", "bob"):
@@ -193,10 +199,16 @@ SCANS = {"word, first 100 hits": r"\bkinase\b", "word, count per document": r"\b
          "phrase, first 100": r"\btumor\s+necrosis\s+factor\b", "regex, first 100": r"IL-\d+"}  # fmt: skip
 
 
-def bench(label: str, url: str, root: Path) -> None:
+def bench(label: str, url: str, root: Path, baseline_url: str | None = None) -> None:
     c, t_import = build(url, root)
     n_spans = sum(r.hits for r in c.search_counts("type:*").rows)
     print(f"\n== {label}: {c.count_documents():,} documents, {n_spans:,} spans; import {t_import:.1f} s")
+    if baseline_url is not None:
+        b, t_base = build(baseline_url, root, with_index=False)
+        b.engine.dispose()
+        print(
+            f"  the same import without the full-text index: {t_base:.1f} s (with it: {t_import / t_base:.2f}x)"
+        )
     alice = c.as_user("alice")
     base = baselines(c)
     print(f"  {'query':42} {'median ms':>10} {'hits':>7} {'baseline ms':>12} {'ratio':>6} {'scan ms':>8}")
@@ -221,6 +233,7 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=50, help="spans per annotator per document")
     ap.add_argument("--pg", help="also on this PostgreSQL server (a schema of its own, dropped after)")
     ap.add_argument("--skip-sqlite", action="store_true")
+    ap.add_argument("--import-cost", action="store_true", help="also import without the full-text index")
     args = ap.parse_args()
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -231,7 +244,8 @@ def main() -> None:
         print(f"generated {len(texts):,} abstracts ({sum(map(len, texts)) / 1e6:.1f} M characters) in "
               f"{time.perf_counter() - t:.0f} s")  # fmt: skip
         if not args.skip_sqlite:
-            bench("SQLite", f"sqlite:///{root / 'bench.sqlite'}", root / "corpus")
+            base = f"sqlite:///{root / 'base.sqlite'}" if args.import_cost else None
+            bench("SQLite", f"sqlite:///{root / 'bench.sqlite'}", root / "corpus", base)
         if args.pg:
             import psycopg
 
@@ -240,11 +254,18 @@ def main() -> None:
             with psycopg.connect(base, autocommit=True) as conn:
                 conn.execute(f"CREATE SCHEMA {schema}")
             try:
+                with psycopg.connect(base, autocommit=True) as conn:
+                    conn.execute(f"CREATE SCHEMA {schema}_base")
                 sep = "&" if "?" in args.pg else "?"
-                bench("PostgreSQL", f"{args.pg}{sep}options=-csearch_path%3D{schema}", root / "corpus")
+                url = f"{args.pg}{sep}options=-csearch_path%3D{schema}"
+                base_url = (
+                    f"{args.pg}{sep}options=-csearch_path%3D{schema}_base" if args.import_cost else None
+                )
+                bench("PostgreSQL", url, root / "corpus", base_url)
             finally:
                 with psycopg.connect(base, autocommit=True) as conn:
                     conn.execute(f"DROP SCHEMA {schema} CASCADE")
+                    conn.execute(f"DROP SCHEMA {schema}_base CASCADE")
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
