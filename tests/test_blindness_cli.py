@@ -279,7 +279,7 @@ SEARCH_ATTEMPTS = [
     ["search", "grounding:*"], ["search", "type:*", "--count"], ["search", "/SECRET/"],
     ["search", "grounding:uniprot:SECRET*"], ["search", "receptor", "-C", "80"], ["search", "annotator:bob"],
     ["search", "disagree:alice,bob"], ["search", "annotator:gold", "--count"],
-    ["search", "receptor", "--annotate", "protein"], ["search", "--undo", "peek", "-"],
+    ["search", "receptor", "--annotate", "protein"], ["search", "--undo", "peek"],
     ["search", "grounding:*", "--delete", "-r", "peek"], ["search", "type:protein", "--set-type", "DNA", "-r", "x"],
 ]  # fmt: skip
 

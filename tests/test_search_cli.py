@@ -92,7 +92,7 @@ def test_bulk_annotation_and_correction_from_the_command_line(
     assert [s["document"] for s in got["sets"]] == [doc] and got["total"] > 0
     assert got["skipped"] and all("submitted" in s["why"] for s in got["skipped"])  # her other sets
     assert json.loads(run(capsys, count)[0])["total"] == before + got["total"]
-    out, _ = run(capsys, [*db, "--as", "Lisa", "search", "--undo", got["bulk"], "-"])
+    out, _ = run(capsys, [*db, "--as", "Lisa", "search", "--undo", got["bulk"]])
     assert out.splitlines()[-1] == f"total: {got['total']} MISC span(s) removed in 1 set(s)"
     assert json.loads(run(capsys, count)[0])["total"] == before  # her own spans from before stay
     # a lead corrects gold (the sample has none: adjudicate one document first)

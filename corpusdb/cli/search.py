@@ -28,8 +28,8 @@ EPILOG_SYNTAX = (
 def search(
     ctx: typer.Context,
     query: Annotated[
-        list[str], typer.Argument(help="The query (its words may be given as several arguments).")
-    ],
+        list[str] | None, typer.Argument(help="The query (its words may be given as several arguments).")
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", help="At most this many hits (0: all).")] = 100,
     context: Annotated[int, typer.Option("--context", "-C", help="Characters of context each side.")] = 40,
     count: Annotated[
@@ -41,7 +41,7 @@ def search(
         typer.Option("--annotate", help="Annotate every hit as this type in your own sets (--as NAME)."),
     ] = None,
     undo: Annotated[
-        str | None, typer.Option("--undo", help="Undo the bulk annotation with this id (QUERY: -).")
+        str | None, typer.Option("--undo", help="Undo the bulk annotation with this id (no query).")
     ] = None,
     set_type: Annotated[
         str | None, typer.Option("--set-type", help="Gold correction: every gold span hit gets this type.")
@@ -62,8 +62,10 @@ def search(
     """Search the texts and the annotations you may read; print KWIC lines (document, offsets, what,
     context), or counts; or act on every hit (annotate; correct gold, each hit one correction)."""
     st = state(ctx)
+    q = " ".join(query or ())
+    if undo is None and not q.strip():
+        raise UsageError('give a query: words, "a phrase", /regex/ or fields such as type:NAME')
     corpus = st.corpus()
-    q = " ".join(query)
     if undo is not None:
         done = corpus.search_undo(undo)
         emit(st, done.to_dict(), lambda: _bulk_report(done))
@@ -140,7 +142,7 @@ def _bulk_report(b: object) -> None:
     for d, why in b.skipped:
         err.print(f"skipped {d}: {why}", markup=False)
     if not b.undone:
-        err.print(f"bulk {b.bulk_id}: undo it with `corpusdb search --undo {b.bulk_id} -` (or u per document in the TUI)",
+        err.print(f"bulk {b.bulk_id}: undo it with `corpusdb search --undo {b.bulk_id}` (or u per document in the TUI)",
                   markup=False)  # fmt: skip
 
 
