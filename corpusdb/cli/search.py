@@ -147,4 +147,6 @@ def _bulk_report(b: object) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("search", epilog=EPILOG_SYNTAX + " " + codes())(search)
+    app.command(
+        "search", epilog=EPILOG_SYNTAX + " " + codes("4 invalid input", "5 permission refused", "6 conflict")
+    )(search)
