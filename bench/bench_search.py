@@ -7,7 +7,8 @@
 One project: ``--abstracts`` documents of abstract-like text (real sentences from ../shared/data's
 corpora, shuffled into ~1,500-character abstracts; made-up words without ../shared), ``--docs`` of
 which carry two annotators' sets of ``--spans`` spans each (10^4 x 2 x 50 = 10^6 spans; bob agrees
-with alice on ~80% of them), imported as brat and submitted, so a lead sees every set.
+with alice on ~80% of them), imported as brat and submitted, so a lead sees every set (on PostgreSQL
+then ANALYZE, as autovacuum soon would).
 
 Each query goes through ``Corpus.search`` (the first 100 hits as KWIC lines, with their context and
 knowledge-base labels) or ``Corpus.search_counts`` (per document and type), as the owner (a lead)
