@@ -310,3 +310,16 @@ def test_bb_cat_groundings_counted_as_the_files_hold_them(any_url: str) -> None:
         per_span = sum(1 for h in got for k, _ in h.groundings if k.endswith(ref))
         assert per_span == n, ref
         assert {h.type for h in got} == {"Habitat"}
+
+
+def test_without_the_index_a_search_scans_and_finds_the_same(any_url: str) -> None:
+    """A server that cannot have the index (no FTS5, no right to create pg_trgm) still searches."""
+    c = build_demo(any_url).corpus
+    queries = ["de", "Madrid EFE", '"de la"', "gobier*", "/[A-Z]{3,}/", "type:LOC Madrid", "text:/^Real/"]
+    before = {q: hits(c, q) for q in queries}
+    assert all(before.values())
+    with db.write(c.engine) as conn:
+        index.uninstall(conn)
+        assert index.kind(conn) == "none"
+    assert {q: hits(c, q) for q in queries} == before
+    assert c.search("de").index == "none"
