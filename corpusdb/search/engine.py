@@ -254,13 +254,28 @@ class Run:
         return pos, neg
 
     def _text_docs(self) -> Iterator[tuple[int, str, str]]:
+        """The candidate documents in order, their texts read a growing page at a time (the first hits
+        of a frequent word cost the first pages only). Where the index answers (FTS5 tokens, trigram
+        literals), its candidates are listed first; otherwise the documents are walked in order with
+        the scan's test (a regex's literal through LIKE), a page at a time."""
         pos, _ = self._text_patterns()
-        q = (
-            select(D.c.id, D.c.external_id, D.c.text)
+        dq = (
+            select(D.c.id, D.c.external_id)
             .where(*self._doc_clauses(), index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id))
             .order_by(D.c.external_id)
         )
-        yield from self._stream(q)
+        indexed = (self.index == "fts5" and any(p.fts5() for p in pos)) or (
+            self.index == "pg_trgm" and any(p.like_literals() for p in pos)
+        )
+        pages: Iterator[list[int]]
+        if indexed:
+            ids = [r[0] for r in self._all(dq, named=False)]
+            pages = (ids[a:b] for a, b in _growing(len(ids)))
+        else:
+            pages = self._document_pages(dq)
+        for page in pages:
+            q = select(D.c.id, D.c.external_id, D.c.text).where(D.c.id.in_(page)).order_by(D.c.external_id)
+            yield from self._stream(q, named=False)
 
     def _stream(self, q: Select, *, named: bool = True) -> Iterator[Any]:  # type: ignore[type-arg]
         """The rows of ``q`` as named tuples, read through the driver's cursor ``CHUNK`` rows at a
@@ -272,8 +287,10 @@ class Run:
         if compiled.positiontup is not None:
             params = tuple(params[k] for k in compiled.positiontup)
         make = _row_type(tuple(c.key for c in q.selected_columns))
-        dbapi = self.conn.connection.driver_connection
-        cur = dbapi.cursor(name=f"search_{id(q)}") if not db.is_sqlite(self.conn) else dbapi.cursor()  # type: ignore[union-attr]
+        # A client-side cursor on PostgreSQL too: a server-side one is planned for its first rows
+        # (an index walk in document order, checking ILIKE on every text) and every query here is
+        # bounded (pages of documents, at most SELECTIVE spans), so its rows fit in memory.
+        cur = self.conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             cur.execute(str(compiled), params)
             while rows := cur.fetchmany(CHUNK):
@@ -576,7 +593,7 @@ class Run:
 
     def span_rows(self, limit: int | None) -> Iterator[Any]:
         """Span rows that match, in document and offset order (at most ``limit``)."""
-        selective = limit is None or self._selective()
+        selective = self._selective()
         self._build()
         if not selective:
             yield from self._checked(self._batched(), limit)
@@ -593,19 +610,29 @@ class Run:
         documents, without sorting the whole corpus's."""
         dq = select(D.c.id, D.c.external_id).where(*self._doc_clauses()).order_by(D.c.external_id)
         if self.doc_patterns:
-            dq = dq.where(self._doc_text_filter())
+            # the candidates at once, through the index (on PostgreSQL a page at a time is read in id
+            # order with the pattern checked on every text: the whole corpus, ten times slower)
+            found = [d[0] for d in self._all(dq.where(self._doc_text_filter()), named=False)]
+            pages: Iterator[list[int]] = (found[a:b] for a, b in _growing(len(found)))
+        else:
+            pages = self._document_pages(dq)
+        for docs in pages:
+            sets = [r[0] for r in self._all(self._sets_select(docs), named=False)]
+            if sets:
+                yield from self._stream(self._ordered(self._span_select(sets)))
+
+    def _document_pages(self, dq: Select) -> Iterator[list[int]]:  # type: ignore[type-arg]
+        """Document ids in order, a growing page at a time (keyset pagination on the document id's
+        index: no list of every document)."""
         size, last = 32, None
-        while True:  # keyset pagination on the document id's index: no list of every document
-            docs = self._all(
-                (dq if last is None else dq.where(D.c.external_id > last)).limit(size), named=False
-            )
+        while True:
+            page = (dq if last is None else dq.where(D.c.external_id > last)).limit(size)
+            docs = self._all(page, named=False)
             if not docs:
                 return
             last = docs[-1][1]
             size = min(size * 4, 4096)
-            sets = [r[0] for r in self._all(self._sets_select([d[0] for d in docs]), named=False)]
-            if sets:
-                yield from self._stream(self._ordered(self._span_select(sets)))
+            yield [d[0] for d in docs]
 
     def span_hits(self, limit: int | None, context: int | None) -> list[Hit]:
         rows = list(self.span_rows(limit))
@@ -624,22 +651,40 @@ class Run:
 
     def span_counts(self) -> list[CountRow]:
         self._build()
-        sets = dict(self._all(self._sets_select(), named=False))  # set id -> document
         counts: dict[tuple[str, str], int] = defaultdict(int)
-        if not self.checks:
+        typed = any(t.field == "type" and not t.negated for t in self.query.of(ListTerm))  # type: ignore[union-attr]
+        if not self.checks and not db.is_sqlite(self.conn):
+            # PostgreSQL joins and groups faster than it sends 10^4-10^5 rows to be joined here
+            grouped = (
+                select(D.c.external_id, Sp.c.type, func.count())
+                .select_from(Sp.join(S, S.c.id == Sp.c.set_id).join(D, D.c.id == S.c.document_id))
+                .where(Sp.c.set_id.in_(self._sets_select().with_only_columns(S.c.id)), *self.sql_span)
+                .group_by(D.c.external_id, Sp.c.type)
+            )
+            for doc, typ, n in self._all(grouped, named=False):
+                counts[(doc, typ)] += int(n)
+        elif not self.checks:
+            sets = dict(self._all(self._sets_select(), named=False))  # set id -> document
             grouped = select(Sp.c.set_id, Sp.c.type, func.count()).where(*self.sql_span)
-            if not any(t.field == "type" and not t.negated for t in self.query.of(ListTerm)):  # type: ignore[union-attr]
+            if not typed:
                 grouped = grouped.where(Sp.c.set_id.in_(self._sets_select().with_only_columns(S.c.id)))
-            # else the (type, set_id) index alone answers; the readable sets are kept below
+            # else SQLite's (type, set_id) index alone answers; the readable sets are kept here
             for sid, typ, n in self._all(grouped.group_by(Sp.c.set_id, Sp.c.type), named=False):
                 doc = sets.get(sid)
                 if doc is not None:
                     counts[(doc, typ)] += int(n)
         else:
-            q = self._span_select(self._sets_select().with_only_columns(S.c.id)).order_by(D.c.id)
-            for row in self._checked(self._stream(q), None):
+            for row in self._checked(self._batched(), None):
                 counts[(row.external_id, row.type)] += 1
         return [CountRow(d, t, n) for (d, t), n in sorted(counts.items())]
+
+
+def _growing(n: int) -> Iterator[tuple[int, int]]:
+    """``[a, b)`` pages over ``n`` items: 32, then 4 times as many each time, at most 4,096."""
+    a, size = 0, 32
+    while a < n:
+        yield a, min(n, a + size)
+        a, size = a + size, min(size * 4, 4096)
 
 
 def _frag_key(raw: Any) -> str:
