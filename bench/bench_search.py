@@ -225,8 +225,9 @@ def bench(label: str, url: str, root: Path, baseline_url: str | None = None) -> 
         ms, got = timed(fn)
         n = len(got.hits) if call == "search" else got.total
         more = "+" if call == "search" and got.more else ""
-        b = f"{timed(base[BASE[name]])[0]:12.1f}" if name in BASE else f"{'':12}"
-        ratio = f"{ms / timed(base[BASE[name]])[0]:6.1f}" if name in BASE else f"{'':6}"
+        base_ms = timed(base[BASE[name]])[0] if name in BASE else None
+        b = f"{base_ms:12.1f}" if base_ms is not None else f"{'':12}"
+        ratio = f"{ms / base_ms:6.1f}" if base_ms else f"{'':6}"
         sc = f"{timed(scan(c, SCANS[name]), repeat=1)[0]:8.0f}" if name in SCANS else ""
         print(f"  {name:42} {ms:10.1f} {str(n) + more:>7} {b} {ratio} {sc}")
     c.engine.dispose()

@@ -253,22 +253,20 @@ class Run:
         neg = [t.pattern for t in self.query.of(TextTerm) if t.negated]  # type: ignore[union-attr]
         return pos, neg
 
-    def _text_docs(self) -> Iterator[tuple[int, str, str]]:
+    def _text_docs(self, *, paged: bool = True) -> Iterator[tuple[int, str, str]]:
         """The candidate documents in order, their texts read a growing page at a time (the first hits
-        of a frequent word cost the first pages only). Where the index answers (FTS5 tokens, trigram
-        literals), its candidates are listed first; otherwise the documents are walked in order with
-        the scan's test (a regex's literal through LIKE), a page at a time."""
+        of a frequent word cost the first pages only; ``paged=False``: all at once, for counts). Where
+        the index answers (FTS5 tokens, a trigram literal), its candidates are listed first; otherwise
+        the documents are walked in order with the scan's test (a regex's literal through LIKE)."""
         pos, _ = self._text_patterns()
-        dq = (
-            select(D.c.id, D.c.external_id)
-            .where(*self._doc_clauses(), index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id))
-            .order_by(D.c.external_id)
-        )
-        indexed = (self.index == "fts5" and any(p.fts5() for p in pos)) or (
-            self.index == "pg_trgm" and any(p.like_literals() for p in pos)
-        )
+        where = [*self._doc_clauses(), index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id)]
+        if not paged:
+            q = select(D.c.id, D.c.external_id, D.c.text).where(*where).order_by(D.c.external_id)
+            yield from self._stream(q, named=False)
+            return
+        dq = select(D.c.id, D.c.external_id).where(*where).order_by(D.c.external_id)
         pages: Iterator[list[int]]
-        if indexed:
+        if index.narrows(self.index, pos):
             ids = [r[0] for r in self._all(dq, named=False)]
             pages = (ids[a:b] for a, b in _growing(len(ids)))
         else:
@@ -301,12 +299,12 @@ class Run:
     def _all(self, q: Select, *, named: bool = True) -> list[Any]:  # type: ignore[type-arg]
         return list(self._stream(q, named=named))
 
-    def text_places(self) -> Iterator[tuple[str, str, int, int]]:
+    def text_places(self, *, paged: bool = True) -> Iterator[tuple[str, str, int, int]]:
         """``(document, its text, start, stop)`` of each place where every positive pattern occurs in
         a document and no negated one does, in document and offset order."""
         pos, neg = self._text_patterns()
         doc_ok = self._doc_checks()
-        for _, doc, body in self._text_docs():
+        for _, doc, body in self._text_docs(paged=paged):
             if not doc_ok(doc) or any(p.found_in(body) for p in neg):
                 continue
             places: set[tuple[int, int]] = set()
@@ -324,7 +322,7 @@ class Run:
             yield _text_hit(doc, body, start, stop, context)
 
     # -- span hits ----------------------------------------------------------------------------
-    def _sets_select(self, doc_ids: Sequence[int] | None = None) -> Select:  # type: ignore[type-arg]
+    def _sets_select(self, doc_ids: Sequence[int] | None = None, *, text: bool = True) -> Select:  # type: ignore[type-arg]
         """``(set id, document external id)`` of the sets the actor may read that meet the query's
         set-level conditions (annotator, kind, status, document, its text), on ``doc_ids`` or all."""
         q = (
@@ -336,7 +334,7 @@ class Run:
             q = q.where(S.c.document_id.in_(list(doc_ids)))
         if self.set_id is not None:
             q = q.where(S.c.id == self.set_id)
-        if self.doc_patterns:
+        if self.doc_patterns and text:
             q = q.where(self._doc_text_filter())
         return q
 
@@ -616,8 +614,8 @@ class Run:
             pages: Iterator[list[int]] = (found[a:b] for a, b in _growing(len(found)))
         else:
             pages = self._document_pages(dq)
-        for docs in pages:
-            sets = [r[0] for r in self._all(self._sets_select(docs), named=False)]
+        for docs in pages:  # (the pages hold candidate documents already: no second text test)
+            sets = [r[0] for r in self._all(self._sets_select(docs, text=False), named=False)]
             if sets:
                 yield from self._stream(self._ordered(self._span_select(sets)))
 
@@ -655,11 +653,12 @@ class Run:
         typed = any(t.field == "type" and not t.negated for t in self.query.of(ListTerm))  # type: ignore[union-attr]
         if not self.checks and not db.is_sqlite(self.conn):
             # PostgreSQL joins and groups faster than it sends 10^4-10^5 rows to be joined here
+            v = self._sets_select().subquery("readable")
             grouped = (
-                select(D.c.external_id, Sp.c.type, func.count())
-                .select_from(Sp.join(S, S.c.id == Sp.c.set_id).join(D, D.c.id == S.c.document_id))
-                .where(Sp.c.set_id.in_(self._sets_select().with_only_columns(S.c.id)), *self.sql_span)
-                .group_by(D.c.external_id, Sp.c.type)
+                select(v.c.external_id, Sp.c.type, func.count())
+                .select_from(Sp.join(v, v.c.id == Sp.c.set_id))
+                .where(*self.sql_span)
+                .group_by(v.c.external_id, Sp.c.type)
             )
             for doc, typ, n in self._all(grouped, named=False):
                 counts[(doc, typ)] += int(n)
@@ -826,7 +825,7 @@ def counts(conn: Connection, project_id: int, actor: Actor, schema: Schema, quer
         rows = r.span_counts()
     else:
         per: dict[str, int] = defaultdict(int)
-        for doc, _, _, _ in r.text_places():
+        for doc, _, _, _ in r.text_places(paged=False):
             per[doc] += 1
         rows = [CountRow(d, "text", n) for d, n in per.items()]
     return SearchCounts(query.source, "spans" if query.finds_spans else "text", tuple(rows), r.index,

@@ -20,6 +20,7 @@ FTS5, a PostgreSQL role that may not create ``pg_trgm``) still searches, by scan
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from sqlalchemy import ColumnElement, Connection, literal_column, select, text, true
@@ -124,6 +125,20 @@ def uninstall(conn: Connection) -> None:
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FTS}")
     else:
         conn.exec_driver_sql(f"DROP INDEX IF EXISTS {TRGM_INDEX}")
+
+
+_TRIGRAM = re.compile(r"[^\W_]{3}")
+
+
+def narrows(index: str, patterns: Sequence[Pattern]) -> bool:
+    """Whether the index can narrow the documents for these patterns (else they are scanned): FTS5
+    when a pattern has words, the trigram index when a literal has three letters or digits in a row
+    (shorter words give only trigrams most texts hold)."""
+    if index == "fts5":
+        return any(p.fts5() is not None for p in patterns)
+    if index == "pg_trgm":
+        return any(_TRIGRAM.search(lit) for p in patterns for lit in p.like_literals())
+    return False
 
 
 def _like(value: str) -> str:
