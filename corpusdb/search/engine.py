@@ -260,17 +260,17 @@ class Run:
         the documents are walked in order with the scan's test (a regex's literal through LIKE)."""
         pos, _ = self._text_patterns()
         where = [*self._doc_clauses(), index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id)]
-        if not paged:
-            q = select(D.c.id, D.c.external_id, D.c.text).where(*where).order_by(D.c.external_id)
-            yield from self._stream(q, named=False)
+        if not paged:  # (unordered: the planner then asks the index, not the id-ordered walk)
+            yield from sorted(self._all(select(D.c.id, D.c.external_id, D.c.text).where(*where), named=False),
+                              key=lambda r: r[1])  # fmt: skip
             return
-        dq = select(D.c.id, D.c.external_id).where(*where).order_by(D.c.external_id)
         pages: Iterator[list[int]]
         if index.narrows(self.index, pos):
-            ids = [r[0] for r in self._all(dq, named=False)]
+            ids = _in_order(self._all(select(D.c.id, D.c.external_id).where(*where), named=False))
             pages = (ids[a:b] for a, b in _growing(len(ids)))
         else:
-            pages = self._document_pages(dq)
+            test = index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id)
+            pages = self._document_pages(select(D.c.id, D.c.external_id).where(*self._doc_clauses()), test)
         for page in pages:
             q = select(D.c.id, D.c.external_id, D.c.text).where(D.c.id.in_(page)).order_by(D.c.external_id)
             yield from self._stream(q, named=False)
@@ -563,7 +563,9 @@ class Run:
         batch: list[Any] = []
         it = iter(rows)
         while True:
-            batch = [r for _, r in zip(range(CHUNK), it, strict=False)]
+            # every row passes when nothing is checked: take no more than the limit (no next page read)
+            want = CHUNK if self.checks or limit is None else min(CHUNK, limit - n)
+            batch = [r for _, r in zip(range(want), it, strict=False)]
             if not batch:
                 return
             docs = {r.doc_id for r in batch}
@@ -596,7 +598,8 @@ class Run:
         if not selective:
             yield from self._checked(self._batched(), limit)
             return
-        q = self._ordered(self._span_select(self._sets_select().with_only_columns(S.c.id)))
+        # few spans: their own text test (SQL, then Python) is all the narrowing needed
+        q = self._ordered(self._span_select(self._sets_select(text=False).with_only_columns(S.c.id)))
         if not self.checks and limit is not None:
             yield from self._stream(q.limit(limit))
             return
@@ -606,11 +609,11 @@ class Run:
         """Span rows a batch of documents at a time, in document order (32 documents, then 4 times as
         many each time, at most 4,096): the first hits of a frequent type come from the first
         documents, without sorting the whole corpus's."""
-        dq = select(D.c.id, D.c.external_id).where(*self._doc_clauses()).order_by(D.c.external_id)
+        dq = select(D.c.id, D.c.external_id).where(*self._doc_clauses())
         if self.doc_patterns:
-            # the candidates at once, through the index (on PostgreSQL a page at a time is read in id
-            # order with the pattern checked on every text: the whole corpus, ten times slower)
-            found = [d[0] for d in self._all(dq.where(self._doc_text_filter()), named=False)]
+            # the candidates at once, through the index, unordered (an ordered query is planned as a
+            # walk in id order testing the pattern on every text: the whole corpus, ten times slower)
+            found = _in_order(self._all(dq.where(self._doc_text_filter()), named=False))
             pages: Iterator[list[int]] = (found[a:b] for a, b in _growing(len(found)))
         else:
             pages = self._document_pages(dq)
@@ -619,10 +622,13 @@ class Run:
             if sets:
                 yield from self._stream(self._ordered(self._span_select(sets)))
 
-    def _document_pages(self, dq: Select) -> Iterator[list[int]]:  # type: ignore[type-arg]
+    def _document_pages(self, dq: Select, test: ColumnElement[bool] | None = None) -> Iterator[list[int]]:  # type: ignore[type-arg]
         """Document ids in order, a growing page at a time (keyset pagination on the document id's
-        index: no list of every document)."""
+        index: no list of every document), each page then kept to those passing ``test``. Why the test
+        apart: with it in the paging query, PostgreSQL guesses how many texts pass and may sort the
+        whole corpus for every page."""
         size, last = 32, None
+        dq = dq.order_by(D.c.external_id)
         while True:
             page = (dq if last is None else dq.where(D.c.external_id > last)).limit(size)
             docs = self._all(page, named=False)
@@ -630,7 +636,12 @@ class Run:
                 return
             last = docs[-1][1]
             size = min(size * 4, 4096)
-            yield [d[0] for d in docs]
+            ids = [d[0] for d in docs]
+            if test is not None:
+                kept = {r[0] for r in self._all(select(D.c.id).where(D.c.id.in_(ids), test), named=False)}
+                ids = [i for i in ids if i in kept]
+            if ids:
+                yield ids
 
     def span_hits(self, limit: int | None, context: int | None) -> list[Hit]:
         rows = list(self.span_rows(limit))
@@ -676,6 +687,11 @@ class Run:
             for row in self._checked(self._batched(), None):
                 counts[(row.external_id, row.type)] += 1
         return [CountRow(d, t, n) for (d, t), n in sorted(counts.items())]
+
+
+def _in_order(rows: Iterable[Any]) -> list[int]:
+    """The ids of ``(id, external id)`` rows in external-id order."""
+    return [r[0] for r in sorted(rows, key=lambda r: r[1])]
 
 
 def _growing(n: int) -> Iterator[tuple[int, int]]:
