@@ -203,11 +203,11 @@ def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28, noted:
 
 def grounding_shown(g: Grounding, labels: Mapping[str, str] | None = None) -> str:
     """A grounding as shown: its id, with its knowledge-base label (``OBT:000965 (gastric mucosa)``)
-    when the knowledge base has one, else the name the source gave with it."""
+    when the schema maps its database to a loaded knowledge base that has the id."""
     from corpusdb.records import grounding_key
 
     labels = labels or {}
-    label = labels.get(grounding_key(g)) or labels.get(g.ref) or g.text
+    label = labels.get(grounding_key(g)) or labels.get(g.ref)
     return f"{g.ref} ({label})" if label else g.ref
 
 
