@@ -379,8 +379,17 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     r = _Reader(source)
     r.known(
         data,
-        {"schema", "entity", "link", "relation", "attribute", "label_set", "document_label", "rules",
-         "knowledge_base"},
+        {
+            "schema",
+            "entity",
+            "link",
+            "relation",
+            "attribute",
+            "label_set",
+            "document_label",
+            "rules",
+            "knowledge_base",
+        },
         "top level",
     )
     head = data.get("schema")
@@ -602,7 +611,9 @@ def _knowledge_bases(r: _Reader, raw: Any, check_types: Any) -> tuple[KnowledgeB
         where = f"[[knowledge_base]] #{i + 1}"
         if not isinstance(k, dict):
             raise r.fail(where, "must be a table")
-        r.known(k, {"database", "kb", "aliases", "types", "branches", "unknown", "obsolete", "line_kind"}, where)
+        r.known(
+            k, {"database", "kb", "aliases", "types", "branches", "unknown", "obsolete", "line_kind"}, where
+        )
         database = r.get(k, "database", str, where)
         where = f"[[knowledge_base]] '{database}'"
         types = r.strings(k, "types", where)

@@ -640,7 +640,9 @@ class _Parser:
         if " ".join(toks) != f2:
             loc["ws"] = f2
         target, ref = _st_norm(toks[1], toks[2], loc)
-        self.norms.append({"id": ident, "kind": toks[0], "target": target, "ref": ref, "text": f3, "loc": loc})
+        self.norms.append(
+            {"id": ident, "kind": toks[0], "target": target, "ref": ref, "text": f3, "loc": loc}
+        )
 
     def parse_star(self, ident: str, f2: str, f3: str | None, loc: dict[str, Any], file: str, n: int) -> None:
         toks = f2.split()

@@ -296,7 +296,9 @@ def bb_norm(
     from corpusdb.evaluation.bb2016_norm import Wang, score_bb_norm
 
     if (kb is None) == (ontology is None):
-        raise UsageError("give OntoBiotope as --kb NAME (loaded with `corpusdb kb add`) or --ontology FILE.obo")
+        raise UsageError(
+            "give OntoBiotope as --kb NAME (loaded with `corpusdb kb add`) or --ontology FILE.obo"
+        )
     if ontology is not None:
         from importers.kb_obo import read_obo
 
