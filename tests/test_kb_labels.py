@@ -163,7 +163,9 @@ def test_groundings_agreement_credits_near_concepts(any_url: str, capsys: pytest
     assert (
         "span Wang F1" in out and "0.887" in out and "Wang et al. (2007)" in out and "edge weight 0.65" in out
     )
-    assert main(["--db", any_url, "agree", "-l", "spans", "--semantic", "ontobiotope"]) == 4
+    assert (
+        main(["--db", any_url, "agree", "-l", "spans", "--semantic", "ontobiotope"]) == 2
+    )  # a usage error (options that do not go together)
     assert "layer groundings only" in capsys.readouterr().err
     assert main(["--db", any_url, "agree", "-l", "groundings", "--semantic", "ncbi"]) == 4
     assert "maps no grounding database" in capsys.readouterr().err

@@ -15,9 +15,9 @@ from corpusdb.api import Corpus
 from corpusdb.basics.errors import Conflict, NotFound, PermissionDenied, StaleVersion, UsageError
 from corpusdb.basics.records import Annotations, Document, Grounding, Span
 from corpusdb.demo import build_demo, demo_agreement
-from corpusdb.search import index
 from corpusdb.services.edits import Put
 from corpusdb.store import db, migrate
+from corpusdb.store import text_index as index
 from tests.conftest import shared_path
 from tests.kb_support import KB
 
