@@ -49,6 +49,7 @@ from corpusdb.basics.records import (
     Span,
     grounding_key,
 )
+from corpusdb.basics.unionfind import UnionFind
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
 
@@ -105,23 +106,6 @@ def span_sig(s: Span, entity: Entity | None = None) -> tuple[Any, ...]:
     return (s.type, tuple(s.fragments), canon(attrs), refs)
 
 
-class _UF:
-    def __init__(self) -> None:
-        self.parent: dict[Any, Any] = {}
-
-    def find(self, x: Any) -> Any:
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a: Any, b: Any) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def align(
     sources: Sequence[Source],
     text: str,
@@ -175,7 +159,7 @@ def _exact_pairs(a: Sequence[Span], b: Sequence[Span], types: str) -> list[tuple
 
 def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: str,
                  jaccard: float) -> tuple[list[Unit], dict[tuple[int, str], str]]:  # fmt: skip
-    uf = _UF()
+    uf = UnionFind(root="min")
     for i, src in enumerate(sources):
         for s in src.annotations.spans:
             uf.find((i, s.id))
@@ -277,7 +261,7 @@ def _group_alternatives(found: list[list[Member]], n: int, types: str) -> list[l
                 pairs.append((-best, k, k2))
     if not pairs:
         return found
-    uf = _UF()
+    uf = UnionFind(root="min")
     srcs = {k: {m.source for m in found[k]} for k, _ in open_}
     for _, k, k2 in sorted(pairs):
         r, r2 = uf.find(k), uf.find(k2)
@@ -304,7 +288,7 @@ def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], s
     """One unit per cluster (``corpusdb.basics.clusters``: explicit entities and symmetric links alike): the
     sources' clusters joined when they share a span unit, so a disputed membership is one conflict and
     the same cluster recorded two ways is one agreed unit."""
-    uf = _UF()
+    uf = UnionFind(root="min")
     found: list[tuple[int, Cluster, tuple[str, ...]]] = []
     span_types: list[dict[str, str]] = [{s.id: s.type for s in src.annotations.spans} for src in sources]
     for i, src in enumerate(sources):
