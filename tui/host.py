@@ -19,8 +19,11 @@ class AppHost(Protocol):
 
     facade: TuiFacade
 
-    def open_document(self, document: str, *, annotate: bool = False) -> None:
-        """Annotate my set on ``document`` (a relevance unit: judge it, unless ``annotate``)."""
+    def open_document(
+        self, document: str, *, at: tuple[int, int] | None = None, query: str = "", annotate: bool = False
+    ) -> None:
+        """Annotate my set on ``document`` (at a search hit ``at``; a relevance unit: judge it, unless
+        ``annotate``)."""
 
     def open_adjudication(self, document: str) -> None:
         """Adjudicate ``document``."""
