@@ -203,6 +203,20 @@ async def test_the_conflict_list_wraps_at_word_boundaries_at_80_columns(
         assert long, "some line is longer than the list is wide"
 
 
+def test_snapshot_decided_lines(snap_compare: Any, ready_url: str) -> None:
+    """80x24 after `a x` in a burst: ✓A and ✓- (struck through) on the decided lines, the highlight
+    on the next open conflict, the lines wrapped at words with continuation lines indented."""
+
+    async def decided(pilot: Any) -> None:
+        await opened(pilot)
+        await burst(pilot, "a", "x")
+        pilot.app.clear_notifications()  # their toasts expire on a clock: not part of the picture
+        await settle(pilot)
+
+    app = build_app(open_facade(ready_url, "demo", "carol"))
+    assert snap_compare(app, run_before=decided, terminal_size=(80, 24))
+
+
 def test_wrap_label_cuts_only_words_longer_than_a_line() -> None:
     from rich.text import Text
 

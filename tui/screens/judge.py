@@ -116,7 +116,7 @@ class JudgeScreen(ReloadingScreen):
         for i, (value, name, _key) in enumerate(self.grades):
             keys = "/".join(by_value.get(value, []))
             parts.append(Text.assemble((keys, "bold reverse"), " ", (value, _style(i)), f" {name}"))
-        return Text("  ").join([*parts, Text("(saves, then the next unit)", "dim")])
+        return Text("  ").join(parts)  # each saves, then opens the next unit (the help says so)
 
     # -- loading ----------------------------------------------------------------------------------
     def on_screen_resume(self) -> None:
