@@ -25,7 +25,7 @@ from corpusdb.relevance.topics import read_topics
 from tui.app import build_app
 from tui.facade import open_facade
 from tui.screens.annotate import AnnotateScreen
-from tui.screens.judge import JudgeScreen
+from tui.screens.judge import JudgeScreen, by_topic
 from tui.testing import key_event, press, run_async, screen_text, settle
 
 TREC = Path(__file__).resolve().parent / "fixtures" / "trec"
@@ -64,7 +64,9 @@ def beside_the_list(screen: str, anchor: str) -> str:
 
 
 def graded(url: str, who: str = "alice") -> list[tuple[str, str | None]]:
-    return [(j.unit, j.grade) for j in Corpus.open("trec", url=url, user=who).judgments()]
+    """The judge's units and grades as the store has them, in the screen's order (topic by topic,
+    pool order within a topic)."""
+    return [(j.unit, j.grade) for j in by_topic(Corpus.open("trec", url=url, user=who).judgments())]
 
 
 @run_async
@@ -88,7 +90,7 @@ async def test_a_burst_of_grade_keys_judges_the_units_in_order(sqlite_url: str) 
 @run_async
 async def test_the_topic_is_beside_the_text_and_the_list_shows_topic_and_grade(sqlite_url: str) -> None:
     pooled(sqlite_url)
-    units = Corpus.open("trec", url=sqlite_url, user="alice").judgments()
+    units = by_topic(Corpus.open("trec", url=sqlite_url, user="alice").judgments())
     topics = {t.id: t for t in read_topics(TREC / "topics.tsv")}
     app = build_app(open_facade(sqlite_url, "trec", "alice"))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -154,7 +156,7 @@ async def test_a_unit_opens_on_the_judging_screen_and_its_passages_on_the_annota
 @run_async
 async def test_submit_a_topic_then_its_judgments_are_read_only(sqlite_url: str) -> None:
     pooled(sqlite_url)
-    units = Corpus.open("trec", url=sqlite_url, user="alice").judgments()
+    units = by_topic(Corpus.open("trec", url=sqlite_url, user="alice").judgments())
     app = build_app(open_facade(sqlite_url, "trec", "alice"))
     async with app.run_test(size=(80, 24)) as pilot:
         await burst(pilot, "1", "1", "1")  # units 1-3 graded

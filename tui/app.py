@@ -224,8 +224,11 @@ class CorpusApp(App[None]):
         from tui.screens.judge import JudgeScreen
 
         screen = self.screen
-        if isinstance(screen, JudgeScreen) and start is not None and screen.units:
-            screen.go_to(start)
+        if isinstance(screen, JudgeScreen):
+            if start is not None and screen.units:
+                screen.go_to(start)
+            elif start is not None:
+                screen.start = start  # still loading: it opens there
             return
         self.push_screen(JudgeScreen(start))
 

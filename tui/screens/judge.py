@@ -43,7 +43,7 @@ class JudgeScreen(ReloadingScreen):
     """My relevance units: the topic and the text side by side, one key per grade."""
 
     HELP = (
-        "Judge each document against the topic shown beside it. A grade key (1 2 3, or the schema's "
+        "Judge each document against the topic shown beside it (units topic by topic). A grade key (1 2 3, or the schema's "
         "d p n) saves the judgment and opens the next unit; up/down (j/k) move in the list, where each "
         "unit shows its topic and your grade, with the progress per topic under it. S submits your "
         "graded units of the current topic (read-only afterwards: then they count in qrels and kappa). "
@@ -70,7 +70,7 @@ class JudgeScreen(ReloadingScreen):
         super().__init__()
         self.start = start
         self.units: list[Any] = []
-        """My ``Judgment`` records, pool order (the grades as the screen shows them)."""
+        """My ``Judgment`` records, topic by topic, pool order in each (grades as on screen)."""
         self.topics: dict[str, Any] = {}
         self.grades: list[tuple[str, str, str | None]] = []
         self.keys: dict[str, str] = {}
@@ -126,6 +126,7 @@ class JudgeScreen(ReloadingScreen):
 
     def fetch(self) -> Any:
         units, topics = self.facade.judging_round()
+        units = by_topic(units)
         first = self._index_of(units, self.start) if self.units == [] else self.current
         near = [u.unit for u in units[first : first + 1 + PREFETCH]]
         return units, topics, self.facade.unit_texts(near)
@@ -409,6 +410,12 @@ class JudgeScreen(ReloadingScreen):
         grades = [(" ".join(k for k, v in self.keys.items() if v == value), f"{value}: {name}, then the next unit")
                   for value, name, _ in self.grades]  # fmt: skip
         return [("Grades", grades), (str(self.title), binding_rows(self)), ("Everywhere", app_rows(self))]
+
+
+def by_topic(units: list[Any]) -> list[Any]:
+    """Units topic by topic (numeric ids numerically), each topic's in pool order: a judge reads one
+    topic's need once and judges its documents in a row, still in the pool's shuffled order."""
+    return sorted(units, key=lambda u: (len(u.topic), u.topic))  # stable: pool order within a topic
 
 
 def _style(i: int) -> str:
