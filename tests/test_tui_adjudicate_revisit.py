@@ -113,6 +113,19 @@ async def test_curly_brackets_visit_decided_conflicts_to_revise_them(ready_url: 
 
 
 @run_async
+async def test_undo_typed_in_the_same_burst_waits_for_the_decision(ready_url: str) -> None:
+    app = build_app(open_facade(ready_url, "demo", "carol"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        await burst(pilot, "a", "up", "u")  # take A on IL-2, back to it, undo: open again
+        assert lines(screen)[0].startswith("● span protein 0-4")
+        carol = Corpus.open("demo", url=ready_url, user="carol")
+        methods = [d.method for d in carol.decisions("d1") if d.method != "unanimous"]
+        assert methods == ["adjudicated", "undone"]
+        assert not any(s.fragments == ((0, 4),) for s in carol.gold("d1").annotations.spans)
+
+
+@run_async
 async def test_d_shows_the_items_history_as_the_cli_prints_it(ready_url: str) -> None:
     app = build_app(open_facade(ready_url, "demo", "carol"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -407,8 +407,7 @@ class AdjudicateScreen(BaseScreen):
         c = self._current()
         if c is None:
             return
-        while self._writing or self._pending:  # decisions typed before d are part of the history
-            await asyncio.sleep(0.01)
+        await self._drained()  # decisions typed before d are part of the history
         c = next((x for x in self.shown if x.key == c.key), c)
         try:
             every = await asyncio.to_thread(self.facade.decisions, self.document)
@@ -670,6 +669,8 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
+        await self._drained()
+        a = self.adj or a
         version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"{current.id} edited",
@@ -705,7 +706,9 @@ class AdjudicateScreen(BaseScreen):
         )
         if answer is None:
             return
-        version = a.gold.info.version
+        await self._drained()
+        a = self.adj or a
+        version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"{sp.id} removed",
             lambda: self.facade.remove_gold(self.document, sp.id, kind="span", expected_version=version),
@@ -813,6 +816,8 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
+        await self._drained()
+        a = self.adj or a
         version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"new gold {_kind_name(draft)}",
@@ -891,6 +896,11 @@ class AdjudicateScreen(BaseScreen):
             )
             return None if t is None else adj.to_gold_refs(replace(item, type=str(t)), source, gold)
         return None
+
+    async def _drained(self) -> None:
+        """Wait until the decisions typed so far are saved and shown (a later act builds on them)."""
+        while self._writing or self._pending:
+            await asyncio.sleep(0.01)
 
     def _decide(self, c: Any, how: dict[str, Any], reason: str | None, what: str) -> None:
         """Decide ``c``: shown decided at once (pending), the highlight on the next open conflict,
@@ -973,7 +983,9 @@ class AdjudicateScreen(BaseScreen):
     @work(exclusive=True, group="dialog")
     async def action_undo_decision(self) -> None:
         """Undo the highlighted conflict's decision: open again; relations resting on it leave gold."""
-        c = self._current()
+        key = c.key if (c := self._current()) is not None else None
+        await self._drained()
+        c = next((x for x in self.shown if x.key == key), None)
         if c is None or self._finished():
             return
         if c.decision is None:
@@ -997,6 +1009,7 @@ class AdjudicateScreen(BaseScreen):
     @work(exclusive=True, group="dialog")
     async def action_finish_gold(self) -> None:
         """Check the document's gold, show the result, and finish it on confirmation."""
+        await self._drained()
         if self.adj is None or self._finished():
             return
         try:
