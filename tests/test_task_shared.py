@@ -265,3 +265,54 @@ def test_team_logins_see_only_their_own_teams_runs(tmp_path: Path) -> None:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         roles.drop()  # after the database: the roles' rights there went with it
+
+
+# -- intake: all or nothing ----------------------------------------------------------------------------
+
+
+def _small_task(tmp: Path) -> tuple[object, list[str]]:
+    from corpusdb.api import Corpus
+
+    db = str(tmp / "t.sqlite")
+    for args in (["init", "bb", "--schema", "bb-2011"], ["import", "brat", str(MINI), "--kind", "gold"],
+                 ["split", "--ratios", "50/50", "--names", "train/test"],
+                 ["release", "v1", "--blind", "test", "--out", str(tmp / "rel")]):  # fmt: skip
+        assert main(["--db", db, *args]) == 0, args
+    c = Corpus.open(url=f"sqlite:///{db}")
+    c.create_task("st", release="v1", split="test", metric="bb", runs_per_team=2)
+    c.add_team("st", "alpha", ["alpha-1"])
+    return c, sorted(p.stem for p in (tmp / "rel" / "participants" / "texts").glob("*.txt"))
+
+
+def _stored(c: object) -> tuple[int, int, int]:
+    from sqlalchemy import text
+
+    with c._read() as conn:  # type: ignore[attr-defined]
+        return tuple(  # type: ignore[return-value]
+            conn.execute(text(q)).scalar_one()
+            for q in ("SELECT count(*) FROM annotation_set WHERE kind = 'prediction'",
+                      "SELECT count(*) FROM annotator WHERE name LIKE 'task:%'", "SELECT count(*) FROM task_run")
+        )  # fmt: skip
+
+
+def test_a_run_whose_task_run_row_fails_leaves_no_prediction_set(tmp_path: Path, capsys: Cap) -> None:
+    """The run's sets and its task_run row are one transaction: a failing row write (here a real
+    SQLite trigger refusing it, as a full disk or a concurrent submission would) undoes the import."""
+    from sqlalchemy import text
+
+    c, docs = _small_task(tmp_path)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for d in docs:
+        shutil.copy(MINI / f"{d}.a2", folder / f"{d}.a2")
+    with c._write() as conn:  # type: ignore[attr-defined]
+        conn.execute(
+            text("CREATE TRIGGER no_runs BEFORE INSERT ON task_run BEGIN SELECT RAISE(ABORT, 'no room'); END")
+        )
+    with pytest.raises(Exception, match="no room"):
+        c.submit_run("st", "alpha", [folder])  # type: ignore[attr-defined]
+    assert _stored(c) == (0, 0, 0)  # no prediction set, no system annotator, no run
+    with c._write() as conn:  # type: ignore[attr-defined]
+        conn.execute(text("DROP TRIGGER no_runs"))
+    info = c.submit_run("st", "alpha", [folder])  # type: ignore[attr-defined]
+    assert info.name == "run1" and _stored(c) == (len(docs), 1, 1)

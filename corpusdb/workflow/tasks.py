@@ -18,7 +18,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -235,39 +235,67 @@ class SharedTasksMixin(ServiceBase):
                 )
         return problems
 
+    def _intake_checks(
+        self, conn: Any, task: str, team: str, run: str | None, now: datetime
+    ) -> tuple[Any, Any, str]:
+        """The task's row, the team's row and the run's name, or the one-line refusal (no open phase,
+        deadline passed, run limit used, name taken)."""
+        row = self._task_row(conn, task)
+        trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
+        if trow is None:
+            raise NotFound(f"no team {team!r} in task {task} (`corpusdb task team add`)")
+        if not row.phase:
+            raise Conflict(f"task {task}: every phase has ended; run refused")
+        if row.deadline is not None and now > aware(row.deadline):
+            raise Conflict(
+                f"task {task}: the deadline {aware(row.deadline).isoformat()} has passed; run refused"
+            )
+        used = conn.execute(
+            select(func.count()).select_from(RUN).where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase)
+        ).scalar_one()
+        if used >= row.runs_per_team:
+            raise Conflict(
+                f"task {task}: team {team} has used its {row.runs_per_team} run(s) in phase {row.phase}; run refused"
+            )
+        name = run or f"run{used + 1}"
+        check_name(name, "run name")
+        if conn.execute(select(RUN.c.id).where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase,
+                                               RUN.c.name == name)).first():  # fmt: skip
+            raise Conflict(f"team {team} already has a run {name!r} in phase {row.phase}")
+        return row, trow, name
+
     def submit_run(self, task: str, team: str, files: Sequence[Path], *, run: str | None = None,
                    now: datetime | None = None) -> RunInfo:  # fmt: skip
         """Validate and store a team's run in the open phase; refuses late, over-limit and malformed
-        runs (a :class:`FormatError` lists every problem with its file and line)."""
+        runs (a :class:`FormatError` lists every problem with its file and line).
+
+        All or nothing: the run's prediction sets and its ``task_run`` row are written in one
+        transaction (the import's), and the refusals are checked again inside it, so a file the import
+        refuses, a failing write or a concurrent submission leaves nothing behind. Problems the import
+        finds name the submitted file (not the working copy) and its line."""
         self._require("lead", doing="take in shared-task runs")
         now = now or utcnow_aware()
-        with self._read() as conn:
-            row = self._task_row(conn, task)
-            trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
-            if trow is None:
-                raise NotFound(f"no team {team!r} in task {task} (`corpusdb task team add`)")
-            if not row.phase:
-                raise Conflict(f"task {task}: every phase has ended; run refused")
-            if row.deadline is not None and now > aware(row.deadline):
-                raise Conflict(
-                    f"task {task}: the deadline {aware(row.deadline).isoformat()} has passed; run refused"
-                )
-            used = conn.execute(
-                select(func.count())
-                .select_from(RUN)
-                .where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase)
-            ).scalar_one()
-            if used >= row.runs_per_team:
-                raise Conflict(
-                    f"task {task}: team {team} has used its {row.runs_per_team} run(s) in phase {row.phase}; run refused"
-                )
-            name = run or f"run{used + 1}"
-            check_name(name, "run name")
-            if conn.execute(select(RUN.c.id).where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase,
-                                                   RUN.c.name == name)).first():  # fmt: skip
-                raise Conflict(f"team {team} already has a run {name!r} in phase {row.phase}")
+        with self._read() as conn:  # refuse early, before reading any file
+            row, trow, name = self._intake_checks(conn, task, team, run, now)
         system = system_name(task, team, name, row.phase)
         work = Path(tempfile.mkdtemp(prefix="corpusdb-run-"))
+        from guidelines.submission import submitted_documents
+
+        docs: dict[str, list[Path]] = {}
+
+        def store_run(conn: Any) -> None:
+            row2, _, name2 = self._intake_checks(conn, task, team, run, now)
+            if (row2.phase, name2) != (row.phase, name):
+                raise Conflict(
+                    f"task {task}: team {team}'s runs changed while this one was read; submit it again"
+                )
+            aid = conn.execute(
+                select(A.c.id).where(A.c.project_id == self.project_id, A.c.name == system)
+            ).scalar_one()
+            conn.execute(insert(RUN).values(task_id=row.id, team_id=trow.id, annotator_id=aid, name=name,
+                                            phase=row.phase, documents=len(docs), created=utcnow_aware()))  # fmt: skip
+            self._audit(conn, "task submit", f"{task}/{team}/{name}", phase=row.phase, documents=len(docs))
+
         try:
             texts = work / "texts"
             problems = self.check_run(task, files, texts)
@@ -275,26 +303,24 @@ class SharedTasksMixin(ServiceBase):
                 raise FormatError(problems)
             folder = work / "run"
             folder.mkdir()
-            from guidelines.submission import submitted_documents
-
-            docs = submitted_documents(files)
+            docs.update(submitted_documents(files))
+            origin: dict[str, str] = {}
             for stem, paths in docs.items():
                 for p in paths:
                     shutil.copy(p, folder / p.name)
+                    origin[str(folder / p.name)] = str(p)
                 for ext in ("txt", "a1"):
                     src = texts / f"{stem}.{ext}"
                     if src.is_file() and not (folder / src.name).exists():
                         shutil.copy(src, folder / src.name)
-            self.import_brat(folder, system, kind="prediction")  # type: ignore[attr-defined]
+            try:
+                self.import_brat(folder, system, kind="prediction", then=store_run)  # type: ignore[attr-defined]
+            except FormatError as exc:  # the participant's file names, not our working copy's
+                raise FormatError(
+                    [replace(p, file=_origin(p.file, origin, folder)) for p in exc.problems]
+                ) from None
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        with self._write() as conn:
-            aid = conn.execute(
-                select(A.c.id).where(A.c.project_id == self.project_id, A.c.name == system)
-            ).scalar_one()
-            conn.execute(insert(RUN).values(task_id=row.id, team_id=trow.id, annotator_id=aid, name=name,
-                                            phase=row.phase, documents=len(docs), created=utcnow_aware()))  # fmt: skip
-            self._audit(conn, "task submit", f"{task}/{team}/{name}", phase=row.phase, documents=len(docs))
         return RunInfo(task, team, name, row.phase, len(docs), system)
 
     # -- scoring ---------------------------------------------------------------------------------
@@ -423,3 +449,14 @@ def _score(metric: str, reference: dict[str, Any], predicted: dict[str, Any]) ->
     from corpusdb.evaluation.bb2011 import score_rename
 
     return score_rename(reference, predicted)
+
+
+def _origin(file: str, origin: dict[str, str], folder: Path) -> str:
+    """A problem's file in the participant's terms: the submitted file a working copy came from; a
+    text or given layer we added is named by its file name alone."""
+    if file in origin:
+        return origin[file]
+    for tmp, orig in origin.items():
+        if file.startswith(tmp):
+            return orig + file[len(tmp) :]
+    return file[len(str(folder)) + 1 :] if file.startswith(str(folder)) else file
