@@ -235,7 +235,8 @@ def leaderboard(ctx: typer.Context, task: TaskOpt = None, phase: PhaseOpt = None
 def feedback(
     ctx: typer.Context, team: Annotated[str, typer.Argument(help="The team.")], task: TaskOpt = None
 ) -> None:
-    """One team's own runs and scores (per type, per document counts); nothing of other teams."""
+    """One team's own runs and scores (per type, per document counts) and its false positives and
+    negatives item by item; nothing of other teams."""
     st = state(ctx)
     c = st.corpus()
     rows = c.feedback(_task(c, task), team)
@@ -249,6 +250,15 @@ def feedback(
                 )
             if not r["scores"]:
                 out.print("  not scored yet", markup=False)
+            errs = r.get("errors") or {}
+            for key, label in (("false_negatives", "missed (false negatives)"),
+                               ("false_positives", "wrong (false positives)")):  # fmt: skip
+                items = errs.get(key) or []
+                if r["scores"]:
+                    out.print(f"  {label}: {len(items)}", markup=False)
+                for e in items:
+                    credit = f" (credit {e['credit']:g})" if e.get("credit") else ""
+                    out.print(f"    {e['document']}: {e['item']}{credit}", markup=False)
 
     emit(st, rows, render)
 

@@ -37,7 +37,12 @@ A = tables.annotator
 R = tables.release
 
 METRICS: tuple[str, ...] = ("bb", "biorelex", "ner", "rename", "triage", "ranked", "trec")
-SCORED: dict[str, tuple[str, str]] = {"bb": ("bb2011", "all"), "rename": ("rename2011", "strict")}
+SCORED: dict[str, tuple[str, str]] = {
+    "bb": ("bb2011", "all"),
+    "rename": ("rename2011", "strict"),
+    "ner": ("ner", "all"),
+    "biorelex": ("biorelex", "Relation Extraction (any)"),
+}
 """Metrics ``score`` computes today: metric -> (report task name, headline score)."""
 ALPHA = 0.05
 """Runs whose paired test against their rank group's leader has p >= ALPHA share its group."""
@@ -369,14 +374,18 @@ class SharedTasksMixin(ServiceBase):
             return with_derived(schema, without_derived(a)) if derived == "include" else without_derived(a)
 
         reference = {d: rule(a) for d, a in data.reference.items()}
-        entries = []
+        from corpusdb.evaluation.errors import error_lists
+
+        entries, errors = [], []
         for r in runs:
             pred = data.systems[r.system]
             missing = [d for d in reference if d not in pred]
-            scored = _score(info.metric, reference, {d: rule(a) for d, a in pred.items() if d in reference})
+            answered = {d: rule(a) for d, a in pred.items() if d in reference}
+            scored = _score(info.metric, reference, answered, data.texts)
             entries.append(
                 system_entry(f"{r.team}/{r.name}", scored, documents=list(reference), unanswered=missing)
             )
+            errors.append(error_lists(info.metric, reference, answered, data.texts))
         body = build_report(report_task, data.reference_name, list(reference), entries, headline=headline,
                             bootstrap=bootstrap, seed=seed, test_resamples=test_resamples,
                             options={"task": task, "phase": ph, "metric": info.metric,
@@ -395,9 +404,10 @@ class SharedTasksMixin(ServiceBase):
                 t.name: t.id
                 for t in conn.execute(select(TEAM.c.name, TEAM.c.id).where(TEAM.c.task_id == trow.id))
             }
-            for entry, r in zip(body["systems"], runs, strict=True):
+            for entry, r, err in zip(body["systems"], runs, errors, strict=True):
                 conn.execute(update(RUN).where(RUN.c.task_id == trow.id, RUN.c.team_id == teams[r.team],
-                                               RUN.c.phase == ph, RUN.c.name == r.name).values(scores=entry))  # fmt: skip
+                                               RUN.c.phase == ph, RUN.c.name == r.name)
+                             .values(scores=_plain({**entry, "errors": err})))  # fmt: skip
             self._audit(conn, "task score", task, phase=ph, runs=len(runs))
         return body
 
@@ -417,7 +427,10 @@ class SharedTasksMixin(ServiceBase):
         with self._read() as conn:  # the organizers' stored scoring, as it was when the phase ended
             row = self._task_row(conn, task)
             rows = conn.execute(select(RUN.c.scores).where(RUN.c.task_id == row.id, RUN.c.phase == ph)).all()
-        entries = sorted((r.scores for r in rows if r.scores), key=lambda e: (e["rank"], e["name"]))
+        entries = sorted(  # without the error lists: they are each team's own (``feedback``)
+            ({k: v for k, v in r.scores.items() if k != "errors"} for r in rows if r.scores),
+            key=lambda e: (e["rank"], e["name"]),
+        )
         if not entries:
             raise NotFound(f"task {task}: the {ph} runs have not been scored yet")
         head = SCORED[info.metric][1] if info.metric in SCORED else "all"
@@ -427,8 +440,9 @@ class SharedTasksMixin(ServiceBase):
                             for e in entries]}  # fmt: skip
 
     def feedback(self, task: str, team: str) -> list[dict[str, Any]]:
-        """A team's stored scores per run (per type; per document counts): organizers, or the team's
-        own members; never another team's data."""
+        """A team's stored scores per run (per type; per document counts) and its false positives and
+        false negatives item by item (``errors``, :mod:`corpusdb.evaluation.errors`): organizers, or
+        the team's own members; never another team's data."""
         with self._read() as conn:
             row = self._task_row(conn, task)
             trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
@@ -438,17 +452,49 @@ class SharedTasksMixin(ServiceBase):
                 raise PermissionDenied(f"only team {team}'s members and the organizers read its feedback")
             rows = conn.execute(select(RUN.c.name, RUN.c.phase, RUN.c.documents, RUN.c.scores)
                                 .where(RUN.c.team_id == trow.id).order_by(RUN.c.id)).all()  # fmt: skip
-        return [{"run": r.name, "phase": r.phase, "documents": r.documents, "scores": r.scores} for r in rows]
+        out = []
+        for r in rows:
+            scores = dict(r.scores) if r.scores else None
+            errors = scores.pop("errors", None) if scores else None
+            out.append({"run": r.name, "phase": r.phase, "documents": r.documents, "scores": scores,
+                        "errors": errors})  # fmt: skip
+        return out
 
 
-def _score(metric: str, reference: dict[str, Any], predicted: dict[str, Any]) -> Any:
+def _score(metric: str, reference: dict[str, Any], predicted: dict[str, Any], texts: dict[str, str]) -> Any:
+    """The task's official scores, as ``corpusdb evaluate METRIC`` computes them."""
     if metric == "bb":
         from corpusdb.evaluation.bb2011 import score_bb
 
         return score_bb(reference, predicted)
+    if metric == "ner":  # the bio-NER exact criterion, types required (evaluate ner's defaults)
+        from corpusdb.evaluation.ner import reference_spans, score_ner
+
+        return score_ner({d: reference_spans(a) for d, a in reference.items()},
+                         {d: a.spans for d, a in predicted.items()}, criterion="exact", types="required",
+                         texts=texts)  # fmt: skip
+    if metric == "biorelex":
+        from corpusdb.evaluation.adapters import sentence_from_records
+        from corpusdb.evaluation.biorelex import score_biorelex
+
+        truth = [sentence_from_records(d, texts.get(d, ""), a) for d, a in reference.items()]
+        pred = [sentence_from_records(d, texts.get(d, ""), a) for d, a in predicted.items()]
+        return score_biorelex(truth, pred)
     from corpusdb.evaluation.bb2011 import score_rename
 
     return score_rename(reference, predicted)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain JSON (numpy numbers, as some scorers' figures are, become floats)."""
+    import json
+
+    def num(x: Any) -> Any:
+        if hasattr(x, "item"):
+            return x.item()
+        raise TypeError(f"not JSON: {type(x).__name__}")
+
+    return json.loads(json.dumps(value, default=num))
 
 
 def _origin(file: str, origin: dict[str, str], folder: Path) -> str:
