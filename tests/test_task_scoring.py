@@ -9,8 +9,8 @@ a BioRelEx run in brat passes the participants' validator and the intake."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 import shutil
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +80,7 @@ def test_a_biorelex_task_scores_as_evaluate_biorelex(capsys: Cap, tmp_path: Path
     # feedback: the relation errors, one false negative per missed interaction, one false positive
     # per unmatched predicted name pair, as the official counting
     errors = c.feedback("st", "alpha")[0]["errors"]
-    tp, fn, fp = want["Relation Extraction (any)"]
+    _, fn, fp = want["Relation Extraction (any)"]
     assert (len(errors["false_negatives"]), len(errors["false_positives"])) == (fn, fp) and fn + fp > 0
     assert main(["--db", url, "--as", "alpha-1", "task", "feedback", "alpha"]) == 0
     text = capsys.readouterr().out
