@@ -33,6 +33,7 @@ from corpusdb.store import tables
 T = tables.shared_task
 TEAM = tables.task_team
 RUN = tables.task_run
+SUB = tables.task_submission
 A = tables.annotator
 R = tables.release
 
@@ -327,6 +328,105 @@ class SharedTasksMixin(ServiceBase):
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return RunInfo(task, team, name, row.phase, len(docs), system)
+
+    # -- runs handed in by team members (team mode) ----------------------------------------------
+    def hand_in_run(self, task: str, team: str, files: Sequence[Path], *, run: str | None = None,
+                    now: datetime | None = None) -> int:  # fmt: skip
+        """A team member hands in a run: its annotation files are queued in ``task_submission`` for
+        the organizers' :meth:`intake_runs` (a team login may not create prediction sets itself).
+        Refused at once, with one line, when the member is not in ``team``, the phase has ended, the
+        deadline has passed or the team's runs and queued submissions reach the limit; a file that is
+        not UTF-8 text is named. Returns the submission's id. Check the files first with
+        ``corpusdb validate`` (the intake runs the same check)."""
+        from guidelines.submission import submitted_documents
+
+        now = now or utcnow_aware()
+        with self._read() as conn:
+            row = self._task_row(conn, task)
+            trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
+            if trow is None:
+                raise NotFound(f"no team {team!r} in task {task} (`corpusdb task team add`)")
+            if self.actor.label not in (trow.members or []) and not self._organizer():
+                raise PermissionDenied(f"{self.actor.label} is not a member of team {team}")
+            if not row.phase:
+                raise Conflict(f"task {task}: every phase has ended; run refused")
+            if row.deadline is not None and now > aware(row.deadline):
+                raise Conflict(
+                    f"task {task}: the deadline {aware(row.deadline).isoformat()} has passed; run refused"
+                )
+            used = conn.execute(select(func.count()).select_from(RUN)
+                                .where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase)).scalar_one()  # fmt: skip
+            queued = conn.execute(select(func.count()).select_from(SUB)
+                                  .where(SUB.c.team_id == trow.id, SUB.c.status == "queued")).scalar_one()  # fmt: skip
+            if used + queued >= row.runs_per_team:
+                raise Conflict(f"task {task}: team {team} has used its {row.runs_per_team} run(s) in phase "
+                               f"{row.phase} ({queued} waiting for intake); run refused")  # fmt: skip
+        if run is not None:
+            check_name(run, "run name")
+        body: dict[str, str] = {}
+        for paths in submitted_documents(files).values():
+            for p in paths:
+                if p.name in body:
+                    raise InvalidInput(f"{p}: a second file named {p.name} in this run")
+                try:
+                    body[p.name] = p.read_bytes().decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise FormatError.single(p, None, f"not UTF-8 text (byte {exc.start})") from None
+        if not body:
+            raise InvalidInput("no annotation file (.a1, .a2, .ann) in the run")
+        with self._write() as conn:
+            sid = conn.execute(insert(SUB).values(task_id=row.id, team_id=trow.id, run=run, files=body,
+                                                  submitted_by=self.actor.label, status="queued",
+                                                  created=now).returning(SUB.c.id)).scalar_one()  # fmt: skip
+            self._audit(conn, "task hand in", f"{task}/{team}", submission=sid, files=len(body))
+        return int(sid)
+
+    def task_submissions(self, task: str) -> list[dict[str, Any]]:
+        """Handed-in runs: every team's for organizers, one's own team's for a member (the server
+        hides the rest in team mode). Files are left out; status and problems are in."""
+        with self._read() as conn:
+            row = self._task_row(conn, task)
+            rows = conn.execute(select(SUB.c.id, SUB.c.run, SUB.c.submitted_by, SUB.c.status, SUB.c.problems,
+                                       SUB.c.created, SUB.c.team_id, TEAM.c.name.label("team"))
+                                .join(TEAM, TEAM.c.id == SUB.c.team_id).where(SUB.c.task_id == row.id)
+                                .order_by(SUB.c.id)).all()  # fmt: skip
+            mine = None if self._organizer() else self._my_teams(conn, row.id)
+        return [{"id": r.id, "team": r.team, "run": r.run, "submitted_by": r.submitted_by, "status": r.status,
+                 "problems": list(r.problems or []), "created": aware(r.created).isoformat()}
+                for r in rows if mine is None or r.team_id in mine]  # fmt: skip
+
+    def intake_runs(self, task: str) -> list[dict[str, Any]]:
+        """Take in every queued run of ``task`` as :meth:`submit_run` does (validated, all or
+        nothing; the deadline judged at hand-in time): each becomes ``stored`` or ``refused`` with its
+        problems (file name and line). Organizers (leads) only."""
+        self._require("lead", doing="take in shared-task runs")
+        with self._read() as conn:
+            row = self._task_row(conn, task)
+            subs = conn.execute(select(SUB, TEAM.c.name.label("team")).join(TEAM, TEAM.c.id == SUB.c.team_id)
+                                .where(SUB.c.task_id == row.id, SUB.c.status == "queued")
+                                .order_by(SUB.c.id)).all()  # fmt: skip
+        out = []
+        for sub in subs:
+            work = Path(tempfile.mkdtemp(prefix="corpusdb-intake-"))
+            problems: list[str] = []
+            try:
+                for name, text in (sub.files or {}).items():
+                    (work / Path(name).name).write_text(text, encoding="utf-8")
+                info = self.submit_run(task, sub.team, [work], run=sub.run, now=aware(sub.created))
+                status, run = "stored", info.name
+            except FormatError as exc:
+                status, run = "refused", sub.run
+                problems = [str(p).replace(f"{work}/", "") for p in exc.problems]
+            except (Conflict, InvalidInput, NotFound) as exc:
+                status, run = "refused", sub.run
+                problems = [str(exc).replace(f"{work}/", "")]
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+            with self._write() as conn:
+                conn.execute(update(SUB).where(SUB.c.id == sub.id).values(status=status, problems=problems,
+                                                                          run=run))  # fmt: skip
+            out.append({"id": sub.id, "team": sub.team, "run": run, "status": status, "problems": problems})
+        return out
 
     # -- scoring ---------------------------------------------------------------------------------
     def task_runs(self, task: str, phase: str | None = None) -> list[RunInfo]:
