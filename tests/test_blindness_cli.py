@@ -206,6 +206,8 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "task score": ["task", "score", "t"],
         "task leaderboard": ["task", "leaderboard", "t"],
         "task feedback": ["task", "feedback", "t", "x"],
+        "task intake": ["task", "intake", "t"],
+        "task submissions": ["task", "submissions", "t"],
         "task list": ["task", "list"],
         # knowledge bases: shared vocabularies (no annotation content); loading is the owner's
         "kb add": ["kb", "add", "peek", str(out / "x.obo")],
