@@ -128,3 +128,36 @@ def test_gamma_from_the_cli_with_a_seeded_document_sample(demo: str, tmp_path: P
     assert again["documents"] == body["documents"] and again["value"] == body["value"]  # seeded
     html = out.read_text(encoding="utf-8")
     assert "<svg" in html and "Mathet" in html and str(tmp_path) not in html
+
+
+def test_alpha_u_per_document_over_every_annotator_sortable(demo: str, tmp_path: Path) -> None:
+    """Issue 27: per-document agreement across all annotators (not pairs), sortable: each document's
+    own alpha_u over the four annotators equals the engine on that document's continuum alone."""
+    from corpusdb.agreement.unitizing import unitizing_alpha_spans
+
+    c = Corpus.open(url=demo)
+    body = c.unitizing_agreement("alpha_u")
+    assert len(body["raters"]) == 4
+    rows = {r["document"]: r for r in body["per_document"]}
+    assert list(rows) == body["documents"]  # JSON: document order
+    doc = "esp.train-doc-29"
+    with c._read() as conn:
+        raters = load_raters(conn, c.project_id, c.actor, AgreementOptions.build(layer="relations"), None)
+    length = len(c.document(doc).text)
+    want = unitizing_alpha_spans([(length, {r.name: r.sets[doc].spans for r in raters})],
+                                 observers=[r.name for r in raters])  # fmt: skip
+    assert rows[doc]["value"] == pytest.approx(want.alpha, abs=1e-12) and rows[doc]["units"] > 0
+    assert any(r["value"] is not None and r["value"] < 1 for r in rows.values())
+    # sorted by value from the CLI: lowest first in the text table; HTML has the figure and a sortable table
+    out = tmp_path / "au.html"
+    r = CliRunner().invoke(
+        app, ["--db", demo, "agree", "-m", "alpha_u", "--sort", "value", "--html", str(out)]
+    )
+    assert r.exit_code == 0, r.output
+    table = r.output.split("alpha_u (all raters)")[1].strip().splitlines()[1:]  # after the header
+    shown = [float(line.split("\t")[1]) for line in table if line.split("\t")[1] != "–"]
+    assert shown == sorted(shown) and len(shown) >= 2
+    html = out.read_text(encoding="utf-8")
+    assert "alpha_u per document (all raters)" in html and html.count('class="sortable"') == 2
+    r = CliRunner().invoke(app, ["--db", demo, "agree", "-m", "alpha_u", "--sort", "size"])
+    assert r.exit_code != 0 and "document, value" in str(r.exception) + r.output

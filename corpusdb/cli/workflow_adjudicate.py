@@ -14,7 +14,7 @@ from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
 from corpusdb.workflow.types import open_summary
 
-CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, partial, "
+CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, overlap, "
                               "fragment or jaccard (groups disputes; identical versions still needed).")  # fmt: skip
 TYPES = typer.Option(help="Span types when aligning: ignored (a type dispute is one conflict) or required.")
 SOURCES = typer.Option("--source", "-s", help="Compare these sets (annotator or set id; repeatable), e.g. a "

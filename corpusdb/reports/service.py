@@ -35,6 +35,7 @@ class AgreementMixin(ServiceBase):
         relation_mode: str = "strict",
         label: str | None = None,
         ordinal: bool = False,
+        level: str | None = None,
         split: str | None = None,
         documents: Sequence[str] | None = None,
         bootstrap: int = 0,
@@ -56,6 +57,9 @@ class AgreementMixin(ServiceBase):
         when gold is one side, a document gold has and the other rater has no set for counts as
         ``"misses"`` (default) or is ``"skipped"`` (the answered documents only). ``exclude_suggested``:
         leave out items accepted from suggestions (the report always counts them per rater).
+        ``level`` (labels): the label values' level of measurement, ``nominal`` (default), ``ordinal``
+        (schema order; the same as ``ordinal=True``), ``interval`` or ``ratio`` (numeric values:
+        Krippendorff's alpha at that level, with a document-bootstrap CI when ``bootstrap`` > 0).
 
         >>> corpus.agreement(criterion="exact").matrix("f1")  # doctest: +SKIP
         """
@@ -63,7 +67,9 @@ class AgreementMixin(ServiceBase):
         from corpusdb.reports.options import AgreementOptions
 
         if options is None:
-            extra = {"types": types} if types is not None else {}
+            extra: dict[str, Any] = {"types": types} if types is not None else {}
+            if level is not None:
+                extra["level"] = level
             options = AgreementOptions.build(
                 layer=layer, raters=raters, gold=gold, predictions=predictions, criterion=criterion,
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,

@@ -63,7 +63,8 @@ def describe(body: Mapping[str, Any]) -> str:
     s = body["settings"]
     raters = ", ".join(r["name"] for r in body["raters"])
     if body["layer"] == "labels":
-        how = f"document label {s['label']!r}" + (" (ordinal)" if s.get("ordinal") else "")
+        level = s.get("level") or ("ordinal" if s.get("ordinal") else "nominal")
+        how = f"document label {s['label']!r}" + (f" ({level})" if level != "nominal" else "")
     else:
         how = f"{body['layer']}, criterion {s['criterion']}"
         if s.get("jaccard") is not None:
@@ -91,8 +92,9 @@ def describe(body: Mapping[str, Any]) -> str:
 
 def _summary(body: Mapping[str, Any]) -> Section:
     sm = body["summary"]
+    level = f" ({sm['level']})" if sm.get("level") not in (None, "nominal") else ""
     lines = [
-        f"{NAMES.get(sm['measure'], sm['measure'])}: {num(sm['value'])}"
+        f"{NAMES.get(sm['measure'], sm['measure'])}{level}: {num(sm['value'])}"
         + (
             f"  {int(sm['ci']['confidence'] * 100)}% CI {ci_text(sm['ci'])} (document bootstrap, "
             f"{sm['ci']['n_resamples']} resamples, seed {sm['ci']['seed']})"
