@@ -233,23 +233,7 @@ def agree(
             criterion=criterion, jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode,
             split=split, bootstrap=bootstrap, seed=seed, confidence=confidence,
         )  # fmt: skip
-        if fmt == ReportFormat.json:
-            sys.stdout.write(json.dumps(res, indent=2, ensure_ascii=False, default=str) + "\n")
-            return
-        from rich.table import Table
-
-        key = "annotator" if by == "time" else "group"
-        t = Table(key, *(["window", "first", "last"] if by == "time" else []), "documents", "value",
-                  title=f"Agreement by {by}: {res['measure']}")  # fmt: skip
-        for r in res["rows"]:
-            v = "–" if r["value"] is None else f"{r['value']:.3f}"
-            extra = [str(r["window"]), r.get("first", ""), r.get("last", "")] if by == "time" else []
-            t.add_row(str(r[key]), *extra, str(r["documents"]), v)
-        out.print(t)
-        if res.get("rule"):
-            out.print(
-                f"{res['rule']}; {res['mixed_documents']} document(s) with sets under different versions"
-            )
+        _grouped(res, fmt, output, html)
         return
     if measure is not None:
         _unitizing(corpus, measure, layer, _names(annotators), split, _names(documents), sample_documents, seed,
@@ -291,6 +275,48 @@ def agree(
         )
     else:
         sys.stdout.write(_render(body, fmt, matrix))
+
+
+def _grouped(res: dict[str, Any], fmt: ReportFormat, output: Path | None, html: Path | None) -> None:
+    """``agree --by``: the table (text, Markdown), JSON, or the HTML page with its picture."""
+    from corpusdb.reports.grouped_render import TITLES, lines, render_grouped_html, rows
+
+    head, table = rows(res)
+
+    def markdown() -> str:
+        md = [f"# {TITLES[res['by']]}: {res.get('project', '')}", "", *(f"- {x}" for x in lines(res)), "",
+              "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *("| " + " | ".join(r) + " |" for r in table)]  # fmt: skip
+        return "\n".join(md) + "\n"
+
+    def text() -> str:
+        return (
+            "\n".join([f"{TITLES[res['by']]}", *lines(res), "\t".join(head), *("\t".join(r) for r in table)])
+            + "\n"
+        )
+
+    render = {
+        ReportFormat.json: lambda: json.dumps(res, indent=2, ensure_ascii=False, default=str) + "\n",
+        ReportFormat.html: lambda: render_grouped_html(res),
+        ReportFormat.markdown: markdown,
+    }.get(fmt, text)
+    if html is not None:
+        html.write_text(render_grouped_html(res), encoding="utf-8")
+        err.print(f"wrote {html.name}")
+    if output is not None:
+        output.write_text(render(), encoding="utf-8")
+        err.print(f"wrote {output.name}")
+        return
+    if fmt == ReportFormat.text:
+        from rich.table import Table
+
+        t = Table(*head, title=f"{TITLES[res['by']]}: {res['measure']}")
+        for r in table:
+            t.add_row(*r)
+        out.print(t)
+        for x in lines(res)[1:-1]:
+            out.print(x, markup=False)
+        return
+    sys.stdout.write(render())
 
 
 def _unitizing(

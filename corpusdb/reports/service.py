@@ -180,7 +180,8 @@ class AgreementMixin(ServiceBase):
                     )
                 ).all()
             )
-        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "by": by, "measure": "mean_pairwise_f1"}
+        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "project": self.info().name, "by": by,  # type: ignore[attr-defined]
+                               "measure": "mean_pairwise_f1"}  # fmt: skip
         if by == "time":
             submitted: dict[str, list[tuple[Any, str]]] = {}
             for h in headers:
