@@ -78,7 +78,9 @@ def test_by_group_and_unitizing_reports_in_chromium(sqlite_url: str, tmp_path: P
 
     build_demo(sqlite_url)
     by = tmp_path / "by.html"
-    r = CliRunner().invoke(app, ["--db", sqlite_url, "agree", "--by", "time", "--window", "2", "--html", str(by)])
+    r = CliRunner().invoke(
+        app, ["--db", sqlite_url, "agree", "--by", "time", "--window", "2", "--html", str(by)]
+    )
     assert r.exit_code == 0, r.output
     _assert_figures(by, tmp_path, 1)
     au = tmp_path / "alpha_u.html"
