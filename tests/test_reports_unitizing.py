@@ -161,3 +161,25 @@ def test_alpha_u_per_document_over_every_annotator_sortable(demo: str, tmp_path:
     assert "alpha_u per document (all raters)" in html and html.count('class="sortable"') == 2
     r = CliRunner().invoke(app, ["--db", demo, "agree", "-m", "alpha_u", "--sort", "size"])
     assert r.exit_code != 0 and "document, value" in str(r.exception) + r.output
+
+
+def test_every_document_has_alpha_over_all_its_raters(demo: str) -> None:
+    """Issue 27: the pairwise report's documents also get one coefficient over every rater at once:
+    Krippendorff's alpha on the types of the document's multi-rater units, which is exactly the
+    multi-rater alpha of ``agree -d <that document>``; the HTML table shows it beside the pairs."""
+    c = Corpus.open(url=demo)
+    body = c.agreement("spans").body
+    rows = body["per_document"]["rows"]
+    assert len(body["raters"]) == 4 and all("krippendorff_alpha" in r for r in rows)
+    assert any(r["krippendorff_alpha"] is not None and r["krippendorff_alpha"] < 1 for r in rows)
+    for r in rows:
+        alone = c.agreement("spans", documents=[r["document"]]).body["multirater"]
+        want = alone["coefficients"].get("krippendorff_alpha", {}).get("value") if alone else None
+        if want is None:
+            assert r["krippendorff_alpha"] is None
+        else:
+            assert r["krippendorff_alpha"] == pytest.approx(want, abs=1e-12), r["document"]
+    from corpusdb.reports.tables import documents_section
+
+    sec = documents_section(body)
+    assert sec is not None and sec.headers[-1] == "alpha (all raters)" and "every rater at once" in sec.note

@@ -226,6 +226,8 @@ def agree(
         fmt = fmt or (ReportFormat.json if st.format == Format.json else ReportFormat.text)
     if lowest < 0:
         raise UsageError("--lowest must be 0 or more")
+    if sort != "document" and measure is None:
+        raise UsageError("--sort orders the per-document table of -m alpha_u|gamma; give -m")
     corpus = st.corpus()
     if by is not None:
         res = corpus.agreement_by(

@@ -414,6 +414,7 @@ def documents_section(body: Mapping[str, Any]) -> Section | None:
     pd = body.get("per_document")
     if not pd or body["layer"] == "labels":
         return None
+    every = any("krippendorff_alpha" in r for r in pd["rows"])  # 3+ raters: alpha over all of them
     rows = tuple(
         (
             r["document"],
@@ -423,15 +424,19 @@ def documents_section(body: Mapping[str, Any]) -> Section | None:
             str(r["n_pairs"]),
             str(r["matched"]),
             str(r["only_a"] + r["only_b"]),
+            *([num(r.get("krippendorff_alpha"))] if every else []),
         )
         for r in pd["rows"]
     )
     return Section(
         f"Every document ({len(rows)})",
-        ("document", "mean F1", "min F1", "worst pair", "pairs", "matched", "one-sided"),
+        ("document", "mean F1", "min F1", "worst pair", "pairs", "matched", "one-sided",
+         *(["alpha (all raters)"] if every else [])),
         rows,
-        "click a column header to sort",
-    )
+        "click a column header to sort"
+        + ("; alpha (all raters): Krippendorff's alpha on the types of the document's multi-rater units, "
+           "every rater at once" if every else ""),
+    )  # fmt: skip
 
 
 def one_sided_section(body: Mapping[str, Any]) -> Section | None:
