@@ -87,6 +87,20 @@ class LeadAgreement:
 
 
 @dataclass(frozen=True, slots=True)
+class LeadGroups:
+    """The lead view's unitizing measures and agreement by group: the API's bodies, unchanged
+    (``Corpus.unitizing_agreement``, schema ``corpusdb.unitizing/1``; ``Corpus.agreement_by``,
+    ``corpusdb.agreement-by/1``), as ``corpusdb agree -m`` and ``agree --by`` give them."""
+
+    unitizing: dict[str, dict[str, Any]]
+    """``alpha_u`` and ``gamma`` -> report body (gamma on a seeded document sample: see its ``sample``)."""
+    by: dict[str, dict[str, Any]]
+    """``guideline``, ``split``, ``time`` -> grouped body."""
+    errors: dict[str, str]
+    """Measure or grouping -> why it has no figure."""
+
+
+@dataclass(frozen=True, slots=True)
 class Progress:
     report: StatusReport
     documents: tuple[DocProgress, ...]
@@ -395,6 +409,41 @@ class TuiFacade:
                 errors["conflicts"] = str(exc)
         complete = conflicts and set(self.lead_layers()) <= set(wanted)
         return LeadAgreement(done, errors, counts, n, seed, complete)
+
+    GAMMA_DOCUMENTS = 10
+    """gamma in the lead view: a seeded sample of at most this many documents (the alignment is an
+    integer program per document; ``corpusdb agree -m gamma`` computes every one)."""
+    GAMMA_SAMPLES = 10
+    """gamma's random continua for the expected disorder in the lead view (stated on screen)."""
+    BY_WINDOW = 10
+    """Documents per window of the learning curve (``agree --by time --window``)."""
+
+    def lead_groups(self, progress: Any = None, *, seed: int = 0) -> LeadGroups:
+        """alpha_u and gamma over every annotator (corpus and per document), and span agreement by
+        guideline version, by split and by annotator over time, for the lead view; what this user may
+        read only. ``progress(done, total, what)`` is the API's callback (gamma is slow)."""
+        from corpusdb.reports.unitized import GammaOptions
+
+        unit: dict[str, dict[str, Any]] = {}
+        by: dict[str, dict[str, Any]] = {}
+        errors: dict[str, str] = {}
+        for measure in ("alpha_u", "gamma"):
+            try:
+                unit[measure] = self.corpus.unitizing_agreement(
+                    measure, seed=seed, progress=progress,
+                    sample_documents=self.GAMMA_DOCUMENTS if measure == "gamma" else None,
+                    gamma=GammaOptions(samples=self.GAMMA_SAMPLES),
+                )  # fmt: skip
+            except CorpusError as exc:
+                errors[measure] = str(exc)
+        for grouping in ("guideline", "split", "time"):
+            if progress is not None:
+                progress(0, None, f"agreement by {grouping}")
+            try:
+                by[grouping] = self.corpus.agreement_by(grouping, window=self.BY_WINDOW, criterion="exact")
+            except CorpusError as exc:
+                errors[grouping] = str(exc)
+        return LeadGroups(unit, by, errors)
 
     def complete_lead(self, first: LeadAgreement) -> LeadAgreement:
         """The rest of the lead view's agreement after its quick first part (the other layers, the
