@@ -20,6 +20,12 @@ RENAMED: dict[str, dict[str, str]] = {
 }
 # options that took a comma-separated list and now take one value, repeated
 ONE_VALUE: dict[str, tuple[str, ...]] = {"agree": ("-a", "--annotator", "-d", "--document")}
+# single-document commands whose document was an option and is now their first argument
+POSITIONAL: dict[str, tuple[str, ...]] = {
+    "recommend suggestions": ("-d", "--document"),
+    "recommend accept": ("-d", "--document"),
+    "recommend reject": ("-d", "--document"),
+}
 
 
 def _note(message: str, said: set[str]) -> None:
@@ -34,7 +40,10 @@ def rewrite(args: list[str], start: int) -> list[str]:
     if start >= len(args):
         return args
     words = args[start : start + 2]
-    key = " ".join(words) if " ".join(words) in RENAMED else words[0]
+    pair = " ".join(words)
+    if pair in POSITIONAL:
+        return _to_argument(args, start + 2, POSITIONAL[pair], pair)
+    key = pair if pair in RENAMED else words[0]
     renamed, one_value = RENAMED.get(key, {}), ONE_VALUE.get(key, ())
     if not renamed and not one_value:
         return args
@@ -61,3 +70,26 @@ def rewrite(args: list[str], start: int) -> list[str]:
         out.append(tok)
         i += 1
     return out
+
+
+def _to_argument(args: list[str], at: int, names: tuple[str, ...], command: str) -> list[str]:
+    """``args`` with the old ``-d DOC`` option (``names``) of a single-document command moved to its
+    first argument, right after the command's words (at ``args[at]``): ``recommend accept 3 4 -d D1``
+    becomes ``recommend accept D1 3 4``."""
+    out, moved, said = args[:at], list[str](), set[str]()
+    i = at
+    while i < len(args):
+        tok = args[i]
+        if tok == "--":
+            out.extend(args[i:])
+            break
+        name, eq, value = tok.partition("=")
+        if name in names and (eq or i + 1 < len(args)):
+            _note(f"{name} is deprecated here and goes in the next version; "
+                  f"name the document first: corpusdb {command} DOCUMENT ...", said)  # fmt: skip
+            moved.append(value if eq else args[i + 1])
+            i += 1 if eq else 2
+            continue
+        out.append(tok)
+        i += 1
+    return out[:at] + moved + out[at:]
