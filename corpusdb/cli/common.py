@@ -55,6 +55,28 @@ class State:
         return self._corpus
 
 
+TYPES_MODES = ("required", "ignored", "merged")
+TYPES_HELP = (
+    "How span types count when spans are compared: required (the default: a span of another type does "
+    "not match), ignored, or merged (into the classes --merge gives; the default when it is given)."
+)
+TYPES = typer.Option("--types", "-t", help=TYPES_HELP, show_default=False)
+"""``-t/--types``: one option, one rule, on every command that compares spans (docs/cli/index.md)."""
+
+
+def types_mode(types: str | None, *, merged: bool = False) -> str:
+    """The one rule for ``--types`` (issue #26): what the user gave, else ``required``, or ``merged``
+    when the command was given classes to merge. ``agree``, ``evaluate ner``, ``conflicts`` and
+    ``adjudicate`` all count a span of another type as another span unless told otherwise."""
+    if types is None:
+        return "merged" if merged else "required"
+    if types not in TYPES_MODES:
+        from corpusdb.basics.errors import UsageError
+
+        raise UsageError(f"--types must be one of {', '.join(TYPES_MODES)} (not {types!r})")
+    return types
+
+
 out = SafeConsole(soft_wrap=True)
 err = SafeConsole(stderr=True)
 

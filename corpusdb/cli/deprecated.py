@@ -1,4 +1,6 @@
-"""Old spellings of options, kept working for one version with a one-line note (the CLI grammar).
+"""Old spellings of options, kept working for one version with a one-line note (the CLI grammar):
+renamed options, comma lists now repeated, and the ``-d DOC`` option of single-document commands,
+now their first argument.
 
 Why an argv rewrite and not hidden Click options: the old spelling then reaches the command as the
 new one (one code path), the note is said once before anything runs, and the whole list of what goes
@@ -17,6 +19,9 @@ RENAMED: dict[str, dict[str, str]] = {
     "submit": {"--force": "--ignore-schema"},
     "adjudicate": {"--force": "--ignore-schema"},
     "agree": {"--annotators": "--annotator", "--documents": "--document"},
+    # -t is --types (or --type, one annotation type) everywhere; it meant --topic and --task here
+    "pool": {"-t": "--topic"},
+    "task": {"-t": "--task"},
 }
 # options that took a comma-separated list and now take one value, repeated
 ONE_VALUE: dict[str, tuple[str, ...]] = {"agree": ("-a", "--annotator", "-d", "--document")}

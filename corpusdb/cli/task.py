@@ -27,7 +27,7 @@ team_app = typer.Typer(help="Teams of a shared task.", no_args_is_help=True, ric
 task_app.add_typer(team_app, name="team")
 
 TaskOpt = Annotated[
-    str | None, typer.Option("--task", "-t", help="The task (default: the project's only one).")
+    str | None, typer.Option("--task", help="The task (default: the project's only one).")
 ]
 PhaseOpt = Annotated[
     str | None, typer.Option("--phase", help="The phase (default: the open one, else the last).")

@@ -109,7 +109,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         item_type: str | None = None,
         reason: str | None = None,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
     ) -> list[BulkResolution]:
         """Take ``take``'s version (annotator name or set id) of every open conflict of a document
