@@ -153,7 +153,9 @@ def test_types_is_one_option_with_one_rule_everywhere() -> None:
             if "-t" in names and not names & {"--types", "--type"}:
                 wrong.append(f"{path}: -t is {sorted(names)}")
     assert not wrong, wrong
-    assert {"corpusdb agree", "corpusdb evaluate ner", "corpusdb conflicts", "corpusdb adjudicate"} <= set(having)
+    assert {"corpusdb agree", "corpusdb evaluate ner", "corpusdb conflicts", "corpusdb adjudicate"} <= set(
+        having
+    )
     assert types_mode(None) == "required" and types_mode(None, merged=True) == "merged"
     assert types_mode("ignored") == "ignored"
 
@@ -166,13 +168,17 @@ def type_dispute(project: Path, capsys: Cap) -> Path:
         d = project / "t" / who
         d.mkdir()
         (d / "doc9.txt").write_text("Bacillus subtilis lives in soil.", encoding="utf-8")
-        (d / "doc9.ann").write_text(f"T1\tBacterium 0 17\tBacillus subtilis\nT2\t{typ} 27 31\tsoil\n", encoding="utf-8")
+        (d / "doc9.ann").write_text(
+            f"T1\tBacterium 0 17\tBacillus subtilis\nT2\t{typ} 27 31\tsoil\n", encoding="utf-8"
+        )
         assert main(["import", "brat", str(d), "-a", who]) == 0
     capsys.readouterr()
     return project
 
 
-def test_types_default_is_required_and_a_type_dispute_is_one_conflict(type_dispute: Path, capsys: Cap) -> None:
+def test_types_default_is_required_and_a_type_dispute_is_one_conflict(
+    type_dispute: Path, capsys: Cap
+) -> None:
     def conflicts(*extra: str) -> list[tuple[str, list[str]]]:
         assert main(["-f", "json", "conflicts", "doc9", *extra]) == 0
         [dc] = json.loads(capsys.readouterr().out)

@@ -11,9 +11,6 @@ from typing import Any
 
 import typer
 
-from corpusdb.basics.terminal import SafeConsole
-from corpusdb.store import db
-
 INTERRUPTED = "the change in progress was rolled back (nothing of it is stored); what was saved before stays"
 """What a Ctrl-C keeps, for a command that says nothing more precise (an :class:`Interrupted`)."""
 
@@ -44,6 +41,8 @@ class State:
 
     @property
     def url(self) -> str:
+        from corpusdb.store import db
+
         return db.default_url(self.db)
 
     def corpus(self) -> Any:
@@ -77,8 +76,30 @@ def types_mode(types: str | None, *, merged: bool = False) -> str:
     return types
 
 
-out = SafeConsole(soft_wrap=True)
-err = SafeConsole(stderr=True)
+class LazyConsole:
+    """A ``corpusdb.basics.terminal.SafeConsole`` made when something is first printed: rich's console
+    (and the terminal probing it does) loads with the first output, not with the command line's
+    modules (start-up, issue #26: ``corpusdb --help`` prints through click and never needs it)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._kwargs = kwargs
+        self._console: Any = None
+
+    @property
+    def console(self) -> Any:
+        """The real console (for rich objects that want one, e.g. ``Progress(console=...)``)."""
+        if self._console is None:
+            from corpusdb.basics.terminal import SafeConsole
+
+            self._console = SafeConsole(**self._kwargs)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.console, name)
+
+
+out: Any = LazyConsole(soft_wrap=True)
+err: Any = LazyConsole(stderr=True)
 
 
 def state(ctx: typer.Context) -> State:
@@ -103,5 +124,5 @@ def progress(description: str, total: int | None = None) -> Any:
 
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=True, disable=not err.is_terminal,
+        console=err.console, transient=True, disable=not err.is_terminal,
     )  # fmt: skip

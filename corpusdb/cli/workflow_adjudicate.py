@@ -6,13 +6,11 @@ from collections import Counter
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
 
 from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import TYPES, emit, out, state, types_mode
 from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
-from corpusdb.workflow.types import open_summary
 
 CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, partial, "
                               "fragment or jaccard (groups disputes; identical versions still needed).")  # fmt: skip
@@ -36,6 +34,10 @@ def conflicts(
     ] = False,
 ) -> None:
     """Items on which the submitted sets of a document disagree, each with a stable key."""
+    from rich.text import Text
+
+    from corpusdb.workflow.types import open_summary
+
     st = state(ctx)
     types = types_mode(types)
     c = st.corpus()
