@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-import pytest
-
 from corpusdb.api import Corpus
 from corpusdb.basics.records import Annotations, Document, Span
 from corpusdb.services import access
@@ -45,17 +43,16 @@ def oracle(c: Corpus) -> dict[str, Any]:
     }
 
 
+def counts(a: Any) -> dict[str, int]:
+    return {s: getattr(a, s) for s in ("assigned", "in_progress", "submitted") if getattr(a, s)}
+
+
 def seen(c: Corpus) -> dict[str, Any]:
     rep = c.status()
     return {
         "documents": rep.documents,
         "sets_by_kind_status": rep.sets_by_kind_status,
-        "per_annotator": {
-            a.name: {s: n for s, n in (("assigned", a.assigned), ("in_progress", a.in_progress),
-                                       ("submitted", a.submitted)) if n}  # fmt: skip
-            for a in rep.annotators
-            if a.total
-        },
+        "per_annotator": {a.name: counts(a) for a in rep.annotators if a.total},
         "documents_ready": rep.documents_ready,
         "documents_with_gold": rep.documents_with_gold,
         "documents_gold_finished": rep.documents_gold_finished,
