@@ -48,7 +48,10 @@ class State:
     def corpus(self) -> Any:
         """The project, opened once per command as the ``--as`` user (or the owner)."""
         if self._corpus is None:
-            from corpusdb.api import Corpus
+            from corpusdb.cli import loading
+
+            with loading():  # the API and the domain load here, not with the command line
+                from corpusdb.api import Corpus
 
             self._corpus = Corpus.open(self.project, url=self.url, user=self.user)
         return self._corpus
