@@ -268,7 +268,9 @@ async def test_a_recommender_added_after_the_tui_started_proposes_in_the_open_do
         await pilot.pause(0.5)
         assert scr.shown_suggestions() == [] and not app.facade.has_recommenders()
         owner.add_recommender("names", "string")  # the lead, elsewhere
-        await wait_until(pilot, lambda: len(scr.shown_suggestions()) == 2, "suggestions of the new recommender")
+        await wait_until(
+            pilot, lambda: len(scr.shown_suggestions()) == 2, "suggestions of the new recommender"
+        )
         await press(pilot, "right_square_bracket")
         assert "suggested protein «IL-2» by names v0" in screen_text(app)
 
@@ -290,5 +292,7 @@ async def test_a_model_retrained_after_the_tui_started_is_used_in_the_open_docum
         await pilot.pause(0.5)
         assert scr.shown_suggestions() == []  # no model has Raf-1 yet
         owner.train_recommender(annotator="alice")
-        await wait_until(pilot, lambda: len(scr.shown_suggestions()) == 2, "suggestions of the retrained model")
+        await wait_until(
+            pilot, lambda: len(scr.shown_suggestions()) == 2, "suggestions of the retrained model"
+        )
         assert {x.text for x in scr.shown_suggestions()} == {"Raf-1"}
