@@ -70,21 +70,21 @@ def graded(url: str, who: str = "alice") -> list[tuple[str, str | None]]:
 
 
 @run_async
-async def test_a_burst_of_grade_keys_judges_the_units_in_order(sqlite_url: str) -> None:
+async def test_a_burst_of_grade_keys_judges_the_units_in_order(any_url: str) -> None:
     """Seven grade keys typed before the screen has even loaded: each saves one unit, in pool order."""
-    pooled(sqlite_url)
-    units = [u for u, _ in graded(sqlite_url)]
-    app = build_app(open_facade(sqlite_url, "trec", "alice"))
+    pooled(any_url)
+    units = [u for u, _ in graded(any_url)]
+    app = build_app(open_facade(any_url, "trec", "alice"))
     async with app.run_test(size=(80, 24)) as pilot:
         await burst(pilot, "1", "2", "3", "d", "p", "n", "1")  # digits and the schema's keys
         assert isinstance(app.screen, JudgeScreen)
-        assert graded(sqlite_url) == list(zip(units, ["DR", "PR", "NR", "DR", "PR", "NR", "DR"], strict=True))
+        assert graded(any_url) == list(zip(units, ["DR", "PR", "NR", "DR", "PR", "NR", "DR"], strict=True))
         text = screen_text(app)
         assert "all  7/7 judged" in text and "4/4" in text and "3/3" in text
         # a second burst revisits: up twice, then a grade: the unit two above the last is changed
         await burst(pilot, "up", "up", "3")
-        assert graded(sqlite_url)[4] == (units[4], "NR")
-        assert [g for _, g in graded(sqlite_url)] == ["DR", "PR", "NR", "DR", "NR", "NR", "DR"]
+        assert graded(any_url)[4] == (units[4], "NR")
+        assert [g for _, g in graded(any_url)] == ["DR", "PR", "NR", "DR", "NR", "NR", "DR"]
 
 
 @run_async
@@ -114,14 +114,14 @@ async def test_the_topic_is_beside_the_text_and_the_list_shows_topic_and_grade(s
 
 
 @run_async
-async def test_a_judge_sees_only_their_own_judgments(sqlite_url: str) -> None:
+async def test_a_judge_sees_only_their_own_judgments(any_url: str) -> None:
     """Every unit judged by both (double=1): bob's grades never reach alice's screen, and alice's
     grades leave bob's as they were."""
-    pooled(sqlite_url, ("alice", "bob"), double=1.0)
-    bob = Corpus.open("trec", url=sqlite_url, user="bob")
+    pooled(any_url, ("alice", "bob"), double=1.0)
+    bob = Corpus.open("trec", url=any_url, user="bob")
     for j in bob.judgments():
         bob.judge(j.topic, j.doc, "NR")
-    app = build_app(open_facade(sqlite_url, "trec", "alice"))
+    app = build_app(open_facade(any_url, "trec", "alice"))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         table = app.screen.query_one(DataTable)
@@ -129,8 +129,8 @@ async def test_a_judge_sees_only_their_own_judgments(sqlite_url: str) -> None:
         assert "NR" not in screen_text(app).split("1/d")[0]  # no grade in the list, the text, the topic
         assert "bob" not in screen_text(app)
         await burst(pilot, *["1"] * table.row_count)
-    assert {g for _, g in graded(sqlite_url, "alice")} == {"DR"}
-    assert {g for _, g in graded(sqlite_url, "bob")} == {"NR"}
+    assert {g for _, g in graded(any_url, "alice")} == {"DR"}
+    assert {g for _, g in graded(any_url, "bob")} == {"NR"}
 
 
 @run_async
