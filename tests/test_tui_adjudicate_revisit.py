@@ -33,9 +33,10 @@ from tui.testing import key_event, press, run_async, screen_text, settle
 
 
 @pytest.fixture
-def ready_url(sqlite_url: str) -> str:
-    build_sample(sqlite_url, submitted=True)
-    return sqlite_url
+def ready_url(any_url: str) -> str:
+    """d1 submitted by alice and bob (SQLite, and PostgreSQL when a server answers)."""
+    build_sample(any_url, submitted=True)
+    return any_url
 
 
 async def burst(pilot: Any, *keys: str) -> None:
@@ -216,7 +217,7 @@ async def test_the_conflict_list_wraps_at_word_boundaries_at_80_columns(
         assert long, "some line is longer than the list is wide"
 
 
-def test_snapshot_decided_lines(snap_compare: Any, ready_url: str) -> None:
+def test_snapshot_decided_lines(snap_compare: Any, sqlite_url: str) -> None:
     """80x24 after `a x` in a burst: ✓A and ✓- (struck through) on the decided lines, the highlight
     on the next open conflict, the lines wrapped at words with continuation lines indented."""
 
@@ -226,7 +227,8 @@ def test_snapshot_decided_lines(snap_compare: Any, ready_url: str) -> None:
         pilot.app.clear_notifications()  # their toasts expire on a clock: not part of the picture
         await settle(pilot)
 
-    app = build_app(open_facade(ready_url, "demo", "carol"))
+    build_sample(sqlite_url, submitted=True)
+    app = build_app(open_facade(sqlite_url, "demo", "carol"))
     assert snap_compare(app, run_before=decided, terminal_size=(80, 24))
 
 
