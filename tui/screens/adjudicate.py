@@ -924,7 +924,7 @@ class AdjudicateScreen(BaseScreen):
         if start:
             self._write_decisions()
 
-    @work(thread=True, group="resolve")
+    @work(thread=True, group="decide")  # not "resolve": an exclusive gold edit there must not cancel it
     def _write_decisions(self) -> None:
         """Save the queued decisions one after another, each expecting the gold version the one
         before left (a change by someone else in between is refused as stale), then show the store."""
