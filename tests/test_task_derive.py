@@ -199,3 +199,37 @@ def test_a_release_lists_the_derived_relations_apart_from_the_annotated_ones(tmp
     assert "Interaction Agent:T5 Target:T1" not in brat  # annotation files: annotated items only
     manifest = json.loads((rel / "manifest.json").read_text("utf-8"))
     assert manifest["derived_relations"] == {"file": "derived.json", "count": 2, "in_annotation_files": False}
+
+
+def test_agreement_includes_or_excludes_the_derived_relations(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """bob annotated GI's two Interactions, alice left them to the rule: excluded they disagree on
+    two relations, included (alice's derived from her BindTo and PromoterOf) they agree; the
+    report's settings say which."""
+    import json
+    import shutil
+
+    from corpusdb.cli.main import main
+
+    src = shared_path("data", "bionlp-st-2011-bi-train")
+    doc = "PMID-10383978-S8"
+    for who in ("alice", "bob"):
+        (tmp_path / who).mkdir()
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(src / f"{doc}.{ext}", tmp_path / who / f"{doc}.{ext}")
+    a2 = (src / f"{doc}.a2").read_text("utf-8").splitlines()
+    (tmp_path / "alice" / f"{doc}.a2").write_text(
+        "\n".join(ln for ln in a2 if not ln.startswith(("E7\t", "E8\t"))) + "\n", "utf-8"
+    )
+    db = str(tmp_path / "gi.sqlite")
+    assert main(["--db", db, "init", "gi", "--schema", "gi-2011"]) == 0
+    for who in ("alice", "bob"):
+        assert main(["--db", db, "import", "brat", str(tmp_path / who), "-a", who, "--keep-unknown"]) == 0
+    capsys.readouterr()
+    got = {}
+    for how in ("exclude", "include"):
+        assert main(["--db", db, "-f", "json", "agree", "-l", "relations", "--derived", how]) == 0
+        body = json.loads(capsys.readouterr().out)
+        assert body["settings"]["derived_relations"] == how
+        got[how] = body["pairs"][0]["overall"] if "pairs" in body else body
+    ex, inc = got["exclude"], got["include"]
+    assert (ex["only_a"] + ex["only_b"], inc["only_a"] + inc["only_b"]) == (2, 0), (ex, inc)
