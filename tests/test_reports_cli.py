@@ -64,6 +64,7 @@ def test_json_schema_keys_are_stable(db: str, capsys: pytest.CaptureFixture[str]
         "derived_relations",
         "label",
         "ordinal",
+        "level",
         "documents",
         "bootstrap",
         "unanswered",

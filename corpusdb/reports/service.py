@@ -35,6 +35,7 @@ class AgreementMixin(ServiceBase):
         relation_mode: str = "strict",
         label: str | None = None,
         ordinal: bool = False,
+        level: str | None = None,
         split: str | None = None,
         documents: Sequence[str] | None = None,
         bootstrap: int = 0,
@@ -64,6 +65,9 @@ class AgreementMixin(ServiceBase):
         ``derived`` (layer relations): ``include`` adds the relations the schema's rules derive to every
         rater's sets before comparing; ``exclude`` (default) compares annotated relations; the report's
         settings say which.
+        ``level`` (labels): the label values' level of measurement, ``nominal`` (default), ``ordinal``
+        (schema order; the same as ``ordinal=True``), ``interval`` or ``ratio`` (numeric values:
+        Krippendorff's alpha at that level, with a document-bootstrap CI when ``bootstrap`` > 0).
 
         >>> corpus.agreement(criterion="exact").matrix("f1")  # doctest: +SKIP
         """
@@ -71,7 +75,9 @@ class AgreementMixin(ServiceBase):
         from corpusdb.reports.options import AgreementOptions
 
         if options is None:
-            extra = {"types": types} if types is not None else {}
+            extra: dict[str, Any] = {"types": types} if types is not None else {}
+            if level is not None:
+                extra["level"] = level
             options = AgreementOptions.build(
                 layer=layer, raters=raters, gold=gold, predictions=predictions, criterion=criterion,
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
@@ -183,7 +189,8 @@ class AgreementMixin(ServiceBase):
                     )
                 ).all()
             )
-        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "by": by, "measure": "mean_pairwise_f1"}
+        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "project": self.info().name, "by": by,  # type: ignore[attr-defined]
+                               "measure": "mean_pairwise_f1"}  # fmt: skip
         if by == "time":
             submitted: dict[str, list[tuple[Any, str]]] = {}
             for h in headers:
