@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import Screen
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
 from tui.commands import DocumentCommands
 from tui.facade import TuiFacade
 from tui.screens.base import BaseScreen, ReloadingScreen
@@ -34,10 +35,7 @@ class CorpusApp(App[None]):
     CSS_PATH = "corpusdb.tcss"
     TITLE = "corpusdb"
     COMMANDS = App.COMMANDS | {DocumentCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("G,f2", "guideline", "Guide"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("app")
 
     def __init__(self, facade: TuiFacade | None, *, start: str | None = None, gate: Any = None) -> None:
         """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.serving.gate.LoginGate``):

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
@@ -27,6 +27,7 @@ from corpusdb.basics.terminal import clean
 from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl
+from tui import keymap
 from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
@@ -43,11 +44,7 @@ class QueueScreen(ReloadingScreen):
 
     HELP = "Documents ready for adjudication. Enter opens one (agreed items are merged into gold first)."
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Open", show=False),
-        Binding("R", "reload", "Reload"),
-        Binding("P", "progress", "Progress"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("queue")
 
     def __init__(self) -> None:
         super().__init__()
@@ -115,44 +112,20 @@ class AdjudicateScreen(BaseScreen):
     """One document's conflicts: see the versions, resolve each with one key."""
 
     HELP = (
-        "Each line is an item the annotators disagree on. a/b (or 1-9) take that annotator's version, "
-        "x takes none, e changes one's type or label, m edits it fully (boundaries, type, attributes, "
-        "groundings; a relation's type, label, tags, arguments); the capital letter asks for a reason "
-        "first; on a decided conflict, or in the gold text (tab), m edits that gold item in place. + puts "
-        "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
-        "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
-        "140 columns). A decided line can be decided again, or undone with u, until F finishes the "
+        "Each line is an item the annotators disagree on. 1-9 take that annotator's version (1 = A, "
+        "2 = B), 0 takes none, e changes one's type or label, m edits it fully (boundaries, type, "
+        "attributes, groundings; a relation's type, label, tags, arguments); # first makes the next "
+        "decision ask for a reason; on a decided conflict, or in the gold text (tab), m edits that gold "
+        "item in place. a (or +) puts a gold span on the selected text, r a relation between gold spans, "
+        "x deletes the gold span under the gold text's cursor. Gold and the decision are saved at once. "
+        "s shows the annotators' versions side by side (columns beside the gold from 140 columns); "
+        "n/p go to the next/previous conflict. A decided line can be decided again, or undone with u, "
+        "until S finishes the "
         "document's gold (checked first: no open conflict). The item's relation partners are pink in "
         "each text (in a text with the focus: those of the span under the cursor)."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "take(0)", "Take A"),
-        Binding("b", "take(1)", "Take B"),
-        Binding("x", "reject", "Neither"),
-        Binding("e", "edit", "Quick edit: type or label", show=False),
-        Binding("m", "modify", "Edit"),
-        Binding("s", "toggle_sides", "Sides"),
-        Binding("plus", "new_span", "New gold span (on the selection)", show=False),
-        Binding("r", "new_relation", "New gold relation", show=False),
-        Binding("delete", "remove_gold", "Remove the gold span under the gold text's cursor", show=False),
-        Binding("A", "take(0, True)", "Take A, with a reason", show=False),
-        Binding("B", "take(1, True)", "Take B, with a reason", show=False),
-        Binding("X", "reject(True)", "Neither, with a reason", show=False),
-        Binding("E", "edit(True)", "Quick edit, with a reason", show=False),
-        Binding("M", "modify(True)", "Edit, with a reason", show=False),
-        *[
-            Binding(str(n), f"take({n - 1})", "Take that annotator's version", show=False)
-            for n in range(1, 10)
-        ],
-        Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
-        Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
-        Binding("h", "toggle_agreed", "Show agreed items", show=False),
-        Binding("u", "undo_decision", "Undo decision", show=False),
-        Binding("F", "finish_gold", "Finish gold", show=False),
-        Binding("R", "reload", "Reload", show=False),
-        Binding("q", "close", "Close", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("adjudicate")
 
     def __init__(self, document: str) -> None:
         super().__init__()
@@ -163,6 +136,8 @@ class AdjudicateScreen(BaseScreen):
         self.sides: bool | None = None
         """Sources shown beside the gold: None follows the width (side by side from WIDE columns)."""
         self._want_key: str | None = None
+        self._reason_next = False
+        """``#`` was pressed: the next decision asks for a reason."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -192,6 +167,7 @@ class AdjudicateScreen(BaseScreen):
     def _show(self, a: Adjudication) -> None:
         first = self.adj is None
         self.adj = a
+        self.refresh_bindings()  # finished gold: the footer drops the decision keys
         colors = self.facade.schema.colors()
         main = self.query_one("#text", DocumentView)
         if first:
@@ -388,8 +364,14 @@ class AdjudicateScreen(BaseScreen):
             return True
         return False
 
+    def action_with_reason(self) -> None:
+        """``#``: the next decision asks for its reason first (one key for every decision)."""
+        self._reason_next = not self._reason_next
+        self.notify("the next decision asks for a reason" if self._reason_next else "no reason asked")
+
     async def _reason(self, wanted: bool) -> str | bool | None:
         """The reason typed (None: none wanted; False: the user cancelled)."""
+        wanted, self._reason_next = wanted or self._reason_next, False
         if not wanted:
             return None
         text = await self.app.push_screen_wait(
@@ -416,7 +398,7 @@ class AdjudicateScreen(BaseScreen):
                 MessageScreen(
                     f"Gold already has {g.id} {g.type} {where} «{g.text}»",
                     f"{adj.source_letter(index)}'s version overlaps it with other boundaries: taking it "
-                    "puts both into gold. Usually one alternative is right: Esc, then x (neither) here.",
+                    "puts both into gold. Usually one alternative is right: Esc, then 0 (neither) here.",
                     {"enter": ("take", "take it anyway")},
                 )
             )
@@ -449,7 +431,10 @@ class AdjudicateScreen(BaseScreen):
         picked = await self.app.push_screen_wait(
             PickScreen(
                 "Start from which version?",
-                [Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}") for i, v in enumerate(present)],
+                [
+                    Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}", key=_version_key(rows[id(v)][0], i))
+                    for i, v in enumerate(present)
+                ],
                 filterable=False,
             )
         )
@@ -860,25 +845,78 @@ class AdjudicateScreen(BaseScreen):
         elif errors:
             answers = {"f": ("force", "finish anyway")}
         else:
-            answers = {"enter": ("finish", "finish")}
+            answers = {"enter": ("finish", "finish"), "N": ("next", "finish and open the next document")}
         title = f"Finish the gold of {self.document}? {check.summary()}"
         answer = await self.app.push_screen_wait(MessageScreen(title, body, answers))
-        if answer in ("finish", "force"):
-            self._finish(answer == "force")
+        if answer in ("finish", "force", "next"):
+            self._finish(answer == "force", then_next=answer == "next")
+
+    # -- what the footer offers follows the state (issue #25.3) ------------------------------------
+    DECIDING = frozenset(
+        {"take", "reject", "edit", "modify", "new_span", "new_relation", "remove_gold", "with_reason",
+         "undo_decision", "finish_gold"}
+    )  # fmt: skip
+    """Actions that write gold or decisions: not offered once the gold is finished."""
+
+    def gold_finished(self) -> bool:
+        a = self.adj
+        return a is not None and a.gold is not None and a.gold.info.status == "submitted"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Finished gold offers no decision key, and then "the next document" (Textual hides an
+        action for which this says False)."""
+        if action == "next_document":
+            return self.gold_finished()
+        if action in self.DECIDING:
+            return not self.gold_finished()
+        return True
+
+    @work(thread=True, exclusive=True, group="open")
+    def action_next_document(self) -> None:
+        """After finishing: the next document of the queue with work left (open conflicts or gold
+        not finished), after this one."""
+        try:
+            entries = self.facade.queue()
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "next document")
+            return
+        names = [e.document for e in entries]
+        here = names.index(self.document) if self.document in names else -1
+        ordered = entries[here + 1 :] + entries[: max(here, 0)]
+        todo = next((e.document for e in ordered if e.gold_status != "submitted"), None)
+        self.app.call_from_thread(self._open_next, todo)
+
+    def _open_next(self, document: str | None) -> None:
+        if document is None:
+            self.notify("no other document waits for adjudication", severity="warning")
+            return
+        self.dismiss(None)
+        self.corpus_app.open_adjudication(document)
 
     @work(thread=True, exclusive=True, group="resolve")
-    def _finish(self, force: bool) -> None:
+    def _finish(self, force: bool, then_next: bool = False) -> None:
         try:
             self.facade.finish_gold(self.document, force=force)
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, "gold not finished")
             return
-        self.app.call_from_thread(self.notify, f"{self.document}: gold finished; decisions are frozen")
+        self.app.call_from_thread(
+            self.notify, f"{self.document}: gold finished; decisions are frozen · N opens the next document"
+        )
         self.app.call_from_thread(self._show, fresh)
+        self.app.call_from_thread(self.refresh_bindings)
+        if then_next:
+            self.app.call_from_thread(self.action_next_document)
 
 
 _EMPTY = Annotations()
+
+
+def _version_key(letters: str, index: int) -> str:
+    """The key that picks a version in "start from which version?": its source's letter as shown
+    (``A`` -> ``a``), or its place when several sources share it; the dialog shows that key."""
+    return letters.lower() if len(letters) == 1 and letters.isalpha() else str(index + 1)
 
 
 def _kind_name(item: Span | Relation) -> str:

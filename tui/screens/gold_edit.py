@@ -25,6 +25,7 @@ from guidelines.schema import Schema
 from tui import adjudication as adj
 from tui import clusters as cl
 from tui import items as it
+from tui import keymap
 from tui.screens.base import HelpRows
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, grounding_prompt
 from tui.textmodel import Boundaries
@@ -39,20 +40,7 @@ class GoldEditScreen(ModalScreen[Any]):
     """Change a draft gold span or relation; Enter returns it, Esc returns None."""
 
     AUTO_FOCUS = None
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "boundary('char', -1)", "Move the boundary by a character"),
-        Binding("right", "boundary('char', 1)", "Move the boundary by a character"),
-        Binding("b,ctrl+left", "boundary('word', -1)", "Move the boundary by a word"),
-        Binding("w,ctrl+right", "boundary('word', 1)", "Move the boundary by a word"),
-        Binding("tab", "switch_side", "Start ⇄ end boundary"),
-        Binding("t", "retype", "Type"),
-        Binding("i", "attributes", "Attributes"),
-        Binding("g", "grounding", "Grounding"),
-        Binding("e", "label_tags", "Relation label and tags"),
-        Binding("r", "argument", "Relation argument"),
-        Binding("enter", "save", "Save to gold"),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("gold_edit")
 
     def __init__(
         self, title: str, item: Span | Relation, *, text: str, schema: Schema, gold: Annotations

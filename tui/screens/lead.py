@@ -14,11 +14,12 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Container, Vertical
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
 from tui.facade import LeadAgreement, Progress
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table, heat
@@ -124,14 +125,7 @@ class LeadScreen(ReloadingScreen):
         "lowest agreement first, Enter shows that document's conflicts (read-only: nothing is written)."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("R", "reload", "Reload"),
-        Binding("A", "adjudicate", "Adjudication"),
-        Binding("m", "next_measure", "Measure"),
-        Binding("enter", "open_document", "Conflicts"),
-        Binding("l", "next_tab", "Next tab", show=False),
-        *[Binding(str(i + 1), f"tab({i})", "Go to that tab", show=False) for i in range(len(TABS))],
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("lead")
 
     def __init__(self) -> None:
         super().__init__()

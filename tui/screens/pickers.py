@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from tui import keymap
 
 if TYPE_CHECKING:
     from corpusdb.basics.records import Span
@@ -48,13 +50,7 @@ class PickScreen(ModalScreen[Any]):
     the filter is empty a choice's key picks it at once, as brat's type dialog does; ``/`` or any
     other character starts the filter (so keyed and unkeyed types are both a few keys away)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "cursor(1)", "Next", show=False, priority=True),
-        Binding("up", "cursor(-1)", "Previous", show=False, priority=True),
-        Binding("pagedown", "cursor(8)", "Page down", show=False),
-        Binding("pageup", "cursor(-8)", "Page up", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("pick")
 
     def __init__(
         self,
@@ -171,11 +167,7 @@ class PickScreen(ModalScreen[Any]):
 class ChecklistScreen(ModalScreen[tuple[str, ...] | None]):
     """Tick several names (tags, attributes): Space or a hotkey toggles, Enter accepts."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("space", "toggle", "Toggle"),
-        Binding("enter", "accept", "Accept", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("checklist")
 
     def __init__(self, title: str, names: Sequence[str], ticked: Sequence[str] = ()) -> None:
         super().__init__()
@@ -234,7 +226,7 @@ def _hotkeys(names: Sequence[str]) -> list[str]:
 class PromptScreen(ModalScreen[str | None]):
     """Type one line (a grounding, a reason). ``check`` returns an error message or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("prompt")
 
     def __init__(
         self,
@@ -278,7 +270,7 @@ class PromptScreen(ModalScreen[str | None]):
 class MessageScreen(ModalScreen[str | None]):
     """A text and a few one-key answers (``{"enter": "submit", "f": "force"}``); Esc answers None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("message")
 
     def __init__(self, title: str, body: str | Text, answers: dict[str, tuple[str, str]]) -> None:
         super().__init__()
@@ -312,11 +304,7 @@ class KbGroundingScreen(ModalScreen[str | None]):
     highlighted one, down/up move in the list. Answers ``"KEY LABEL"`` (the key ``db:id`` has no
     space), or a key the span already has (to remove it), or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "move(1)", "Next", show=False),
-        Binding("up", "move(-1)", "Previous", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("kb")
 
     def __init__(self, span: Span, kb: Any, have: str) -> None:
         super().__init__()
