@@ -67,6 +67,8 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         self._status_text = ""
         self._stale_suggestions = False
         self._edited = False
+        self.keys_wait = session is None
+        """While the document is read, keys typed wait in the app (``CorpusApp.keys_wait``)."""
 
     # -- layout -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -107,11 +109,13 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         self.app.call_from_thread(self._show, session)
 
     def _open_failed(self, exc: CorpusError) -> None:
+        self.keys_wait = False
         self.fail(exc, f"cannot open {self.document}")
         self.dismiss(None)
 
     def _show(self, session: DocumentSession) -> None:
         self.session = session
+        self.keys_wait = False
         self.refresh_bindings()  # the footer: editing keys once the set is there and writable
         if session.topic is not None:  # a relevance unit: what to judge against, always in sight
             self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
