@@ -104,7 +104,7 @@ async def test_edit_a_gold_span_boundaries_type_attributes_and_grounding(ready_u
         await press(pilot, "t")
         await type_text(pilot, "protein-complex")
         await press(pilot, "enter")
-        await press(pilot, "i", "a")  # the first attribute the schema offers: mutant
+        await press(pilot, "i", "m", "enter")  # the attributes checklist: tick mutant, accept
         await press(pilot, "g")
         await type_text(pilot, "uniprot:P60568")
         await press(pilot, "enter")

@@ -135,7 +135,7 @@ async def test_save_state_stays_visible_at_80_columns(url: str) -> None:
         assert isinstance(screen, AnnotateScreen)
         screen.view.move_to(D1.index("Mutant"))
         await press(pilot, *["W"] * 9)  # Mutant ... chain
-        await press(pilot, "a", "p", "i", "a", "g")  # a long span with an attribute and a grounding:
+        await press(pilot, "a", "p", "i", "m", "enter", "g")  # a long span with an attribute and a grounding:
         await type_text(pilot, "pfam:PF00001")  # its details are wider than the status line
         await press(pilot, "enter", "g")
         await type_text(pilot, "uniprot:P60568")

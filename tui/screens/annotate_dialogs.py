@@ -17,7 +17,14 @@ from corpusdb.services.edits import Change, Put, Remove, next_id
 from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen, grounding_prompt
+from tui.screens.pickers import (
+    ChecklistScreen,
+    Choice,
+    PickScreen,
+    PromptScreen,
+    ask_attributes,
+    grounding_prompt,
+)
 from tui.textmodel import trim
 
 if TYPE_CHECKING:
@@ -213,20 +220,12 @@ class AnnotationDialogs:
         if not defs:
             self.notify(f"the schema has no attribute for {span.type}", severity="warning")
             return
-        choices: list[Choice] = []
-        for d in defs:
-            values: list[str | bool] = list(d.values) or [True]
-            for v in values:
-                on_ = span.attributes.get(d.name) == v
-                name = d.name if v is True else f"{d.name} = {v}"
-                choices.append(Choice((d.name, v), f"[{'x' if on_ else ' '}] {name}", name))
-        keys = _letters(len(choices))
-        choices = [replace(c, key=k) for c, k in zip(choices, keys, strict=True)]
-        picked = await self._pick(f"Toggle an attribute of {span.id}", choices, filterable=False)
-        if picked is None:
+        attrs = await ask_attributes(
+            self.app, f"Attributes of {span.id} «{it.short(span.text, 30)}»", defs, dict(span.attributes)
+        )
+        if attrs is None or attrs == span.attributes:
             return
-        name, value = picked  # type: ignore[misc]
-        self._act([Put(it.toggle_attribute(span, name, value))], f"{span.id} {name}")
+        self._act([Put(replace(span, attributes=attrs))], f"{span.id} attributes")
 
     @work(exclusive=True, group="dialog")
     async def action_grounding(self) -> None:
@@ -450,7 +449,3 @@ class AnnotationDialogs:
             self._act([Remove("note", note.id)], f"note on {target} removed")
         else:
             self._act([Put(replace(note, text=text))], f"note on {target} changed")
-
-
-def _letters(n: int) -> list[str]:
-    return [chr(ord("a") + i) if i < 26 else str(i - 26) for i in range(n)]

@@ -27,7 +27,7 @@ from tui import clusters as cl
 from tui import items as it
 from tui import keymap
 from tui.screens.base import HelpRows
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, grounding_prompt
+from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, ask_attributes, grounding_prompt
 from tui.textmodel import Boundaries
 from tui.widgets.docview import DocumentView
 
@@ -152,19 +152,10 @@ class GoldEditScreen(ModalScreen[Any]):
         if not defs:
             self.notify(f"the schema has no attribute for {d.type}", severity="warning")
             return
-        choices: list[Choice] = []
-        for a in defs:
-            for v in list(a.values) or [True]:
-                on_ = d.attributes.get(a.name) == v
-                name = a.name if v is True else f"{a.name} = {v}"
-                choices.append(Choice((a.name, v), f"[{'x' if on_ else ' '}] {name}", name))
-        keys = [chr(ord("a") + i) if i < 26 else str(i - 26) for i in range(len(choices))]
-        choices = [replace(c, key=k) for c, k in zip(choices, keys, strict=True)]
-        picked = await self._pick("Toggle an attribute", choices, filterable=False)
-        if picked is None:
+        attrs = await ask_attributes(self.app, "Attributes", defs, dict(d.attributes))
+        if attrs is None:
             return
-        name, value = picked
-        self.draft = it.toggle_attribute(d, name, value)
+        self.draft = replace(d, attributes=attrs)
         self._refresh()
 
     @work(exclusive=True, group="dialog")

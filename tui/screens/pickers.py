@@ -210,6 +210,30 @@ class ChecklistScreen(ModalScreen[tuple[str, ...] | None]):
         self.dismiss(None)
 
 
+async def ask_attributes(
+    app: Any, title: str, defs: Sequence[Any], attrs: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The attributes dialog, a checklist like the tags' (issue #25: one dialog behaviour): a
+    letter ticks, Enter accepts, Esc cancels. ``defs``: the schema's attribute definitions that
+    apply; answers the span's new attributes (None: cancelled). Of two values ticked for one
+    attribute the newly ticked one wins."""
+    rows = [
+        (d.name if v is True else f"{d.name} = {v}", d.name, v)
+        for d in defs
+        for v in list(d.values) or [True]
+    ]
+    ticked = [label for label, name, v in rows if attrs.get(name) == v]
+    chosen = await app.push_screen_wait(ChecklistScreen(title, [r[0] for r in rows], ticked))
+    if chosen is None:
+        return None
+    names = {d.name for d in defs}
+    out = {k: v for k, v in attrs.items() if k not in names}
+    for label, name, v in rows:
+        if label in chosen and (name not in out or out[name] == attrs.get(name)):
+            out[name] = v
+    return out
+
+
 def _hotkeys(names: Sequence[str]) -> list[str]:
     """A distinct lower-case letter per name (its first free letter), digits when letters run out."""
     used: set[str] = set()
