@@ -144,7 +144,7 @@ async def test_edit_a_gold_relation_label_tags_and_argument(ready_url: str) -> N
     app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
     async with app.run_test() as pilot:
         await _open(app, pilot, "d1")
-        await press(pilot, "a", "x", "b")  # IL-2 (alice) kept, CD25 refused, the third IL-2 (bob) kept
+        await press(pilot, "1", "0", "2")  # IL-2 (alice) kept, CD25 refused, the third IL-2 (bob) kept
         carol = Corpus.open("demo", url=ready_url, user="carol")
         first_il2 = next(s.id for s in carol.gold("d1").annotations.spans if s.start == 0)
         await press(pilot, "n")  # bob's relation STAT5–IL-2 (its arguments are gold now)
@@ -269,7 +269,7 @@ async def test_a_boundary_dispute_is_one_conflict_with_each_sources_boundaries(s
         assert a_view.marks == [(wide, wide + 20)] and b_view.marks == [(inner, inner + 11)]
         text = screen_text(app)
         assert "'receptor alpha chain'" in text and "'alpha chain'" in text
-        await press(pilot, "b")  # bob's boundaries decide the dispute
+        await press(pilot, "2")  # bob's boundaries decide the dispute
         assert "0 open" in str(screen.sub_title)
     carol = Corpus.open("p", url=sqlite_url, user="carol")
     assert [s.text for s in carol.gold("doc").annotations.spans] == ["alpha chain"]
@@ -295,12 +295,12 @@ async def test_taking_a_version_that_overlaps_a_gold_span_asks_first(sqlite_url:
     app = build_app(open_facade(sqlite_url, "p", "carol"), start=None)
     async with app.run_test() as pilot:
         await _open(app, pilot, "doc")
-        await press(pilot, "a")
+        await press(pilot, "1")
         assert isinstance(app.screen, MessageScreen)
         assert "Gold already has" in screen_text(app)
         await press(pilot, "escape")
         assert [s.text for s in carol.gold("doc").annotations.spans] == ["alpha chain"]
-        await press(pilot, "a", "enter")  # taken anyway, knowingly
+        await press(pilot, "1", "enter")  # taken anyway, knowingly
     texts = sorted(s.text for s in carol.gold("doc").annotations.spans)
     assert texts == ["alpha chain", "receptor alpha chain"]
 
@@ -343,7 +343,7 @@ async def test_narrow_terminal_keeps_the_gold_and_stacks_the_sources_on_s(ready_
         await press(pilot, "s")
         assert a_view.display and b_view.display and not gold.display
         assert a_view.region.x == b_view.region.x and a_view.region.bottom <= b_view.region.y  # stacked
-        await press(pilot, "a")  # keys still decide with the sources shown
+        await press(pilot, "1")  # keys still decide with the sources shown
     gold_ann = Corpus.open("demo", url=ready_url, user="carol").gold("d1").annotations
     assert any(s.start == 0 and s.text == "IL-2" for s in gold_ann.spans)
 
@@ -355,7 +355,7 @@ async def test_edit_a_decided_conflicts_gold_item_in_place(ready_url: str) -> No
     carol = Corpus.open("demo", url=ready_url, user="carol")
     async with app.run_test() as pilot:
         screen = await _open(app, pilot, "d1")
-        await press(pilot, "a")  # IL-2 taken from alice; the list moves on to CD25
+        await press(pilot, "1")  # IL-2 taken from alice; the list moves on to CD25
         (taken,) = [s for s in carol.gold("d1").annotations.spans if s.start == 0]
         await press(pilot, "up")  # back to the decided IL-2
         assert screen._current().key == "span:0-4"
@@ -413,7 +413,7 @@ async def test_new_gold_relation_between_gold_spans(ready_url: str) -> None:
     app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
     async with app.run_test() as pilot:
         await _open(app, pilot, "d1")
-        await press(pilot, "a")  # IL-2 at 0 into gold (STAT5 is there already)
+        await press(pilot, "1")  # IL-2 at 0 into gold (STAT5 is there already)
         await press(pilot, "r")
         await type_text(pilot, "IL-2")
         await press(pilot, "enter")

@@ -261,7 +261,7 @@ async def test_a_lead_looking_writes_no_gold_and_deciding_does(sqlite_url: str) 
         assert owner.sets(kind="gold") == [] and owner.decisions("d1") == []
         app.open_adjudication("d1")
         await settle(pilot)
-        await press(pilot, "a")  # acting: take alice's IL-2
+        await press(pilot, "1")  # acting: take alice's IL-2
     decisions = {(d.method, d.decided_by) for d in owner.decisions("d1")}
     assert ("adjudicated", "lena") in decisions  # the decision, in lena's name
     assert any(m == "unanimous" for m, _ in decisions)  # and the agreed items merged before it

@@ -184,16 +184,16 @@ KEYMAP: list[Entry] = [
     _e(
         "n",
         MOVE,
-        "next item to work on: the next span; in adjudication the next conflict",
+        "next item: the next span in a text; in the adjudication list the next conflict",
         annotate=("next_span(1)", "Next / previous span"),
-        adjudicate=("next_open(1)", "Next / previous conflict"),
+        adjudicate=("next_open(1)", "Next / previous conflict (in a text: span)"),
     ),
     _e(
         "p",
         MOVE,
-        "previous item to work on: span; conflict in adjudication",
+        "previous item: span in a text; conflict in the adjudication list",
         annotate=("next_span(-1)", "Next / previous span"),
-        adjudicate=("next_open(-1)", "Next / previous conflict"),
+        adjudicate=("next_open(-1)", "Next / previous conflict (in a text: span)"),
     ),
     _e(
         "right_square_bracket",

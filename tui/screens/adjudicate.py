@@ -307,6 +307,12 @@ class AdjudicateScreen(BaseScreen):
         return None
 
     def action_next_open(self, step: int) -> None:
+        """``n``/``p``: the next/previous item of the part with the focus: a conflict in the list,
+        a span in a text view (the same meaning as in the annotate screen)."""
+        view = self._text_view()
+        if view is not None:
+            view.action_move("span", step)
+            return
         ol = self.query_one("#conflicts", OptionList)
         i = self._next_open_from(ol.highlighted if ol.highlighted is not None else -1, step)
         if i is None:
