@@ -60,7 +60,7 @@ async def test_finished_gold_offers_no_decision_key(sqlite_url: str) -> None:
         await settle(pilot)
         app.open_adjudication("d1")
         await settle(pilot)
-        assert "Neither" in footer(app) and "Finish gold" in footer(app)
+        assert "Take A" in footer(app) and "Neither" in footer(app)
         assert "Next document" not in footer(app)
         carol = Corpus.open("demo", url=sqlite_url, user="carol")
         for _ in range(3):  # decide everything (relations once their spans are in gold), then finish
@@ -74,7 +74,7 @@ async def test_finished_gold_offers_no_decision_key(sqlite_url: str) -> None:
         assert isinstance(app.screen, AdjudicateScreen)
         text = footer(app)
         assert "Next document" in text
-        assert not any(word in text for word in ("Neither", "Edit", "Finish gold"))
+        assert not any(word in text for word in ("Take A", "Neither", "Edit"))
         n = len(carol.decisions("d1"))
         await press(pilot, "1", "0", "u")  # not offered: nothing is written
         assert len(carol.decisions("d1")) == n

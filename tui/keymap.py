@@ -55,6 +55,8 @@ class Use:
     description: str
     show: bool = False
     priority: bool = False
+    rank: int = 100
+    """The footer's order: lower first, then the map's order."""
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,9 @@ def _e(keys: str, group: str, meaning: str, **uses: Use | tuple[str, str] | tupl
 
 
 def _digits(first: int, last: int, group: str, meaning: str, **uses: Use) -> list[Entry]:
-    """One entry per digit: the action's ``{n}`` is the digit, ``{i}`` the digit - 1 (an index);
-    a place that names ``{last}`` in its description gets the digits up to that only."""
+    """One entry per digit: in the action and description ``{n}`` is the digit, ``{i}`` the digit
+    - 1 (an index), ``{letter}`` its letter (1 = A); a shown use is shown for 1 and 2 only (the
+    footer has room for two); ``_LIMITS`` cuts a place's range."""
     out = []
     for n in range(first, last + 1):
         here: dict[str, Use] = {}
@@ -88,7 +91,14 @@ def _digits(first: int, last: int, group: str, meaning: str, **uses: Use) -> lis
             top = _LIMITS.get((place, u.action))
             if top is not None and n > top:
                 continue
-            here[place] = Use(u.action.format(n=n, i=n - 1), u.description, u.show, u.priority)
+            fill = {"n": n, "i": n - 1, "letter": chr(ord("A") + n - 1)}
+            here[place] = Use(
+                u.action.format(**fill),
+                u.description.format(**fill),
+                u.show and n <= 2,
+                u.priority,
+                u.rank + n,
+            )
         out.append(Entry(str(n), group, meaning, here))
     return out
 
@@ -343,7 +353,7 @@ KEYMAP: list[Entry] = [
         ANNOTATE,
         "submit (adjudication: finish the gold); then N opens the next document",
         annotate=Use("submit", "Submit", show=True),
-        adjudicate=Use("finish_gold", "Finish gold", show=True),
+        adjudicate=Use("finish_gold", "Finish gold"),
     ),
     _e(
         "N",
@@ -358,29 +368,29 @@ KEYMAP: list[Entry] = [
         ANNOTATE,
         "by number: a document label; in adjudication a version (1 = A, 2 = B); a lead tab",
         annotate=Use("doc_label('{n}')", "Document label"),
-        adjudicate=Use("take({i})", "Take that annotator's version (1 = A, 2 = B)"),
+        adjudicate=Use("take({i})", "Take {letter}", show=True, rank=0),
         lead=Use("tab({i})", "Go to that tab"),
     ),
     # -- deciding (adjudication) ----------------------------------------------------------------
-    _e("0", DECIDE, "take neither version", adjudicate=Use("reject", "Neither", show=True)),
+    _e("0", DECIDE, "take neither version", adjudicate=Use("reject", "Neither", show=True, rank=10)),
     _e(
         "m",
         DECIDE,
         "edit in the gold editor (a decided item: in place)",
-        adjudicate=Use("modify", "Edit", show=True),
+        adjudicate=Use("modify", "Edit", show=True, rank=11),
     ),
     _e(
         "s",
         DECIDE,
         "the versions side by side or stacked",
-        adjudicate=Use("toggle_sides", "Sides", show=True),
+        adjudicate=Use("toggle_sides", "Sides", show=True, rank=12),
     ),
     _e("h", DECIDE, "show the agreed items too", adjudicate=("toggle_agreed", "Show agreed items")),
     _e(
         "M",
         DECIDE,
         "the pair matrix's next measure (lead view)",
-        lead=Use("next_measure", "Measure", show=True),
+        lead=Use("next_measure", "Measure", show=True, rank=101),
     ),
     # -- going places ---------------------------------------------------------------------------
     _e(
@@ -495,15 +505,12 @@ def entry_of(key: str) -> Entry | None:
 
 
 def bindings(place: str) -> list[BindingType]:
-    """The Textual bindings of one place, in the map's order (the footer shows them so)."""
+    """The Textual bindings of one place, by rank then in the map's order (the footer shows them so)."""
     if place not in PLACES:
         raise KeyError(place)
-    out: list[BindingType] = []
-    for e in KEYMAP:
-        u = e.uses.get(place)
-        if u is not None:
-            out.append(Binding(e.keys, u.action, u.description, show=u.show, priority=u.priority))
-    return out
+    here = [(e, u) for e in KEYMAP if (u := e.uses.get(place)) is not None]
+    here.sort(key=lambda eu: eu[1].rank)  # stable: the map's order within a rank
+    return [Binding(e.keys, u.action, u.description, show=u.show, priority=u.priority) for e, u in here]
 
 
 _NAMES = {
