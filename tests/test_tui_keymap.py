@@ -31,6 +31,7 @@ def _classes() -> dict[str, type]:
         PickScreen,
         PromptScreen,
     )
+    from tui.screens.search import SearchScreen
     from tui.widgets.docview import DocumentView
 
     return {
@@ -40,6 +41,7 @@ def _classes() -> dict[str, type]:
         "guideline": GuidelineScreen, "login": LoginScreen, "pick": PickScreen,
         "checklist": ChecklistScreen, "prompt": PromptScreen, "message": MessageScreen,
         "kb": KbGroundingScreen,
+        "search": SearchScreen,
     }  # fmt: skip
 
 

@@ -32,6 +32,7 @@ PLACES = {
     "adjudicate": "adjudicate",
     "gold_edit": "gold editor",
     "lead": "lead view",
+    "search": "corpus search",
     "lead_conflicts": "a document's conflicts (lead)",
     "help": "help",
     "guideline": "guidelines",
@@ -103,8 +104,8 @@ def _digits(first: int, last: int, group: str, meaning: str, **uses: Use) -> lis
     return out
 
 
-_LIMITS = {("lead", "tab({i})"): 5}
-"""Digit ranges a place has fewer of (the lead view has five tabs)."""
+_LIMITS = {("lead", "tab({i})"): 6}
+"""Digit ranges a place has fewer of (the lead view has six tabs)."""
 
 MOVE = "Moving"
 SELECT = "Selecting"
@@ -249,6 +250,7 @@ KEYMAP: list[Entry] = [
         "annotate the selection (or the word): a new span; in adjudication a new gold span",
         annotate=Use("annotate", "Annotate", show=True),
         adjudicate=("new_span", "New gold span (on the selection)"),
+        search=Use("annotate_hits", "Annotate every hit as a type (my sets)", show=True),
     ),
     _e(
         "t",
@@ -319,9 +321,10 @@ KEYMAP: list[Entry] = [
     _e(
         "u,ctrl+z",
         ANNOTATE,
-        "undo (in adjudication: the highlighted decision)",
+        "undo (in adjudication: the highlighted decision; in the corpus search: the bulk annotation)",
         annotate=Use("undo", "Undo", show=True),
         adjudicate=("undo_decision", "Undo decision"),
+        search=("undo_bulk", "Undo that bulk annotation"),
     ),
     _e("ctrl+r,ctrl+y,U", ANNOTATE, "redo", annotate=("redo", "Redo")),
     _e(
@@ -419,6 +422,7 @@ KEYMAP: list[Entry] = [
         prompt=Use("cancel", "Cancel", show=True),
         message=Use("cancel", "Cancel", show=True),
         kb=Use("cancel", "Cancel", show=True),
+        search=("close", "Close"),
     ),
     _e(
         "q",
@@ -452,6 +456,35 @@ KEYMAP: list[Entry] = [
     ),
     _e("L", GO, "type labels under the text on/off", annotate=("toggle_types", "Type labels under the text")),
     _e("T", GO, "the relevance topic in full", annotate=("topic", "Topic")),
+    _e(
+        "slash",
+        GO,
+        "search: the document being annotated, else the corpus (a new search on the search screen)",
+        annotate=("search_document", "Search the document"),
+        documents=("app.search_corpus", "Search the corpus"),
+        queue=("app.search_corpus", "Search the corpus"),
+        lead=("app.search_corpus", "Search the corpus"),
+        adjudicate=("app.search_corpus", "Search the corpus"),
+        search=Use("focus_query", "New search", show=True),
+    ),
+    _e(
+        "greater_than_sign",
+        MOVE,
+        "next search hit",
+        annotate=("next_hit(1)", "Next / previous search hit"),
+    ),
+    _e(
+        "less_than_sign",
+        MOVE,
+        "previous search hit",
+        annotate=("next_hit(-1)", "Next / previous search hit"),
+    ),
+    _e(
+        "C",
+        ANNOTATE,
+        "correct gold at every search hit (leads and adjudicators)",
+        search=Use("correct_hits", "Correct gold at every hit", show=True),
+    ),
     _e(
         "R",
         GO,
@@ -516,7 +549,8 @@ def bindings(place: str) -> list[BindingType]:
 _NAMES = {
     "question_mark": "?", "number_sign": "#", "plus": "+", "right_square_bracket": "]",
     "left_square_bracket": "[", "right_parenthesis": ")", "left_parenthesis": "(", "full_stop": ".",
-    "comma": ",", "escape": "esc", "pageup": "pgup", "pagedown": "pgdn",
+    "comma": ",", "escape": "esc", "pageup": "pgup", "pagedown": "pgdn", "slash": "/",
+    "greater_than_sign": ">", "less_than_sign": "<",
 }  # fmt: skip
 
 
