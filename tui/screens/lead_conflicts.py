@@ -5,7 +5,7 @@ writes a gold set and "unanimous" decisions in the opener's name (issue #15.7). 
 down from "lowest-agreement document" wants to see the disagreements, not to start gold. So this
 screen reads without merging (the facade below), refuses every action that is not looking (an
 allow-list, so an action added to the adjudication screen later is refused until it is listed),
-and offers ``W`` to adjudicate the document for real (the facade merges at a lead's first decision).
+and offers ``A`` to adjudicate the document for real (the facade merges at a lead's first decision).
 """
 
 from __future__ import annotations
