@@ -102,7 +102,7 @@ async def test_edit_a_gold_span_boundaries_type_attributes_and_grounding(ready_u
         assert editor.draft.fragments == ((1, 10),)
         await press(pilot, "left")
         await press(pilot, "t")
-        await type_text(pilot, "protein-complex")
+        await type_text(pilot, "/protein-complex")  # "/": the schema's type keys pick at once
         await press(pilot, "enter")
         await press(pilot, "i", "m", "enter")  # the attributes checklist: tick mutant, accept
         await press(pilot, "g")
@@ -378,7 +378,7 @@ async def test_edit_the_gold_span_under_the_gold_texts_cursor(ready_url: str) ->
         assert screen.focused is screen.query_one("#text", DocumentView)
         await press(pilot, "ctrl+home", "n")  # the first gold span: STAT5 (the merge put it there)
         await press(pilot, "m", "t")
-        await type_text(pilot, "gene")
+        await type_text(pilot, "/gene")
         await press(pilot, "enter", "enter")
     carol = Corpus.open("demo", url=ready_url, user="carol")
     (stat5,) = [s for s in carol.gold("d1").annotations.spans if s.text == "STAT5"]
@@ -395,7 +395,7 @@ async def test_new_gold_span_on_a_selection_of_the_gold_text(ready_url: str) -> 
         await press(pilot, "tab", "ctrl+home", "w", "w", "w", "w")  # on «T»
         await press(pilot, "W", "W")  # select «T cells»
         await press(pilot, "plus")
-        await type_text(pilot, "cell")
+        await type_text(pilot, "/cell")
         await press(pilot, "enter")
         editor = app.screen
         assert isinstance(editor, GoldEditScreen) and editor.draft.text == "T cells"
@@ -463,3 +463,23 @@ async def test_remove_the_gold_span_under_the_cursor_after_asking(ready_url: str
     assert carol.gold("d1").annotations.spans == ()
     last = carol.decisions("d1")[-1]
     assert (last.method, last.before["text"], last.after) == ("edited", "STAT5", None)
+
+
+@run_async
+async def test_start_from_which_version_takes_the_letters_it_shows(sqlite_url: str) -> None:
+    """One dialog behaviour (issue #25.2): the "start from which version?" picker shows A: and B:
+    and takes a and b (it took only the arrows); then the type picker's key, in the same burst."""
+    from tui.screens.pickers import PickScreen
+    from tui.testing import burst
+
+    _alternatives(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "p", "carol"), start=None)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _open(app, pilot, "doc")
+        await press(pilot, "e")
+        assert isinstance(app.screen, PickScreen) and "Start from which version?" in screen_text(app)
+        assert "a A:" in screen_text(app) and "b B:" in screen_text(app)  # the keys, shown beside
+        await press(pilot, "escape")
+        await burst(pilot, "e", "b", "p")  # bob's «alpha chain», retyped protein: one burst
+    carol = Corpus.open("p", url=sqlite_url, user="carol")
+    assert [(s.text, s.type) for s in carol.gold("doc").annotations.spans] == [("alpha chain", "protein")]

@@ -33,7 +33,7 @@ from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
 from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.gold_edit import GoldEditScreen, editor_rows
-from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
+from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
@@ -617,10 +617,7 @@ class AdjudicateScreen(BaseScreen):
             return
         schema = self.facade.schema
         t = await self.app.push_screen_wait(
-            PickScreen(
-                f"New gold span «{short(a.text[start:end], 40)}»",
-                [Choice(e.name, e.name, f"{e.name} {e.parent or ''}") for e in schema.entities],
-            )
+            type_picker(f"New gold span «{short(a.text[start:end], 40)}»", schema)
         )
         if t is None:
             return
@@ -730,13 +727,7 @@ class AdjudicateScreen(BaseScreen):
         schema = self.facade.schema
         item = variant.item
         if isinstance(item, Span):
-            t = await self.app.push_screen_wait(
-                PickScreen(
-                    f"Type for «{item.text}»",
-                    [Choice(e.name, e.name) for e in schema.entities],
-                    initial=item.type,
-                )
-            )
+            t = await self.app.push_screen_wait(type_picker(f"Type for «{item.text}»", schema, item.type))
             return None if t is None else replace(item, type=str(t), extra={})
         if isinstance(item, DocLabel):
             d = schema.document_label(item.name)

@@ -24,6 +24,7 @@ from tui.screens.pickers import (
     PromptScreen,
     ask_attributes,
     grounding_prompt,
+    type_picker,
 )
 from tui.textmodel import trim
 
@@ -68,15 +69,6 @@ class AnnotationDialogs:
         start, end = trim(self.session.text, *rng)
         return (start, end) if start < end else None
 
-    def _type_choices(self) -> list[Choice]:
-        s = self.session
-        assert s is not None
-        out = []
-        for e in s.schema.entities:
-            label = it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else "")
-            out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}", key=e.key))
-        return out
-
     def _span_choices(
         self,
         near: int,
@@ -114,11 +106,8 @@ class AnnotationDialogs:
             self.notify("select some text first (shift+arrows, v, or the mouse)", severity="warning")
             return
         start, end = rng
-        type_ = await self._pick(
-            f"Type for «{it.short(s.text[start:end], 40)}»",
-            self._type_choices(),
-            initial=self._last_type,
-            hotkeys=True,
+        type_ = await self.app.push_screen_wait(
+            type_picker(f"Type for «{it.short(s.text[start:end], 40)}»", s.schema, self._last_type)
         )
         if type_ is None:
             return
@@ -132,11 +121,9 @@ class AnnotationDialogs:
     async def action_retype(self) -> None:
         if not self._writable() or (span := self._active_span("change type")) is None:
             return
-        type_ = await self._pick(
-            f"New type for {span.id} «{it.short(span.text, 30)}»",
-            self._type_choices(),
-            initial=span.type,
-            hotkeys=True,
+        assert self.session is not None
+        type_ = await self.app.push_screen_wait(
+            type_picker(f"New type for {span.id} «{it.short(span.text, 30)}»", self.session.schema, span.type)
         )
         if type_ is None or type_ == span.type:
             return

@@ -27,7 +27,14 @@ from tui import clusters as cl
 from tui import items as it
 from tui import keymap
 from tui.screens.base import HelpRows
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, ask_attributes, grounding_prompt
+from tui.screens.pickers import (
+    ChecklistScreen,
+    Choice,
+    PickScreen,
+    ask_attributes,
+    grounding_prompt,
+    type_picker,
+)
 from tui.textmodel import Boundaries
 from tui.widgets.docview import DocumentView
 
@@ -117,11 +124,9 @@ class GoldEditScreen(ModalScreen[Any]):
     async def action_retype(self) -> None:
         d = self.draft
         if isinstance(d, Span):
-            choices = [
-                Choice(e.name, it.swatch(e.color) + f" {e.name}", f"{e.name} {e.parent or ''}")
-                for e in self.schema.entities
-            ]
-            t = await self._pick(f"Type for «{it.short(d.text, 40)}»", choices, initial=d.type)
+            t = await self.app.push_screen_wait(
+                type_picker(f"Type for «{it.short(d.text, 40)}»", self.schema, d.type)
+            )
             if t is None:
                 return
             keep = {a.name for a in it.applicable_attributes(self.schema, str(t))}

@@ -210,6 +210,20 @@ class ChecklistScreen(ModalScreen[tuple[str, ...] | None]):
         self.dismiss(None)
 
 
+def type_picker(title: str, schema: Schema, initial: str | None = None) -> PickScreen:
+    """The entity type dialog, the same on every screen (issue #25: one dialog behaviour): each type
+    in its colour with the schema's key beside it; a key picks at once, ``/`` or another letter
+    filters, Enter takes the highlighted type."""
+    from tui import items as it
+
+    choices = [
+        Choice(e.name, it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else ""),
+               f"{e.name} {e.parent or ''}", key=e.key)
+        for e in schema.entities
+    ]  # fmt: skip
+    return PickScreen(title, choices, initial=initial, hotkeys=True)
+
+
 async def ask_attributes(
     app: Any, title: str, defs: Sequence[Any], attrs: dict[str, Any]
 ) -> dict[str, Any] | None:
