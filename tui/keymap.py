@@ -93,9 +93,12 @@ def _digits(first: int, last: int, group: str, meaning: str, **uses: Use) -> lis
             if top is not None and n > top:
                 continue
             fill = {"n": n, "i": n - 1, "letter": chr(ord("A") + n - 1)}
+            desc = u.description.format(**fill)
+            if "{letter}" in u.description and n > 2:  # one help row for the rarer ones
+                desc = u.description.format(letter="C, D, … (3 = C)")
             here[place] = Use(
                 u.action.format(**fill),
-                u.description.format(**fill),
+                desc,
                 u.show and n <= 2,
                 u.priority,
                 u.rank + n,
