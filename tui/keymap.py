@@ -513,7 +513,7 @@ KEYMAP: list[Entry] = [
         help=("close", "Close"),
     ),
     _e("G,f2", GO, "the guidelines", app=Use("guideline", "Guide", show=True), guideline=("close", "Close")),
-    _e("ctrl+q", GO, "quit (everything is already saved)", login=("app.quit", "Quit")),
+    _e("ctrl+q", GO, "quit, from every screen (everything is already saved)", login=("app.quit", "Quit")),
     # -- dialogs --------------------------------------------------------------------------------
     _e(
         "space",
@@ -526,12 +526,13 @@ KEYMAP: list[Entry] = [
 takes the highlighted line (a checklist: accepts), Esc cancels, typing filters a long list."""
 
 DIALOG_RULES = [
-    ("a shown letter", "picks that line at once (a checklist: ticks or unticks it)"),
-    ("up/down, pgup/pgdn", "move the highlight"),
-    ("enter", "takes the highlighted line (a checklist: accepts the ticks; a question: its answer)"),
-    ("escape", "cancels: nothing changes"),
-    ("/ or a letter without a line", "starts the filter (long lists); Enter takes the first match"),
-]
+    ("a shown letter", "picks that line at once (a checklist: ticks or unticks it; a question: answers)",
+     ("pick", "checklist", "message")),
+    ("`up` `down` `pgup` `pgdn`", "move the highlight", ("pick", "checklist", "kb")),
+    ("`enter`", "takes the highlighted line (a checklist: accepts the ticks; a prompt: the line typed)", DIALOGS),
+    ("`esc`", "cancels: nothing changes", DIALOGS),
+    ("`/` or a letter no line shows", "starts the filter (long lists); Enter takes the first match", ("pick",)),
+]  # fmt: skip
 """The one behaviour of every picker, checklist and question (issue #25)."""
 
 
@@ -573,8 +574,8 @@ def markdown_table() -> str:
             where = ", ".join(PLACES[p] for p in e.uses)
             lines.append(f"| {display(e.keys)} | {e.meaning} | {where} |")
         if group == DIALOG:
-            for keys, what in DIALOG_RULES:
-                lines.append(f"| {keys} | {what} | {', '.join(PLACES[p] for p in DIALOGS)} |")
+            for keys, what, where in DIALOG_RULES:
+                lines.append(f"| {keys} | {what} | {', '.join(PLACES[p] for p in where)} |")
     return "\n".join(lines) + "\n"
 
 

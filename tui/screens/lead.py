@@ -123,7 +123,7 @@ class LeadScreen(ReloadingScreen):
     HELP = (
         "Progress per annotator and per document. Agreement (computed when one of its tabs is first "
         "opened): mean pairwise F1 per layer with 95% CIs (document bootstrap), per type; Pairs: the "
-        "annotator x annotator matrix coloured red (0) to green (1), m changes the measure; By document: "
+        "annotator x annotator matrix coloured red (0) to green (1), M changes the measure; By document: "
         "lowest agreement first, Enter shows that document's conflicts (read-only: nothing is written). "
         "Groups: Krippendorff's alpha_u and Mathet's gamma over every annotator at once (the corpus and "
         "each document, lowest first; click a column to sort by it) and agreement by guideline version, "
