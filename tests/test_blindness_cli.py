@@ -221,9 +221,9 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "recommend remove": ["recommend", "remove", "peek"],
         "recommend train": ["recommend", "train", "--for", "bob"],
         "recommend evaluate": ["recommend", "evaluate", "peek"],
-        "recommend suggestions": ["recommend", "suggestions", "-d", "open"],
-        "recommend accept": ["recommend", "accept", "1", "-d", "open"],
-        "recommend reject": ["recommend", "reject", "1", "-d", "open"],
+        "recommend suggestions": ["recommend", "suggestions", "open"],
+        "recommend accept": ["recommend", "accept", "open", "1"],
+        "recommend reject": ["recommend", "reject", "open", "1"],
         # search: texts and her own sets (test_search_shows_alice_texts_and_her_own_sets_only)
         "search": ["search", "grounding:*"],
     }

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import Format, err, out, progress, state
+from corpusdb.cli.common import TYPES, Format, err, out, progress, state, types_mode
 
 
 class ReportFormat(StrEnum):
@@ -89,14 +89,7 @@ def agree(
         ),
     ] = "exact",
     jaccard: Annotated[float, typer.Option("--jaccard", help="Threshold for --criterion jaccard.")] = 0.5,
-    types: Annotated[
-        str | None,
-        typer.Option(
-            "--types",
-            "-t",
-            help="required, ignored or merged (default: required; merged when --merge is given).",
-        ),
-    ] = None,
+    types: Annotated[str | None, TYPES] = None,
     merge: Annotated[
         list[str] | None,
         typer.Option(
@@ -232,6 +225,7 @@ def agree(
 ) -> None:
     """Agreement between annotators (and gold or predictions) with the lowest documents and types."""
     st = state(ctx)
+    types = types_mode(types, merged=bool(merge))
     if fmt is None:
         fmt = SUFFIX.get(output.suffix.lower()) if output is not None else None
         fmt = fmt or (ReportFormat.json if st.format == Format.json else ReportFormat.text)

@@ -12,9 +12,6 @@ from typing import Any
 
 import typer
 
-from corpusdb.basics.terminal import SafeConsole
-from corpusdb.store import db
-
 INTERRUPTED = "the change in progress was rolled back (nothing of it is stored); what was saved before stays"
 """What a Ctrl-C keeps, for a command that says nothing more precise (an :class:`Interrupted`)."""
 
@@ -45,19 +42,68 @@ class State:
 
     @property
     def url(self) -> str:
+        from corpusdb.store import db
+
         return db.default_url(self.db)
 
     def corpus(self) -> Any:
         """The project, opened once per command as the ``--as`` user (or the owner)."""
         if self._corpus is None:
-            from corpusdb.api import Corpus
+            from corpusdb.cli import loading
+
+            with loading():  # the API and the domain load here, not with the command line
+                from corpusdb.api import Corpus
 
             self._corpus = Corpus.open(self.project, url=self.url, user=self.user)
         return self._corpus
 
 
-out = SafeConsole(soft_wrap=True)
-err = SafeConsole(stderr=True)
+TYPES_MODES = ("required", "ignored", "merged")
+TYPES_HELP = (
+    "How span types count when spans are compared: required (the default: a span of another type does "
+    "not match), ignored, or merged (into the classes --merge gives; the default when it is given)."
+)
+TYPES = typer.Option("--types", "-t", help=TYPES_HELP, show_default=False)
+"""``-t/--types``: one option, one rule, on every command that compares spans (docs/cli/index.md)."""
+
+
+def types_mode(types: str | None, *, merged: bool = False) -> str:
+    """The one rule for ``--types`` (issue #26): what the user gave, else ``required``, or ``merged``
+    when the command was given classes to merge. ``agree``, ``evaluate ner``, ``conflicts`` and
+    ``adjudicate`` all count a span of another type as another span unless told otherwise."""
+    if types is None:
+        return "merged" if merged else "required"
+    if types not in TYPES_MODES:
+        from corpusdb.basics.errors import UsageError
+
+        raise UsageError(f"--types must be one of {', '.join(TYPES_MODES)} (not {types!r})")
+    return types
+
+
+class LazyConsole:
+    """A ``corpusdb.basics.terminal.SafeConsole`` made when something is first printed: rich's console
+    (and the terminal probing it does) loads with the first output, not with the command line's
+    modules (start-up, issue #26: ``corpusdb --help`` prints through click and never needs it)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._kwargs = kwargs
+        self._console: Any = None
+
+    @property
+    def console(self) -> Any:
+        """The real console (for rich objects that want one, e.g. ``Progress(console=...)``)."""
+        if self._console is None:
+            from corpusdb.basics.terminal import SafeConsole
+
+            self._console = SafeConsole(**self._kwargs)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.console, name)
+
+
+out: Any = LazyConsole(soft_wrap=True)
+err: Any = LazyConsole(stderr=True)
 
 
 def state(ctx: typer.Context) -> State:
@@ -102,7 +148,7 @@ def progress(description: str, total: int | None = None) -> Any:
 
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=True, disable=not progress_shown(),
+        console=err.console, transient=True, disable=not progress_shown(),
     )  # fmt: skip
 
 

@@ -26,9 +26,7 @@ task_app = typer.Typer(help="Shared tasks: teams, submissions, scores, leaderboa
 team_app = typer.Typer(help="Teams of a shared task.", no_args_is_help=True, rich_markup_mode=None)
 task_app.add_typer(team_app, name="team")
 
-TaskOpt = Annotated[
-    str | None, typer.Option("--task", "-t", help="The task (default: the project's only one).")
-]
+TaskOpt = Annotated[str | None, typer.Option("--task", help="The task (default: the project's only one).")]
 PhaseOpt = Annotated[
     str | None, typer.Option("--phase", help="The phase (default: the open one, else the last).")
 ]

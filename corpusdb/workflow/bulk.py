@@ -109,7 +109,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         item_type: str | None = None,
         reason: str | None = None,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         progress: Callable[[int, int | None, str], None] | None = None,
     ) -> list[BulkResolution]:

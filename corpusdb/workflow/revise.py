@@ -166,7 +166,7 @@ class RevisionMixin(AdjudicationMixin):
     """Undoing decisions, editing gold by hand and finishing gold (adjudicators and leads)."""
 
     def _analyse_for_change(self, conn: Any, document: str | int, doing: str, expected_version: int | None,
-                            criterion: str = "exact", types: str = "ignored",
+                            criterion: str = "exact", types: str = "required",
                             sources: Sequence[str | int] | None = None) -> Analysis:  # fmt: skip
         schema = self.schema()  # type: ignore[attr-defined]
         a = analyse(conn, self.project_id, self.actor, document, schema, criterion=criterion, types=types,
@@ -182,7 +182,7 @@ class RevisionMixin(AdjudicationMixin):
         *,
         reason: str | None = None,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         expected_version: int | None = None,
     ) -> Resolution:
@@ -366,7 +366,7 @@ class RevisionMixin(AdjudicationMixin):
         )  # fmt: skip
 
     def finish_golds(self, *, force: bool = False, dry_run: bool = False, criterion: str = "exact",
-                     types: str = "ignored", sources: Sequence[str | int] | None = None,
+                     types: str = "required", sources: Sequence[str | int] | None = None,
                      progress: Callable[[int, int | None, str], None] | None = None) -> FinishReport:  # fmt: skip
         """Finish the gold of every ready document that can be finished (as ``finish_gold`` checks it),
         in one transaction; the others are listed with why (open or waiting conflicts, schema errors
@@ -413,7 +413,7 @@ class RevisionMixin(AdjudicationMixin):
 
         return settled(attempt)
 
-    def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "ignored",
+    def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "required",
                    sources: Sequence[str | int] | None = None) -> GoldCheck:  # fmt: skip
         """What ``finish_gold`` would find (nothing is written)."""
         self._require("lead", "adjudicator", doing="check gold")
@@ -429,7 +429,7 @@ class RevisionMixin(AdjudicationMixin):
         *,
         force: bool = False,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         expected_version: int | None = None,
     ) -> GoldCheck:
