@@ -10,7 +10,7 @@ from corpusdb.api import Corpus
 from corpusdb.basics.records import Annotations, Document
 from tui.app import CorpusApp, build_app
 from tui.facade import open_facade
-from tui.sample import build_sample, span
+from tui.sample import TEXTS, build_sample, span
 from tui.screens.annotate import AnnotateScreen
 from tui.screens.documents import DocumentsScreen
 from tui.testing import press, run_async, screen_text, settle, type_text
@@ -107,3 +107,77 @@ def test_natural_key() -> None:
         "pmid9",
         "pmid10",
     ]
+
+
+# -- 5. the entity picker ---------------------------------------------------------------------------
+def fill_mentions(url: str, *, entities: bool) -> None:
+    """alice's d1: IL-2 (T1) at the start; nearer to it CD25 (a protein), T cells (a cell) and
+    "binds" (a cell here, for the test); the only other IL-2 mention (T9) at the very end."""
+    from corpusdb.basics.records import Entity
+    from corpusdb.services.edits import Put
+
+    t = TEXTS["d1"]
+    items: list[object] = [
+        span(t, "T1", "protein", "IL-2"),
+        span(t, "T2", "cell", "binds"),
+        span(t, "T3", "protein", "CD25"),
+        span(t, "T4", "cell", "T cells"),
+        span(t, "T9", "protein", "IL-2", 2),
+    ]
+    if entities:
+        items += [
+            Entity("E1", "cell", ("T2", "T4")),
+            Entity("E2", "protein", ("T9",)),
+            Entity("E3", "protein", ("T3",)),
+        ]
+    alice = Corpus.open("demo", url=url, user="alice")
+    cur = alice.my_set("d1")
+    alice.edit_set(cur.info.id, [Put(i) for i in items], expected_version=cur.info.version)  # type: ignore[arg-type]
+
+
+@run_async
+async def test_entity_picker_lists_the_same_type_and_text_first(sqlite_url: str) -> None:
+    """c on IL-2, "new entity with another span": the other IL-2 (same type, same text) comes
+    first though it is the farthest, then CD25 (same type), then the spans of other types."""
+    from tui.screens.clusters_panel import NEW_WITH
+    from tui.screens.pickers import PickScreen
+
+    build_sample(sqlite_url)
+    fill_mentions(sqlite_url, entities=False)
+    app = app_for(sqlite_url, start="d1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        screen.view.move_to(0)  # on T1, the first IL-2
+        await press(pilot, "c")
+        picker = app.screen
+        assert isinstance(picker, PickScreen) and picker.shown[0].value == NEW_WITH
+        await press(pilot, "enter")
+        picker = app.screen
+        assert isinstance(picker, PickScreen)
+        assert [c.value for c in picker.shown] == ["T9", "T3", "T2", "T4"]
+        assert "IL-2" in str(picker.shown[0].label)
+
+
+@run_async
+async def test_entity_join_list_puts_the_entity_of_the_same_name_first(sqlite_url: str) -> None:
+    from tui.screens.pickers import PickScreen
+
+    build_sample(sqlite_url)
+    fill_mentions(sqlite_url, entities=True)
+    app = app_for(sqlite_url, start="d1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        screen.view.move_to(0)  # on T1, the first IL-2
+        await press(pilot, "c")
+        picker = app.screen
+        assert isinstance(picker, PickScreen)
+        assert [c.value for c in picker.shown[:3]] == ["E2", "E3", "E1"]
+        await press(pilot, "enter")  # joins E2: the two IL-2 mentions are one entity now
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen) and screen.session is not None
+        e2 = next(e for e in screen.session.annotations.entities if e.id == "E2")
+        assert set(e2.members) == {"T1", "T9"}

@@ -77,13 +77,15 @@ class AnnotationDialogs:
         exclude: set[str] | frozenset[str] = frozenset(),
         types: tuple[str, ...] = (),
         last: str | None = None,
+        like: Span | None = None,
     ) -> list[Choice]:
-        """Spans to pick from, nearest to ``near`` first (``last``, e.g. the source itself, at the end)."""
+        """Spans to pick from, nearest to ``near`` first (``last``, e.g. the source itself, at the
+        end); with ``like``, those of its type and text first (see ``items.spans_near``)."""
         s = self.session
         assert s is not None
         colors = s.schema.colors()
         out = []
-        for sp in sorted(it.spans_near(s.annotations, near), key=lambda x: x.id == last):
+        for sp in sorted(it.spans_near(s.annotations, near, like), key=lambda x: x.id == last):
             if sp.id in exclude:
                 continue
             if types and not any(s.schema.is_a(sp.type, t) for t in types):
@@ -279,7 +281,7 @@ class AnnotationDialogs:
                 return
             ltype = str(picked)
         target = await self._pick(
-            f"{ltype}: {src.id} → which span?", self._span_choices(src.start, exclude={src.id})
+            f"{ltype}: {src.id} → which span?", self._span_choices(src.start, exclude={src.id}, like=src)
         )
         if target is None:
             return
