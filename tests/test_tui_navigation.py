@@ -181,3 +181,152 @@ async def test_entity_join_list_puts_the_entity_of_the_same_name_first(sqlite_ur
         assert isinstance(screen, AnnotateScreen) and screen.session is not None
         e2 = next(e for e in screen.session.annotations.entities if e.id == "E2")
         assert set(e2.members) == {"T1", "T9"}
+
+
+# -- 6. colours ------------------------------------------------------------------------------------
+def test_ciede2000_matches_the_published_test_data() -> None:
+    """Sharma, Wu and Dalal (2005), Table 1: pairs 1, 7, 13, 17, 25 and 34."""
+    from tui.colours import ciede2000
+
+    pairs = [
+        ((50, 2.6772, -79.7751), (50, 0, -82.7485), 2.0425),
+        ((50, 0, 0), (50, -1, 2), 2.3669),
+        ((50, 2.4900, -0.0010), (50, -2.4900, 0.0011), 7.2195),
+        ((50, 2.5, 0), (73, 25, -18), 27.1492),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+        ((2.0776, 0.0795, -1.1350), (0.9033, -0.0636, -0.5514), 0.9082),
+    ]
+    for a, b, want in pairs:
+        assert abs(ciede2000(a, b) - want) < 1e-4, (a, b)
+        assert abs(ciede2000(b, a) - want) < 1e-4
+
+
+def test_type_colours_stay_apart_in_every_shipped_schema() -> None:
+    """The rule of ``tui.colours`` for every shipped schema, in true colour and in 16 colours, and
+    against the text view's own fixed colours (read from the view's styles)."""
+    from rich.color import ColorSystem
+
+    from guidelines.schema import load_schema, shipped_schemas
+    from tui import colours as co
+    from tui.widgets.docview import MARK, PARTNER, REL_HOT, SELECTION
+
+    fixed = {
+        "partner": (PARTNER.bgcolor, co.UI_MIN),
+        "hot marker": (REL_HOT.bgcolor, co.UI_MIN),
+        "selection": (SELECTION.bgcolor, co.SELECTION_MIN),
+        "mark": (MARK.bgcolor, co.BACKGROUND_MIN),
+    }
+    fixed_hex = {k: (c.triplet.hex, d) for k, (c, d) in fixed.items()}  # type: ignore[union-attr]
+    fixed_hex["background"] = (co.BACKGROUND, co.BACKGROUND_MIN)
+    reserved16 = {0} | {
+        c.downgrade(ColorSystem.STANDARD).number for c, _d in fixed.values() if c is not MARK.bgcolor
+    }
+    names = shipped_schemas()
+    assert {"bb-2011", "biorelex-1.0"} <= set(names)
+    for name in names:
+        schema = load_schema(name)
+        colours = co.type_colours(schema)
+        assert set(colours) == {e.name for e in schema.entities}
+        n = len(colours)
+        # type against type: 12 at least, 18 for a schema 16 colours can keep apart
+        floor = 18.0 if n <= co.FREE_16 else co.TYPE_MIN
+        assert co.min_distance(colours) >= floor, (name, co.min_distance(colours))
+        for t, c in colours.items():
+            for what, (ui, d) in fixed_hex.items():
+                assert co.distance(c, ui) >= d, (name, t, c, what, co.distance(c, ui))
+        # 16 colours: as Rich (and Textual) downsample
+        std = {t: co.standard(c) for t, c in colours.items()}
+        assert not set(std.values()) & reserved16, (name, std)
+        keyed = [std[e.name] for e in schema.entities if e.key]
+        assert len(set(keyed)) == len(keyed), (name, "keyed types share a 16-colour")
+        if n <= co.FREE_16:
+            assert len(set(std.values())) == n, (name, std)
+    # the cases the issue names: Bacterium far from the partner pink, Host from HostPart
+    bb = co.type_colours(load_schema("bb-2011"))
+    assert co.distance(bb["Bacterium"], co.PARTNER) >= co.UI_MIN
+    assert co.distance(bb["Host"], bb["HostPart"]) >= 24
+    assert co.standard(bb["Bacterium"]) != co.standard(bb["Environment"])
+    assert co.standard(bb["HostPart"]) != co.standard(bb["Water"])
+
+
+def test_a_schema_colour_that_keeps_its_distance_is_kept() -> None:
+    from tui.colours import TypeColour, assign_colours
+
+    got = assign_colours(
+        [TypeColour("A", "#d70000", keyed=True), TypeColour("B", "#5f87ff"), TypeColour("C", "#d70001")]
+    )
+    assert got["A"] == "#d70000" and got["B"] == "#5f87ff"
+    assert got["C"] != "#d70001"  # too close to A: moved
+
+
+def rendered(view: object, offset: int) -> object:
+    """The style the view renders the character at ``offset`` in."""
+    lay = view.layout_lines  # type: ignore[attr-defined]
+    strip = view._build_line(lay.line_of(offset), view.rich_style)  # type: ignore[attr-defined]
+    x, want = 0, lay.x_of(offset)
+    for seg in strip:
+        if x <= want < x + len(seg.text):
+            return seg.style
+        x += len(seg.text)
+    raise AssertionError(offset)
+
+
+@run_async
+async def test_screen_shows_assigned_colours_nesting_and_fragments(sqlite_url: str) -> None:
+    """The annotation screen draws each type in its assigned colour (legend too); the outer span
+    of a nested pair is overlined all along; a discontinuous span's gap is a faint band."""
+    from test_tui_relations import fill_relations
+
+    from tui.colours import type_colours
+
+    build_sample(sqlite_url)
+    fill_relations(sqlite_url)
+    t = TEXTS["d1"]
+    app = app_for(sqlite_url, start="d1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen) and screen.session is not None
+        colours = type_colours(screen.session.schema)
+        assert (
+            colours["protein"] != screen.session.schema.colors()["protein"]
+        )  # moved off the selection's blue
+        view = screen.view
+        il2 = rendered(view, 0)
+        assert il2.bgcolor.triplet.hex == colours["protein"]  # type: ignore[attr-defined]
+        # Mutant IL-2 (T8) holds IL-2 (T7): overlined over "Mutant " and over the inner IL-2
+        mutant = t.index("Mutant IL-2")
+        assert rendered(view, mutant).overline and rendered(view, mutant + 8).overline  # type: ignore[attr-defined]
+        assert rendered(view, mutant + 8).underline  # type: ignore[attr-defined]
+        assert not rendered(view, 0).overline  # type: ignore[attr-defined]
+        legend = screen.query_one("#legend").content
+        assert any(colours["protein"] in str(span.style) for span in legend.spans)  # type: ignore[union-attr]
+
+
+@run_async
+async def test_discontinuous_fragments_are_joined_by_a_band(sqlite_url: str) -> None:
+    """d2: «Ras … kinase» as one span of two fragments; the words between them (no span there)
+    are a faint band of its colour, the fragments italic in the colour itself."""
+    from corpusdb.basics.records import Span
+    from corpusdb.services.edits import Put
+    from tui.colours import BACKGROUND, faint, type_colours
+
+    build_sample(sqlite_url)
+    t = TEXTS["d2"]
+    ras, kinase = t.index("Ras"), t.index("kinase")
+    alice = Corpus.open("demo", url=sqlite_url, user="alice")
+    cur = alice.my_set("d2")
+    disc = Span("T1", "protein", ((ras, ras + 3), (kinase, kinase + 6)), "Ras kinase")
+    alice.edit_set(cur.info.id, [Put(disc)], expected_version=cur.info.version)
+    app = app_for(sqlite_url, start="d2")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen) and screen.session is not None
+        colour = type_colours(screen.session.schema)["protein"]
+        view = screen.view
+        first, gap, last = rendered(view, ras), rendered(view, t.index("interacts")), rendered(view, kinase)
+        assert first.bgcolor.triplet.hex == colour and first.italic  # type: ignore[attr-defined]
+        assert last.bgcolor.triplet.hex == colour and last.italic  # type: ignore[attr-defined]
+        assert gap.bgcolor.triplet.hex == faint(colour)  # type: ignore[attr-defined]
+        assert rendered(view, t.index("MEK1")).bgcolor.triplet.hex == BACKGROUND  # type: ignore[attr-defined]

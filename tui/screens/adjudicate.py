@@ -27,6 +27,7 @@ from corpusdb.basics.terminal import clean
 from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl
+from tui.colours import type_colours
 from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
@@ -192,7 +193,7 @@ class AdjudicateScreen(BaseScreen):
     def _show(self, a: Adjudication) -> None:
         first = self.adj is None
         self.adj = a
-        colors = self.facade.schema.colors()
+        colors = type_colours(self.facade.schema)
         main = self.query_one("#text", DocumentView)
         if first:
             main.undirected = undirected_types(self.facade.schema)
@@ -659,7 +660,7 @@ class AdjudicateScreen(BaseScreen):
                 return
             rtype = next(r for r in rtypes if r.name == picked)
         near = (self._text_view() or self.query_one("#text", DocumentView)).cursor
-        colors = schema.colors()
+        colors = type_colours(schema)
         args: list[Argument] = []
         chosen: set[str] = set()
         for role in rtype.roles:

@@ -23,6 +23,7 @@ from corpusdb.basics.errors import CorpusError
 from corpusdb.basics.records import Annotations, Span
 from corpusdb.services.edits import Change
 from tui import items as it
+from tui.colours import type_colours
 from tui.commands import AnnotationCommands
 from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
@@ -150,7 +151,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
             self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
         self.view.undirected = undirected_types(session.schema)
         ann = session.annotations
-        self.view.load(session.text, ann.spans, session.schema.colors(), ann.relations, ann.entities)
+        self.view.load(session.text, ann.spans, type_colours(session.schema), ann.relations, ann.entities)
         self._save_state = f"v{session.version}"
         self._update_status()
         # The text first: lists and the schema check come right after the first paint.
@@ -166,7 +167,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         ann = s.annotations
         self.view.set_spans(ann.spans, ann.relations, ann.entities)
         self.update_legend()
-        colors = s.schema.colors()
+        colors = type_colours(s.schema)
         spans = {sp.id: sp for sp in ann.spans}
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         noted = {n.target for n in ann.notes}

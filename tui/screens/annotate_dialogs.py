@@ -17,6 +17,7 @@ from corpusdb.services.edits import Change, Put, Remove, next_id
 from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it
+from tui.colours import type_colours
 from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen, grounding_prompt
 from tui.textmodel import trim
 
@@ -66,7 +67,11 @@ class AnnotationDialogs:
         assert s is not None
         out = []
         for e in s.schema.entities:
-            label = it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else "")
+            label = (
+                it.swatch(type_colours(s.schema)[e.name])
+                + f" {e.name}"
+                + (f" — {e.description}" if e.description else "")
+            )
             out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}", key=e.key))
         return out
 
@@ -83,7 +88,7 @@ class AnnotationDialogs:
         end); with ``like``, those of its type and text first (see ``items.spans_near``)."""
         s = self.session
         assert s is not None
-        colors = s.schema.colors()
+        colors = type_colours(s.schema)
         out = []
         for sp in sorted(it.spans_near(s.annotations, near, like), key=lambda x: x.id == last):
             if sp.id in exclude:

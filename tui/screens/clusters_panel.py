@@ -20,6 +20,7 @@ from corpusdb.basics.records import Annotations, Entity, Span
 from corpusdb.services.edits import Change
 from tui import clusters as cl
 from tui import items as it
+from tui.colours import type_colours
 from tui.screens.pickers import Choice, MessageScreen
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ class ClusterActions:
     def entity_rows(self, ann: Annotations) -> list[tuple[str, Text]]:
         """The entity list: one multi-line row per entity (head, then each member)."""
         assert self.session is not None
-        colors = self.session.schema.colors()
+        colors = type_colours(self.session.schema)
         spans = {sp.id: sp for sp in ann.spans}
         return [(e.id, cl.entity_row(spans, e, colors)) for e in self.cluster_view(ann).entities]
 

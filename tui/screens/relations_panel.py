@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.widgets import OptionList, Static
 
 from corpusdb.basics.records import Annotations, Span
+from tui.colours import type_colours
 from tui.paint import UNKNOWN_COLOR, contrast
 from tui.relations import RelationIndex
 
@@ -108,7 +109,7 @@ class RelationPanel:
         if types != self._legend_types:
             self._legend_types = types
             box = self.query_one("#legend", Static)
-            box.update(legend(s.annotations.spans, s.schema.colors(), box.size.width))
+            box.update(legend(s.annotations.spans, type_colours(s.schema), box.size.width))
 
     def on_resize(self, _event: object) -> None:
         """A new terminal size: the legend is laid out again for the side panel's new width."""

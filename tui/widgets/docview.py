@@ -27,17 +27,19 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from corpusdb.basics.records import Entity, Relation, Span
+from tui import colours
 from tui.paint import UNKNOWN_COLOR, SpanPaint, contrast, split_runs
 from tui.relations import RelationIndex, marker_lines, span_tag
 from tui.textmodel import Boundaries, TextLayout, char_cells, display_char
 
 CURSOR = Style(reverse=True, bold=True)
-SELECTION = Style(bgcolor="#5f5f87", color="#ffffff", underline=True)
-MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor="#303030")
-PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor="#ff87d7")
+# The fixed colours are tui.colours' (type colours keep their distance from them).
+SELECTION = Style(bgcolor=colours.SELECTION, color="#ffffff", underline=True)
+MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor=colours.MARK_BG)
+PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor=colours.PARTNER)
 """The other ends of the active span's relations (or of the relation selected in the list)."""
 REL_MARKER = Style(color="#af87ff")
-REL_HOT = Style(color="#000000", bgcolor="#ff87d7", bold=True)
+REL_HOT = Style(color="#000000", bgcolor=colours.PARTNER, bold=True)
 """The markers of the active span and its partners: the partners' pink, to read as one relation."""
 MAX_MARKER_ROWS = 3
 
