@@ -330,3 +330,108 @@ async def test_discontinuous_fragments_are_joined_by_a_band(sqlite_url: str) -> 
         assert last.bgcolor.triplet.hex == colour and last.italic  # type: ignore[attr-defined]
         assert gap.bgcolor.triplet.hex == faint(colour)  # type: ignore[attr-defined]
         assert rendered(view, t.index("MEK1")).bgcolor.triplet.hex == BACKGROUND  # type: ignore[attr-defined]
+
+
+# -- 7. relations in the text ----------------------------------------------------------------------
+def test_markers_carry_the_relation_label() -> None:
+    """Speculative (?) and negated (¬) show in the markers at both ends; asserted reads plain."""
+    from test_tui_relations import index
+
+    m = index().markers()
+    assert [x.full for x in m["T1"]] == ["R1 bind:Arg1→", "R3 ?bind:Arg1@E1→"]
+    assert [x.full for x in m["T8"]] == ["R2 ¬bind:Arg1→"]
+    assert [x.full for x in m["T5"]] == ["→R2¬ Arg2"] and [x.short for x in m["T5"]] == ["→R2¬"]
+    assert [x.full for x in m["T6"]] == ["→R3? Arg2"] and [x.short for x in m["T1"]] == ["R1→", "R3?→"]
+
+
+@run_async
+async def test_relation_is_drawn_in_the_margin_and_labelled_in_the_text(sqlite_url: str) -> None:
+    """On STAT5 (T6): R3 joins it to the entity E1 (IL-2 on the first line and IL-2 on its own
+    line); the margin draws a line from the first line's row down to STAT5's, pointing at it; the
+    markers under the text say R3 is speculative."""
+    from test_tui_relations import fill_relations
+
+    build_sample(sqlite_url)
+    fill_relations(sqlite_url)
+    t = TEXTS["d1"]
+    app = app_for(sqlite_url, start="d1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        view = screen.view
+        assert view.margin == 2  # the schema has relations: the margin is there from the start
+        assert not view._gutter  # nothing active: nothing drawn
+        markers = " ".join(m for line in range(len(view.layout_lines)) for m in view.marker_text(line))
+        assert "R3 ?bind:Arg1@E1↔" in markers and "↔R2¬ Arg2" in markers
+        view.move_to(t.index("STAT5"))
+        await settle(pilot)
+        first, last = view._row(0), view._row(view.layout_lines.line_of(t.index("STAT5")))
+        assert last > first + 1
+        assert view._gutter[first] == "╭─" and view._gutter[last][1] == "►"
+        assert all(view._gutter[r] == "│ " for r in range(first + 1, last))
+        rows = screen_text(app).splitlines()
+        text_top = next(i for i, r in enumerate(rows) if "IL-2 binds" in r)
+        assert rows[text_top].lstrip()[:2] == "╭─"  # on screen, left of the text
+        view.move_to(t.index("CD25"))  # R1: both ends on the first line
+        await settle(pilot)
+        assert view._gutter == {first: "─►"}
+        view.move_to(t.index("cells"))  # T3 has no relation: the margin is empty again
+        await settle(pilot)
+        assert not view._gutter and screen_text(app).splitlines()[text_top].lstrip().startswith("IL-2")
+
+
+@run_async
+async def test_r_picks_the_second_argument_by_moving_in_the_text(sqlite_url: str) -> None:
+    """r on IL-2, Tab: the list gives way to the text; n moves span to span, the candidate is
+    shown (pink, joined in the margin, named on the status line); Tab goes back to the list and
+    Tab again to the text; Enter takes the span, then the label and tags as from the list."""
+    from test_tui_relations import fill_relations
+
+    from tui.screens.pickers import ChecklistScreen, PickScreen
+
+    build_sample(sqlite_url)
+    fill_relations(sqlite_url)
+    t = TEXTS["d1"]
+    app = app_for(sqlite_url, start="d1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen) and screen.session is not None
+        view = screen.view
+        view.move_to(t.index("STAT5"))  # T6
+        await settle(pilot)
+        await press(pilot, "r")
+        assert isinstance(app.screen, PickScreen) and "Tab: pick it in the text" in screen_text(app)
+        await press(pilot, "tab")
+        assert app.screen is screen and screen._text_pick is not None
+        assert "pick Arg2" in str(screen.query_one("#status").content)
+        await press(pilot, "ctrl+home")  # IL-2 (T1) at the start
+        assert screen.text_pick_candidate() is not None and screen.text_pick_candidate().id == "T1"  # type: ignore[union-attr]
+        await press(pilot, "n", "n")  # CD25 (T2), then T cells (T3)
+        cand = screen.text_pick_candidate()
+        assert cand is not None and cand.id == "T3"
+        assert view.partners == list(cand.fragments) and view.connectors == [(t.index("STAT5"), cand.start)]
+        assert "Enter takes T3" in str(screen.query_one("#status").content)
+        await press(pilot, "x")  # other actions wait while picking: nothing deleted
+        assert {s.id for s in screen.session.annotations.spans} >= {"T3", "T6"}
+        await press(pilot, "tab")  # back to the list...
+        assert isinstance(app.screen, PickScreen)
+        await press(pilot, "tab")  # ...and to the text again, where the cursor was
+        assert app.screen is screen and screen.text_pick_candidate().id == "T3"  # type: ignore[union-attr]
+        await press(pilot, "enter")
+        assert isinstance(app.screen, PickScreen)  # the label: speculative
+        await press(pilot, "0")
+        assert isinstance(app.screen, ChecklistScreen)
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert app.screen is screen and screen._text_pick is None
+        new = screen.session.annotations.relations[-1]
+        assert [(a.role, a.ref) for a in new.args] == [("Arg1", "T6"), ("Arg2", "T3")] and new.label == 0
+        markers = " ".join(m for line in range(len(view.layout_lines)) for m in view.marker_text(line))
+        assert f"{new.id}?" in markers
+        # Esc while picking cancels the whole relation
+        n = len(screen.session.annotations.relations)
+        await press(pilot, "r", "tab", "escape")
+        assert app.screen is screen and screen._text_pick is None
+        assert len(screen.session.annotations.relations) == n

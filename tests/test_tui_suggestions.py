@@ -138,7 +138,7 @@ async def test_suggestions_are_drawn_apart_from_items_even_in_16_colours(url: st
 
         def style_at(offset: int) -> Any:
             line = view.layout_lines.line_of(offset)
-            x = view.layout_lines.x_of(offset)
+            x = view.layout_lines.x_of(offset) + view.margin  # the connector margin first
             strip = view.render_line(line - round(view.scroll_y))
             cells = 0
             for seg in strip:

@@ -86,6 +86,10 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         Binding("right_square_bracket", "next_suggestion(1)", "Next / previous suggestion", show=False),
         Binding("left_square_bracket", "next_suggestion(-1)", "Next / previous suggestion", show=False),
         *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
+        # picking a relation's argument in the text (r, then Tab in the list): only then active
+        Binding("enter", "text_pick('take')", "Take the span under the cursor", show=False, priority=True),
+        Binding("tab", "text_pick('list')", "Back to the list", show=False, priority=True),
+        Binding("escape", "text_pick('cancel')", "Cancel the relation", show=False, priority=True),
     ]
 
     def __init__(self, document: str, session: DocumentSession | None = None) -> None:
@@ -150,6 +154,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         if session.topic is not None:  # a relevance unit: what to judge against, always in sight
             self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
         self.view.undirected = undirected_types(session.schema)
+        self.view.margin = 2 if session.schema.relations else 0  # where relations are drawn
         ann = session.annotations
         self.view.load(session.text, ann.spans, type_colours(session.schema), ann.relations, ann.entities)
         self._save_state = f"v{session.version}"
@@ -228,6 +233,8 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         line1 = self.relation_line(line1)
         if (shown := self._focused_item("entities")) is not None:  # the entity list: the one shown
             line1 = self.entity_line(shown)
+        if self._text_pick is not None:  # picking a relation's argument in the text
+            line1 = self.text_pick_line()
         labels = " ".join(f"{lb.name}={lb.value}" for lb in ann.labels)
         if not labels and (keys := it.doc_label_keys(s.schema)):
             labels = "label keys " + " ".join(f"{k}={val[1]}" for k, val in keys.items())

@@ -7,6 +7,7 @@ saving, lists, undo). Every action ends in one ``_act(changes, description)``: o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,8 @@ from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it
 from tui.colours import type_colours
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen, grounding_prompt
+from tui.screens.pickers import IN_TEXT, ChecklistScreen, Choice, PickScreen, PromptScreen, grounding_prompt
+from tui.screens.relations_panel import BACK_TO_LIST
 from tui.textmodel import trim
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ class AnnotationDialogs:
         def _update_marks(self) -> None: ...
         def _update_status(self) -> None: ...
         def dissolve_entity(self, entity_id: str) -> None: ...
+        async def pick_in_text(self, prompt: str, fits: Callable[[Span], bool], source: Span) -> object: ...
 
     def _target_range(self) -> tuple[int, int] | None:
         """The selection, else the word under the cursor, trimmed of spaces."""
@@ -335,7 +338,20 @@ class AnnotationDialogs:
         choices = cl.mark_entities(
             s.annotations, s.schema, self._span_choices(src.start, types=second.types, last=src.id)
         )
-        target = await self._pick(f"{rtype.name}: {first.name}={shown}; pick {second.name}", choices)
+        prompt = f"{rtype.name}: {first.name}={shown}; pick {second.name}"
+
+        def fits(sp: Span) -> bool:
+            return sp.id != src.id and (
+                not second.types or any(s.schema.is_a(sp.type, t) for t in second.types)
+            )
+
+        while True:  # the list, or (Tab) moving in the text; Tab in the text goes back to the list
+            target = await self._pick(prompt, choices, to_text=True)
+            if target == IN_TEXT:
+                target = await self.pick_in_text(prompt, fits, src)
+                if target == BACK_TO_LIST:
+                    continue
+            break
         if target is None:
             return
         answer = await self._label_and_tags(rtype, None, ())

@@ -40,6 +40,10 @@ class Choice:
         return (self.search or str(self.label)).lower()
 
 
+IN_TEXT = "+in-text"
+"""What a ``PickScreen`` with ``to_text`` answers on Tab."""
+
+
 class PickScreen(ModalScreen[Any]):
     """Pick one choice. Filterable: typing narrows the list, Enter takes the highlighted one.
     Not filterable: a choice's hotkey picks it at once.
@@ -54,6 +58,7 @@ class PickScreen(ModalScreen[Any]):
         Binding("up", "cursor(-1)", "Previous", show=False, priority=True),
         Binding("pagedown", "cursor(8)", "Page down", show=False),
         Binding("pageup", "cursor(-8)", "Page up", show=False),
+        Binding("tab", "to_text", "Pick it in the text", show=False, priority=True),
     ]
 
     def __init__(
@@ -65,6 +70,7 @@ class PickScreen(ModalScreen[Any]):
         initial: Any = None,
         note: str = "",
         hotkeys: bool = False,
+        to_text: bool = False,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -75,8 +81,22 @@ class PickScreen(ModalScreen[Any]):
         self.note = note
         if self.hotkeys and not note:
             self.note = "a key picks its type at once · / or a letter without a key starts the filter"
+        self.to_text = to_text
+        """Tab answers ``IN_TEXT``: the caller lets the annotator pick by moving in the text."""
+        if to_text:
+            self.note = "Tab: pick it in the text instead (move there, Enter takes it)" + (
+                f" · {self.note}" if self.note else ""
+            )
         self.shown: list[Choice] = list(choices)
         self._filtering = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "to_text":  # else Tab keeps its usual meaning
+            return self.to_text
+        return True
+
+    def action_to_text(self) -> None:
+        self.dismiss(IN_TEXT)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
