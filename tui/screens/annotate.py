@@ -87,9 +87,10 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         Binding("left_square_bracket", "next_suggestion(-1)", "Next / previous suggestion", show=False),
         *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
         # picking a relation's argument in the text (r, then Tab in the list): only then active
-        Binding("enter", "text_pick('take')", "Take the span under the cursor", show=False, priority=True),
-        Binding("tab", "text_pick('list')", "Back to the list", show=False, priority=True),
-        Binding("escape", "text_pick('cancel')", "Cancel the relation", show=False, priority=True),
+        # (in the footer only then: the keys' other meanings come back after)
+        Binding("enter", "text_pick('take')", "Pick: take this span", priority=True),
+        Binding("tab", "text_pick('list')", "Pick: the list", priority=True),
+        Binding("escape", "text_pick('cancel')", "Pick: cancel", priority=True),
     ]
 
     def __init__(self, document: str, session: DocumentSession | None = None) -> None:

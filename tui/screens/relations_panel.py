@@ -9,11 +9,13 @@ line says.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.css.query import NoMatches
 from textual.widgets import OptionList, Static
 
 from corpusdb.basics.records import Annotations, Span
@@ -231,9 +233,10 @@ class RelationPanel:
             return await done
         finally:
             self._text_pick = None
-            self.view.set_marks([])
-            self._update_marks()
-            self._update_status()
+            with contextlib.suppress(NoMatches):  # the screen may be closing (the worker cancelled)
+                self.view.set_marks([])
+                self._update_marks()
+                self._update_status()
 
     def text_pick_candidate(self) -> Span | None:
         """The span the Enter of a text pick would take: the active span if it fits, else the
