@@ -11,10 +11,12 @@ The rule, checked by ``tests/test_tui_navigation.py`` for every shipped schema:
 
 - Distance is CIEDE2000 (ΔE00) in CIELAB (D65). One ΔE00 is about one just-noticeable difference
   side by side; colours that must be *named* apart at a glance, on marks as small as a text cell,
-  need far more (colour-coding studies put reliable identification of small marks at several tens
-  of JNDs). So: every two types of a schema differ by at least ``TYPE_MIN`` (12) and by the largest
+  need far more (Szafir 2018, "Modeling Color Difference for Visualization Design", measured the
+  noticeable difference growing several-fold as marks shrink; colour-coding studies put reliable
+  identification of small symbols at tens of units). What a schema can have is bounded by its size
+  (31 BioRelEx types cannot all be 30 apart in the sRGB gamut), hence a ladder. So: every two types of a schema differ by at least ``TYPE_MIN`` (12) and by the largest
   step of ``LADDER`` the schema allows (24 for bb-2011's nine types, where Host and HostPart at
-  21.6 read as one green); a schema of up to 12 types gets at least 18.
+  21.6 read as one green); a schema of up to 13 types (``FREE_16``) gets at least 18.
 - The fixed colours of the text view keep away from every type: the relation partner's pink
   (``PARTNER``, also the hot relation markers) by ``UI_MIN`` (30), as far as two types of a small
   schema: a partner must never pass for a type; the selection (``SELECTION``) by
@@ -23,8 +25,9 @@ The rule, checked by ``tests/test_tui_navigation.py`` for every shipped schema:
   mark's dark ground (``MARK_BG``) by ``BACKGROUND_MIN`` (15): a span must stand out of the page.
 - In 16 colours (Rich ``ColorSystem.STANDARD``, how Textual downsamples on such terminals) no
   type becomes black (the background), the partner's bright magenta or the selection's bright
-  black; while the schema has no more types than the 16 colours leave free (12), each type has a
-  colour of its own, and in larger schemas (BioRelEx's 33) the keyed, most used types still do.
+  black; while the schema has no more types than the 16 colours leave free (13: all
+  but black, the partner's bright magenta and the selection's bright black), each type has a
+  colour of its own, and in larger schemas (BioRelEx's 31) the keyed, most used types still do.
 
 Candidates are the xterm 256-colour cube and greys (what a 256-colour terminal shows exactly) and
 the schema's own colour. Types are placed in the order: keyed types, top-level types, subtypes

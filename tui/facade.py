@@ -340,7 +340,7 @@ class TuiFacade:
                 gold[h.document_external_id] = h.status
             elif h.kind == "annotation" and h.annotator is not None:
                 per_doc[h.document_external_id][h.annotator] = h.status
-        docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc))
+        docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc, key=natural_key))
         if self.role not in ("lead", "adjudicator"):
             return Progress(report, docs)
         time = self.corpus.time_report(agreement=False).to_dict()
@@ -448,7 +448,8 @@ class TuiFacade:
     def queue(self) -> list[Any]:
         """Documents ready for adjudication with their conflict counts (workflow QueueEntry)."""
         self._need("adjudication_queue")
-        return list(self.corpus.adjudication_queue())  # type: ignore[attr-defined]
+        queue = self.corpus.adjudication_queue()  # type: ignore[attr-defined]
+        return sorted(queue, key=lambda e: natural_key(e.document))  # dev.2 before dev.10
 
     def open_adjudication(self, document: str) -> Adjudication:
         """The conflicts left and the gold set; an adjudicator's opening auto-merges agreed items first.

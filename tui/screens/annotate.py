@@ -585,7 +585,11 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
             ),
             (
                 "Annotating (every action is saved at once)",
-                [r for r in binding_rows(self, labels) if r[1] != "Document label"],
+                [
+                    r
+                    for r in binding_rows(self, labels)
+                    if r[1] != "Document label" and not r[1].startswith("Pick:")
+                ],
             ),
             ("Relations and type labels in the text", RELATION_HELP),
             ("Suggestions (y Y X ] [ above; u undoes)", SUGGESTION_HELP),

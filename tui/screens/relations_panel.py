@@ -31,9 +31,11 @@ if TYPE_CHECKING:
 
 RELATION_HELP: list[tuple[str, str]] = [
     ("R1 Type:Role→", "under a span: it is the source end (first argument or trigger) of relation R1"),
-    ("→R1 Role", "under a span: it is the other end of R1, with its role (↔ when undirected)"),
-    ("R2 ¬Type / →R3? Role", "the relation's label: ¬ negated, ? speculative (asserted: no mark)"),
-    ("╭─ │ ╰►", "left of the text: the active span's relations, from one end's line to the other's"),
+    (
+        "→R1 Role",
+        "under a span: the other end of R1, with its role (↔ undirected); R1¬ negated, R1? speculative",
+    ),
+    ("╭─ ╰► / Tab in r", "the active span's relations, line to line / pick r's argument in the text (enter)"),
     ("Role@E1 / Role=R2", "the argument is entity E1 (all its names are marked) / relation R2"),
     ("yellow / pink", "the active span (or the relation's source) / its relation partners"),
     ("type──┘", "with L: each span's type from its first to its last column (nested, adjacent)"),
