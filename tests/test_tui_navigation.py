@@ -75,19 +75,22 @@ async def test_document_list_filters_as_you_type(sqlite_url: str) -> None:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, DocumentsScreen)
-        await press(pilot, "slash")
+        assert app.focused is screen.query_one("#docs")  # typed in the list: the filter takes it
         await type_text(pilot, "dev.1")
+        assert app.focused is screen.query_one("#filter")
         assert [r.document for r in screen.rows] == ["dev.1", "dev.10", "dev.11", "dev.100"]
         await type_text(pilot, "0")  # each key narrows the list at once
         assert [r.document for r in screen.rows] == ["dev.10", "dev.100"]
         await press(pilot, "escape")  # cleared, back in the list
         assert len(screen.rows) == 9 and app.focused is screen.query_one("#docs")
-        await press(pilot, "slash")
         await type_text(pilot, "titled")  # a title's words find the document too
         assert [r.document for r in screen.rows] == ["dev.10"]
         await press(pilot, "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
         await type_text(pilot, "submitted")
         assert [r.document for r in screen.rows] == ["dev.11"]
+        await press(pilot, "escape", "R")  # a key of the screen still does what it did: reload
+        assert len(screen.rows) == 9 and not screen.query_one("#filter").value
+        await type_text(pilot, "submitted")
         await press(pilot, "enter")  # Enter opens the first one shown
         await settle(pilot)
         assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "dev.11"

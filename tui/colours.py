@@ -21,7 +21,7 @@ The rule, checked by ``tests/test_tui_navigation.py`` for every shipped schema:
   (``PARTNER``, also the hot relation markers) by ``UI_MIN`` (30), as far as two types of a small
   schema: a partner must never pass for a type; the selection (``SELECTION``) by
   ``SELECTION_MIN`` (20): the annotator makes it and it is drawn underlined, and a wider margin
-  around its blue-grey would leave no blue for a type; the screen background and the active-span
+  around its blue-grey would leave no blue for a type; a search hit's orange (``HIT``) likewise; the screen background and the active-span
   mark's dark ground (``MARK_BG``) by ``BACKGROUND_MIN`` (15): a span must stand out of the page.
 - In 16 colours (Rich ``ColorSystem.STANDARD``, how Textual downsamples on such terminals) no
   type becomes black (the background), the partner's bright magenta or the selection's bright
@@ -49,6 +49,8 @@ PARTNER = "#ff87d7"
 """Background of a relation partner and of the hot relation markers (the text view)."""
 SELECTION = "#5f5f87"
 """Background of the selection."""
+HIT = "#ffaf00"
+"""Background of a search hit in the document (``/``)."""
 MARK_BG = "#303030"
 """Background of the active span's mark (drawn with yellow bold underlined text)."""
 BACKGROUND = "#121212"
@@ -64,6 +66,7 @@ LADDER = (30.0, 27.0, 24.0, 21.0, 18.0, 15.0, TYPE_MIN)
 UI_COLOURS: Mapping[str, tuple[str, float]] = {
     "partner": (PARTNER, UI_MIN),
     "selection": (SELECTION, SELECTION_MIN),
+    "search hit": (HIT, SELECTION_MIN),
     "mark": (MARK_BG, BACKGROUND_MIN),
     "background": (BACKGROUND, BACKGROUND_MIN),
 }

@@ -12,6 +12,7 @@ from textual.events import Key
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from corpusdb.basics.errors import CorpusError
+from tui.colours import type_colours
 from tui.facade import DocRow
 from tui.items import short
 from tui.screens.base import ReloadingScreen
@@ -24,18 +25,18 @@ class DocumentsScreen(ReloadingScreen):
     """My documents. The list is re-read whenever the screen comes back (after annotating one)."""
 
     HELP = (
-        "Your assigned documents, ids in natural order (dev.2 before dev.10). Enter opens one; / "
-        "filters the list as you type (words of an id, a title, a status or what is left to do; Enter "
-        "opens the first, Esc clears); ctrl+p finds a document by name. #N: your queue's order (the "
-        "lead's assign --order); to do: what is left for you on it; from a system: a system's items "
-        "copied into your set (pre-annotated) or suggestions waiting for you to accept or reject them; "
-        "title: the document's title, else its text's beginning."
+        "Your assigned documents, ids in natural order (dev.2 before dev.10). Enter opens one; typing "
+        "filters the list at once (words of an id, a title, a status or what is left to do; Enter opens "
+        "the first, Esc clears); ctrl+p finds a document by name; / searches the corpus. #N: your "
+        "queue's order (the lead's assign --order); to do: what is left for you on it; from a system: a "
+        "system's items copied into your set (pre-annotated) or suggestions waiting for you to accept "
+        "or reject them; title: the document's title, else its text's beginning."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", show=False),
-        Binding("slash", "filter", "Filter"),
         Binding("R", "reload", "Reload"),
+        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -55,11 +56,12 @@ class DocumentsScreen(ReloadingScreen):
     def _warm(self) -> None:
         with contextlib.suppress(CorpusError):  # a model that cannot be read is said when a document opens
             self.facade.warm_recommenders()
+        type_colours(self.facade.schema)  # the schema's colours, placed once (memoised) off the UI thread
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("Loading…", id="summary", markup=False)
-        yield Input(placeholder="/ filters: words of an id, title, status or to do", id="filter")
+        yield Input(placeholder="type to filter: words of an id, a title, a status or a to do", id="filter")
         yield DataTable(id="docs", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
@@ -133,14 +135,21 @@ class DocumentsScreen(ReloadingScreen):
         """Enter in the filter opens the highlighted (first) document shown."""
         self.action_open()
 
-    def action_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
-
     def on_key(self, event: Key) -> None:
-        """In the filter: down/up move in the list, Esc clears the filter and goes back to the list."""
-        if self.focused is not self.query_one("#filter", Input):
-            return
+        """Filter as you type: a character no key of this screen takes, typed in the list, starts
+        the filter with it. In the filter: down/up move in the list, Esc clears it and goes back."""
+        box = self.query_one("#filter", Input)
         table = self.query_one(DataTable)
+        if self.focused is table:
+            char = event.character
+            if char and char.isprintable() and not char.isspace() and event.key not in self.active_bindings:
+                event.stop()
+                event.prevent_default()
+                box.focus()
+                box.insert_text_at_cursor(char)
+            return
+        if self.focused is not box:
+            return
         if event.key in ("down", "up"):
             event.stop()
             event.prevent_default()
@@ -148,7 +157,7 @@ class DocumentsScreen(ReloadingScreen):
         elif event.key == "escape":
             event.stop()
             event.prevent_default()
-            self.query_one("#filter", Input).value = ""
+            box.value = ""
             table.focus()
 
     @on(DataTable.RowSelected, "#docs")

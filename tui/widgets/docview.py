@@ -41,6 +41,8 @@ CURSOR = Style(reverse=True, bold=True)
 # The fixed colours are tui.colours' (type colours keep their distance from them).
 SELECTION = Style(bgcolor=colours.SELECTION, color="#ffffff", underline=True)
 MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor=colours.MARK_BG)
+HIT = Style(bold=True, color="#000000", bgcolor=colours.HIT)
+"""The hits of a search in the document (``/``), under the other overlays."""
 PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor=colours.PARTNER)
 """The other ends of the active span's relations (or of the relation selected in the list)."""
 REL_MARKER = Style(color="#af87ff")
@@ -112,6 +114,7 @@ class DocumentView(ScrollView, can_focus=True):
         self.sel_anchor: int | None = None
         self.marking = False
         self.marks: list[tuple[int, int]] = []
+        self.hits: list[tuple[int, int]] = []
         self.partners: list[tuple[int, int]] = []
         self.suggested: list[tuple[int, int, Style]] = []
         """Suggestions (``corpusdb.recommend``): drawn under everything else, in their own style."""
@@ -224,6 +227,14 @@ class DocumentView(ScrollView, can_focus=True):
         old, self.marks = self.marks, new
         for a, b in old + new:
             self._refresh_range(a, max(a + 1, b))
+
+    def set_hits(self, hits: Sequence[tuple[int, int]]) -> None:
+        """Highlight a search's hits (none: clear them); only the lines touched are redrawn."""
+        new = list(hits)
+        if new == self.hits:
+            return
+        old, self.hits = self.hits, new
+        self._refresh_ranges([(a, max(a + 1, b)) for a, b in old + new])
 
     @property
     def selection(self) -> tuple[int, int] | None:
@@ -541,6 +552,9 @@ class DocumentView(ScrollView, can_focus=True):
         for a, b, style in self.suggested:
             if a < end and b > start:
                 out.append((max(a, start), min(b, end), style))
+        for a, b in self.hits:
+            if a < end and b > start:
+                out.append((max(a, start), min(b, end), HIT))
         for a, b in self.partners:
             if a < end and b > start:
                 out.append((max(a, start), min(b, end), PARTNER))
