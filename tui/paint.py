@@ -7,6 +7,7 @@ a cursor move only re-renders the two lines it touches.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -67,32 +68,49 @@ class SpanPaint:
                 for i in range(max(0, b), min(e, length)):
                     depth[i] += 1
                     owner[i] = s
-        # Spans holding another (some of their characters belong to an inner span): overlined.
+        # Spans holding another (a fragment of another span lies within one of theirs): overlined.
+        # By intervals, not characters: an edit of a full-text article repaints in one pass.
+        frags = sorted((b, e, k) for k, sp in enumerate(self.spans) for b, e in sp.fragments if e > b)
+        starts = [f[0] for f in frags]
         outer = [False] * (length + 1)
-        for s in self.spans:
-            frags = [(max(0, b), min(e, length)) for b, e in s.fragments]
-            if any(owner[i] is not s for b, e in frags for i in range(b, e)):
-                for b, e in frags:
-                    outer[b:e] = [True] * max(0, e - b)
+        holders: set[int] = set()
+        for b, e, k in frags:
+            j = bisect.bisect_left(starts, b)
+            while j < len(frags) and frags[j][0] < e:
+                if frags[j][2] != k and frags[j][1] <= e:
+                    holders.add(k)
+                    break
+                j += 1
+        for k in holders:
+            for b, e in self.spans[k].fragments:
+                b, e = max(0, b), min(e, length)
+                if e > b:
+                    outer[b:e] = [True] * (e - b)
         # Gaps between a discontinuous span's fragments, where no span is: a faint band.
         bridge: dict[int, str] = {}
-        for s in self.spans:
-            frags = sorted(s.fragments)
-            for (_a, gap_start), (gap_end, _b) in itertools.pairwise(frags):
+        for sp in self.spans:
+            if len(sp.fragments) < 2:
+                continue
+            for (_a, gap_start), (gap_end, _b) in itertools.pairwise(sorted(sp.fragments)):
                 if 0 < gap_end - gap_start <= BRIDGE_MAX:
-                    color = colors.get(s.type, UNKNOWN_COLOR)
+                    color = colors.get(sp.type, UNKNOWN_COLOR)
                     for i in range(max(0, gap_start), min(gap_end, length)):
                         if owner[i] is None:
                             bridge[i] = color
+        local: dict[tuple[int, bool, bool], int] = {}
         for i in range(length):
             s = owner[i]
             if s is None:
-                if i in bridge:
-                    key = (bridge[i], False, False, False, True)
-                else:
+                if i not in bridge:
                     continue
+                key = (bridge[i], False, False, False, True)
             else:
-                key = (colors.get(s.type, UNKNOWN_COLOR), depth[i] > 1, len(s.fragments) > 1, outer[i], False)
+                lk = (id(s), depth[i] > 1, outer[i])
+                code = local.get(lk)
+                if code is not None:
+                    codes[i] = code
+                    continue
+                key = (colors.get(s.type, UNKNOWN_COLOR), lk[1], len(s.fragments) > 1, lk[2], False)
             code = keys.get(key)
             if code is None:
                 code = keys[key] = len(self.styles)
@@ -101,6 +119,8 @@ class SpanPaint:
                     if key[4]
                     else span_style(key[0], nested=key[1], discontinuous=key[2], outer=key[3])
                 )
+            if s is not None:
+                local[(id(s), key[1], key[3])] = code
             codes[i] = code
         self.codes = codes
 
