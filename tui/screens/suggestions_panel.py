@@ -24,6 +24,7 @@ from textual import work
 from corpusdb.basics.errors import CorpusError
 from corpusdb.services.edits import Change, Mark
 from tui import items as it
+from tui.colours import type_colours
 from tui.paint import UNKNOWN_COLOR
 from tui.widgets.docview import suggestion_style
 
@@ -72,7 +73,7 @@ class SuggestionActions:
         s = self.session
         if s is None:
             return
-        colors = s.schema.colors()
+        colors = type_colours(s.schema)
         self.view.set_suggestions(
             [
                 (a, b, suggestion_style(colors.get(x.type, UNKNOWN_COLOR)))
