@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "f09548d340456069f4ab5da1c4bd1e034ffc63e1376d883ab98dcf1d09e700a2"
+MODELS_SHA256 = "8af476d150c6cde6e8b481885b184328d312d87f42d0ab82b0c8fcb7323e7e99"
 
 
 def utcnow() -> datetime:
@@ -197,7 +197,7 @@ def _build() -> MetaData:
         Column("trained", DateTime(timezone=True), nullable=True),
         Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
         UniqueConstraint("project_id", "name", name=conv("uq_recommender_project_id_name")),
-        CheckConstraint(text("kind IN ('string', 'tagger', 'external')"), name=conv("ck_recommender_kind")),
+        CheckConstraint(text("kind IN ('string', 'tagger', 'relation', 'external')"), name=conv("ck_recommender_kind")),
         ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_recommender_project_id_project")),
     )
     Table(
