@@ -194,3 +194,58 @@ def test_evaluate_scores_held_out_relations(owner: Corpus) -> None:
         "recall": 1.0,
         "f1": 1.0,
     }
+
+
+# -- in the TUI (Pilot: real keystrokes on the real SQLite project) ---------------------------------
+
+
+def test_relation_suggestions_are_shown_accepted_undone_and_rejected_in_the_tui(owner: Corpus) -> None:
+    from tui.app import build_app
+    from tui.facade import open_facade
+    from tui.screens.annotate import AnnotateScreen
+    from tui.testing import press, run_async, screen_text, settle, wait_until
+
+    adjudicate_p1(owner)
+    owner.train_recommender("rels")
+    url = owner.engine.url.render_as_string(hide_password=False)
+    alice = owner.as_user("alice")
+
+    def relations() -> list[tuple[str, list[str]]]:
+        ann = alice.my_set("b1").annotations
+        return [(r.type, [ann.span(a.ref).text for a in r.args]) for r in ann.relations]
+
+    @run_async
+    async def run() -> None:
+        app = build_app(open_facade(url, "p", "alice"), start="b1")
+        app.facade.train_in_background = lambda: None  # type: ignore[method-assign]
+        async with app.run_test(size=(100, 24)) as pilot:
+            await settle(pilot)
+            scr = app.screen
+            assert isinstance(scr, AnnotateScreen)
+            await wait_until(
+                pilot, lambda: len(scr.shown_relation_suggestions()) == 1, "a relation suggestion"
+            )
+            text = screen_text(app)
+            assert "1 relation suggestion(s) (]/[ y X)" in text
+            await press(pilot, "end", "[")  # [ back to the suggestion's first argument (the bacterium)
+            assert scr.view.cursor == 0
+            text = screen_text(app)
+            assert (
+                "suggested Localization: Bacterium «Listeria" in text
+                and "Localization «soil» by rels v1 (1.00)" in text
+            )
+            await press(pilot, "y")
+            assert relations() == [("Localization", ["Listeria monocytogenes", "soil"])]
+            assert scr.shown_relation_suggestions() == []
+            await press(pilot, "u")  # one undo: the relation goes, the suggestion is open again
+            assert relations() == []
+            await wait_until(pilot, lambda: len(scr.shown_relation_suggestions()) == 1, "reopened")
+            scr.view.move_to(TEXTS["b1"].index("soil"))  # the other argument: the same suggestion
+            await settle(pilot)
+            assert "suggested Localization" in screen_text(app)
+            await press(pilot, "X")
+            assert relations() == []
+            assert [s.status for s in relation_suggestions(alice)] == ["rejected"]
+            assert scr.shown_relation_suggestions() == []
+
+    run()
