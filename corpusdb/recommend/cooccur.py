@@ -37,7 +37,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])|\n+")
 class RelationOptions:
     window: str = "sentence"
     """``sentence``: two spans are together when in one sentence; ``document``: anywhere."""
-    min_score: float = 0.3
+    min_score: float = 0.1
     min_seen: int = 1
     """A relation (by types) or a pair of names is counted once seen related this many times."""
 
