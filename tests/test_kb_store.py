@@ -189,3 +189,53 @@ def test_cli_kb_commands(sqlite_url: str, capsys: pytest.CaptureFixture[str]) ->
     assert main([*db, "kb", "list"]) == 0
     assert capsys.readouterr().out.splitlines()[1].startswith("hab\tobo\t11\t14\t1\t")
     assert main([*db, "kb", "remove", "hab"]) == 0
+
+
+def _taxdump(folder: Path, taxa: int, seed: int = 3) -> list[str]:
+    """A generated NCBI dump of ``taxa`` species names of Latin-like syllables (their trigrams are
+    common, as in the real taxonomy's): what the bench loads at 2.6 million names, small."""
+    import random
+
+    syll = ["ba", "ci", "llus", "co", "ccus", "strep", "to", "my", "ces", "pseu", "do", "mo", "nas", "lac",
+            "sal", "nel", "la", "ri", "chia", "heli", "bac", "ter", "clos", "tri", "dium", "vi", "bri"]  # fmt: skip
+    rng = random.Random(seed)
+
+    def word() -> str:
+        return "".join(rng.choice(syll) for _ in range(rng.randint(2, 4)))
+
+    names = sorted({f"{word().capitalize()} {word()}" for _ in range(taxa)})
+    with (folder / "nodes.dmp").open("w") as nodes, (folder / "names.dmp").open("w") as out:
+        nodes.write("1\t|\t1\t|\tno rank\t|\n")
+        out.write("1\t|\troot\t|\t\t|\tscientific name\t|\n")
+        for i, name in enumerate(names, 2):
+            nodes.write(f"{i}\t|\t1\t|\tspecies\t|\n")
+            out.write(f"{i}\t|\t{name}\t|\t\t|\tscientific name\t|\n")
+    return names
+
+
+def test_typos_find_the_name_through_its_rarest_trigrams(corpus: Corpus, tmp_path: Path) -> None:
+    """Names whose every trigram is common (a few thousand species of 27 syllables): a dropped, a
+    swapped and a changed letter anywhere in the typed text still bring the name first, as it is
+    typed out; the lookups go through the rarest trigrams the load counted."""
+    from corpusdb.kb.search import gram_counts, rarest
+
+    names = _taxdump(tmp_path, 4000)
+    corpus.kb_add("tax", tmp_path, "ncbi-taxonomy")
+    with corpus.engine.connect() as conn:
+        kid = conn.execute(text("SELECT id FROM kb WHERE name = 'tax'")).scalar_one()
+        counts = gram_counts(conn, kid)
+    assert counts and max(counts.values()) > 500  # common trigrams were counted...
+    assert all(
+        counts.get(g, 0) <= min(counts.get(h, 0) for h in ("ter", "llu")) for g in rarest("tertllus", counts)
+    )
+    import random
+
+    rng = random.Random(5)
+    for name in rng.sample(names, 12):
+        for typo in (
+            name[:3] + name[4:],
+            name[:-3] + name[-2] + name[-3] + name[-1],
+            name[:5] + "q" + name[6:],
+        ):
+            hits = corpus.kb_search("tax", typo, limit=12)
+            assert hits and hits[0].label == name, (typo, name, hits[:3])
