@@ -239,3 +239,29 @@ def test_typos_find_the_name_through_its_rarest_trigrams(corpus: Corpus, tmp_pat
         ):
             hits = corpus.kb_search("tax", typo, limit=12)
             assert hits and hits[0].label == name, (typo, name, hits[:3])
+
+
+def test_typing_real_ontobiotope_names_with_a_typo(corpus: Corpus) -> None:
+    """The real OntoBiotope of BB 2016 (2,320 habitat terms; skips without it, see
+    tests/fixtures/kb/README.md): 40 of its labels (seeded), each typed with a letter of its second
+    half dropped, bring their concept (or one of the same label) first; typed right, too. (A dropped
+    space can make another name's prefix, "road side" -> "roadside soil": prefixes rank first.)"""
+    import random
+
+    from importers.kb_obo import read_obo
+    from tests.kb_support import ontobiotope
+
+    path = ontobiotope()
+    terms = [c for c in read_obo(path) if not c.obsolete and len(c.label) >= 8]
+    corpus.kb_add("obt", path, "obo")
+    rng = random.Random(11)
+    labels: dict[str, set[str]] = {}
+    for c in terms:
+        labels.setdefault(" ".join(c.label.casefold().split()), set()).add(c.id)
+    for c in rng.sample(terms, 40):
+        mid = next(i for i in range(len(c.label) // 2, len(c.label)) if c.label[i].isalpha())
+        typo = c.label[:mid] + c.label[mid + 1 :]
+        hits = corpus.kb_search("obt", typo, limit=20)
+        same = labels[" ".join(c.label.casefold().split())]
+        assert hits and hits[0].id in same, (typo, c.id, [(h.id, h.name, h.match) for h in hits[:3]])
+        assert corpus.kb_search("obt", c.label, limit=20)[0].id in same
