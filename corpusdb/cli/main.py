@@ -14,7 +14,6 @@ import traceback
 from typing import Annotated, Any
 
 import typer
-from sqlalchemy.exc import DBAPIError
 
 from corpusdb.basics.errors import CorpusError, FormatError
 from corpusdb.cli import coercion, interrupted_while_loading, resume_gc
@@ -216,11 +215,6 @@ def main(argv: list[str] | None = None) -> int:
     except CorpusError as exc:
         _say(f"corpusdb: error: {exc}")
         return exc.exit_code
-    except DBAPIError as exc:  # a driver error no layer below expected: still one line, exit 7
-        from corpusdb.store.db import explain
-
-        _say(f"corpusdb: error: {explain(exc)}")
-        return 7
     except BrokenPipeError:  # stdout closed early (`corpusdb agree | head -1`): nothing to say
         _quiet_stdout()
         return CLOSED_PIPE
@@ -230,13 +224,26 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         _say(f"corpusdb: interrupted: {exc.note if isinstance(exc, Interrupted) else INTERRUPTED}")
         return 130
-    except Exception as exc:  # a bug: say so plainly, with the traceback for the report
+    except Exception as exc:
+        if _is_driver_error(exc):  # a driver error no layer below expected: still one line, exit 7
+            from corpusdb.store.db import explain
+
+            _say(f"corpusdb: error: {explain(exc)}")
+            return 7
+        # a bug: say so plainly, with the traceback for the report
         traceback.print_exc(file=sys.stderr)
         _say(f"corpusdb: internal error: {type(exc).__name__}: {exc}")
         return 1
     finally:
         if stop_listening is not None:
             stop_listening()
+
+
+def _is_driver_error(exc: BaseException) -> bool:
+    """``exc`` is SQLAlchemy's ``DBAPIError``, told without importing SQLAlchemy: a command that never
+    loaded it (``--help``, ``validate``) cannot have raised it, and start-up stays cheap (issue #26)."""
+    exc_module = sys.modules.get("sqlalchemy.exc")
+    return exc_module is not None and isinstance(exc, exc_module.DBAPIError)
 
 
 def _invoke(command: Any, args: list[str]) -> int:

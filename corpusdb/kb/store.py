@@ -9,7 +9,7 @@ raises at the end and the whole load rolls back (all or nothing).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
@@ -22,6 +22,9 @@ from corpusdb.basics.records import Concept
 from corpusdb.kb import index
 from corpusdb.kb.norm import normalize
 from corpusdb.store import db, tables
+
+Progress = Callable[[int, int | None, str], None]
+"""``progress(done, total, what)``: concepts stored so far (total None while the file is read)."""
 
 K = tables.kb
 C = tables.kb_concept
@@ -80,10 +83,15 @@ def _json(value: Any) -> Any:
 
 
 def write_concepts(
-    conn: Connection, kid: int, concepts: Iterable[Concept], grams: Counter[str] | None = None
+    conn: Connection,
+    kid: int,
+    concepts: Iterable[Concept],
+    progress: Progress | None = None,
+    grams: Counter[str] | None = None,
 ) -> tuple[int, int]:
     """Insert every concept (its row, its names, its parent edges); returns (concepts, names).
     Duplicate ids are refused with the id (the reader's problems come first when it has some).
+    ``progress(done, None, what)`` after each batch (the file's number of concepts is not known).
     ``grams`` counts, per trigram, the names holding it (``corpusdb.kb.search`` looks a substring up
     through its rarest trigrams)."""
     n_concepts = n_names = 0
@@ -118,12 +126,21 @@ def write_concepts(
         _copy(conn, "kb_parent", ("kb_id", "child", "parent"), prow)
         n_concepts += len(crow)
         n_names += len(nrow)
+        if progress is not None:
+            progress(n_concepts, None, f"read and stored {n_concepts} concepts, {n_names} names")
     if dupes:
         raise FormatError([Problem("(knowledge base)", None, f"id {d} is defined twice") for d in dupes[:20]])
     return n_concepts, n_names
 
 
-def add(conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[Concept]) -> KbInfo:
+def add(
+    conn: Connection,
+    name: str,
+    fmt: str,
+    source: str,
+    concepts: Iterable[Concept],
+    progress: Progress | None = None,
+) -> KbInfo:
     """A new knowledge base ``name`` from ``concepts`` (refused if the name is taken)."""
     if conn.execute(select(K.c.id).where(K.c.name == name)).first() is not None:
         raise Conflict(
@@ -135,7 +152,9 @@ def add(conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[C
         insert(K).values(name=name, format=fmt, source=source, created=now, updated=now).returning(K.c.id)
     ).scalar_one()
     grams: Counter[str] = Counter()
-    nc, nn = write_concepts(conn, kid, concepts, grams)
+    nc, nn = write_concepts(conn, kid, concepts, progress, grams)
+    if progress is not None:
+        progress(nc, nc, f"indexing {nn} names")
     index.add_rows(conn, kid)
     conn.execute(update(K).where(K.c.id == kid).values(concepts=nc, names=nn, meta=_meta(grams)))
     _analyze(conn)
@@ -175,7 +194,12 @@ def codes(conn: Connection, kid: int) -> set[str]:
 
 
 def replace(
-    conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[Concept]
+    conn: Connection,
+    name: str,
+    fmt: str,
+    source: str,
+    concepts: Iterable[Concept],
+    progress: Progress | None = None,
 ) -> tuple[KbInfo, set[str]]:
     """Replace the content of ``name``; returns its new info and the ids that disappeared."""
     kid = kb_id(conn, name)
@@ -183,7 +207,9 @@ def replace(
     clear(conn, kid)
     index.ensure(conn)
     grams: Counter[str] = Counter()
-    nc, nn = write_concepts(conn, kid, concepts, grams)
+    nc, nn = write_concepts(conn, kid, concepts, progress, grams)
+    if progress is not None:
+        progress(nc, nc, f"indexing {nn} names")
     index.add_rows(conn, kid)
     conn.execute(
         update(K)

@@ -37,6 +37,8 @@ class Analysis:
     """Unit key -> the local id of its gold item (decided units whose item is in gold)."""
     member_unit: dict[tuple[int, str], str] = field(default_factory=dict)
     """(source index, local id) -> unit key, for spans and relations (to map arguments)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Grounding key -> its knowledge-base label, shown beside the id in the variants."""
 
     @property
     def n(self) -> int:
@@ -108,20 +110,28 @@ class Analysis:
 
 
 def analyse(conn: Connection, project_id: int, actor: Actor, document: str | int, schema: Schema, *,
-            criterion: str = "exact", types: str = "ignored", sources: store.SourceSpec = None) -> Analysis:  # fmt: skip
+            criterion: str = "exact", types: str = "required", sources: store.SourceSpec = None) -> Analysis:  # fmt: skip
     """One document's sources aligned into units, with its gold set and decisions."""
     return analyse_many(conn, project_id, actor, [document], schema, criterion=criterion, types=types,
                         sources=sources)[0]  # fmt: skip
 
 
 def analyse_many(conn: Connection, project_id: int, actor: Actor, documents: Sequence[str | int] | None,
-                 schema: Schema, *, criterion: str = "exact", types: str = "ignored",
+                 schema: Schema, *, criterion: str = "exact", types: str = "required",
                  sources: store.SourceSpec = None) -> list[Analysis]:  # fmt: skip
     """The named documents (every ready one when None), read in bulk."""
-    return [
+    out = [
         build(x, schema, criterion, types)
         for x in store.load_documents(conn, project_id, actor, documents, sources)
     ]
+    if schema.knowledge_bases:  # the labels of the groundings, to show beside their ids
+        from corpusdb.kb.check import grounding_keys, grounding_labels
+
+        keys = {k for a in out for src in a.sources for k in grounding_keys(src.annotations)}
+        labels = grounding_labels(conn, schema, keys) if keys else {}
+        for a in out:
+            a.labels = labels
+    return out
 
 
 def build(x: store.Loaded, schema: Schema, criterion: str, types: str) -> Analysis:
@@ -171,7 +181,7 @@ def document_conflicts(a: Analysis, *, include_resolved: bool = False) -> Docume
         out.append(
             Conflict(
                 document=a.document, key=u.key, kind=u.kind, differs=differs,
-                variants=units.variants(u, a.sources), n_sources=a.n, decision=decision,
+                variants=units.variants(u, a.sources, a.labels), n_sources=a.n, decision=decision,
                 blocked=a.blocked(u) if decision is None else None,
             )
         )  # fmt: skip
@@ -193,7 +203,7 @@ class ConflictsMixin(ServiceBase):
         document: str | int | None = None,
         *,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         include_resolved: bool = False,
     ) -> list[DocumentConflicts]:
@@ -208,7 +218,7 @@ class ConflictsMixin(ServiceBase):
                                  schema, criterion=criterion, types=types, sources=sources)  # fmt: skip
         return [document_conflicts(a, include_resolved=include_resolved) for a in found if a.n]
 
-    def adjudication_queue(self, *, criterion: str = "exact", types: str = "ignored") -> list[QueueEntry]:
+    def adjudication_queue(self, *, criterion: str = "exact", types: str = "required") -> list[QueueEntry]:
         """Documents ready for adjudication (every annotation set submitted) with conflict counts."""
         self._require("lead", "adjudicator", doing="see the adjudication queue")
         schema = self._schema_for()

@@ -12,7 +12,7 @@ And (issue 24) a recommender may be of kind ``relation`` (relations between an a
 learned from gold relations): the kind's check constraint allows it.
 
 Revision ID: 0023
-Revises: 0013
+Revises: 0020
 Create Date: 2026-11-28 02:00:00
 """
 
@@ -23,7 +23,7 @@ from alembic import op
 
 
 revision = '0023'
-down_revision = '0013'
+down_revision = '0020'
 branch_labels = None
 depends_on = None
 
