@@ -234,6 +234,8 @@ def test_relation_suggestions_are_shown_accepted_undone_and_rejected_in_the_tui(
                 "suggested Localization: Bacterium «Listeria" in text
                 and "Localization «soil» by rels v1 (1.00)" in text
             )
+            soil = TEXTS["b1"].index("soil")
+            assert scr.view.partners == [(soil, soil + 4)]  # the suggested partner lights up as partners do
             await press(pilot, "y")
             assert relations() == [("Localization", ["Listeria monocytogenes", "soil"])]
             assert scr.shown_relation_suggestions() == []

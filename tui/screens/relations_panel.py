@@ -119,10 +119,19 @@ class RelationPanel:
         """The active span's relation partners get their own highlight; its and their markers stand out."""
         idx = self.view.relations
         self._relation_shown = None
-        if idx is None or self.active is None:
+        if self.active is None:
             self.view.set_partners([])
             return
-        self.view.set_partners(idx.partners(self.active), idx.hot_ends(self.active))
+        partners = list(idx.partners(self.active)) if idx is not None else []
+        here = getattr(self, "relation_suggestion_here", lambda: None)()
+        if here is not None:  # a relation suggested with the active span: its other end(s) too
+            frags = [
+                tuple(f) for a in (here.payload or {}).get("args") or () for f in a.get("fragments") or ()
+            ]
+            at = self.view.cursor
+            mine = {f for f in frags if f[0] <= at < f[1]}
+            partners += [(int(a), int(b)) for a, b in frags if (a, b) not in mine and (a, b) not in partners]
+        self.view.set_partners(partners, idx.hot_ends(self.active) if idx is not None else ())
 
     def relation_line(self, line1: str) -> str:
         """The detail line: the relation shown in the list, else the active span's roles added."""

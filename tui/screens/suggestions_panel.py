@@ -62,6 +62,7 @@ class SuggestionActions:
         def _writable(self) -> bool: ...
         def _update_status(self) -> None: ...
         def set_interval(self, interval: float, callback: Any) -> Any: ...
+        def update_partners(self) -> None: ...
 
     # -- what is shown ----------------------------------------------------------------------------
     def shown_suggestions(self) -> list[Any]:
@@ -251,6 +252,7 @@ class SuggestionActions:
             return  # nothing new: no repaint
         s.suggestions = found
         self.update_suggestions()
+        self.update_partners()  # a relation suggested with the active span lights its partner up
         self._update_status()
 
 
