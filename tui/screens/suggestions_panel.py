@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 HELP_ROWS: list[tuple[str, str]] = [
     ("underlined italic text", "a suggestion (type colour as text colour; your items have it as background)"),
     ("status line", "the suggestion under the cursor: type, text, recommender and version, score"),
+    ("suggested Type: A → B", "a relation suggested between the span under the cursor and the one lit pink"),
 ]
 
 
