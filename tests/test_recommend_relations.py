@@ -34,8 +34,18 @@ def localization(rid: str = "R1") -> Relation:
 
 
 @pytest.fixture
-def owner(sqlite_url: str) -> Corpus:
-    c = Corpus.create("p", "bb-2011", url=sqlite_url)
+def owner(any_url: str) -> Corpus:
+    """The project on SQLite and on PostgreSQL."""
+    return build(any_url)
+
+
+@pytest.fixture
+def sqlite_owner(sqlite_url: str) -> Corpus:
+    return build(sqlite_url)
+
+
+def build(url: str) -> Corpus:
+    c = Corpus.create("p", "bb-2011", url=url)
     for n in ("alice", "bob"):
         c.add_annotator(n)
     c.add_annotator("judy", "adjudicator")
@@ -107,7 +117,8 @@ def test_bobs_relation_never_reaches_alice_before_adjudication_then_gold_teaches
     # every way a model could learn before adjudication: the shared part, alice's own part
     owner.train_recommender("rels")
     owner.train_recommender("rels", annotator="alice")
-    assert main(["--db", str(owner.engine.url), "--as", "alice", "recommend", "train", "rels"]) == 0
+    url = owner.engine.url.render_as_string(hide_password=False)
+    assert main(["--db", url, "--as", "alice", "recommend", "train", "rels"]) == 0
     assert relation_suggestions(alice) == []
     for who in ("alice", "bob"):  # complete, not yet adjudicated: still nothing
         me = owner.as_user(who)
@@ -150,8 +161,9 @@ def test_accept_makes_the_relation_between_my_spans_reject_keeps_it_away(owner: 
 
 
 def test_relation_recommenders_are_managed_like_the_others(
-    owner: Corpus, sqlite_url: str, capsys: pytest.CaptureFixture[str]
+    sqlite_owner: Corpus, sqlite_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    owner = sqlite_owner
     with pytest.raises(InvalidInput, match="not binary relation types of the schema"):
         owner.add_recommender("x", "relation", types=["Bacterium"])
     with pytest.raises(InvalidInput, match="relation recommenders have no option case"):
@@ -199,7 +211,8 @@ def test_evaluate_scores_held_out_relations(owner: Corpus) -> None:
 # -- in the TUI (Pilot: real keystrokes on the real SQLite project) ---------------------------------
 
 
-def test_relation_suggestions_are_shown_accepted_undone_and_rejected_in_the_tui(owner: Corpus) -> None:
+def test_relation_suggestions_are_shown_accepted_undone_and_rejected_in_the_tui(sqlite_owner: Corpus) -> None:
+    owner = sqlite_owner
     from tui.app import build_app
     from tui.facade import open_facade
     from tui.screens.annotate import AnnotateScreen
