@@ -8,7 +8,8 @@ How (per keystroke, so every step is a bounded index lookup, never a scan of the
 3. **fuzzy**, only when 1 and 2 found fewer than ``limit`` concepts (fuzzy candidates rank after
    prefixes, so when prefixes fill the list they could never be shown: while a name is being typed
    without a typo, this step costs nothing). Where is the typo? ``L``, the longest prefix of ``q``
-   that begins some name (a few one-row index probes), is at or past it, so the intended name
+   that begins some name (its longer common prefix with its two neighbours in index order), is at
+   or past it, so the intended name
    begins with ``q[:L-1]`` when the typo is late, and contains ``q[L+2:]`` whatever the edit
    (dropped, added, changed or swapped letter). Candidates are fetched from each side, each a
    bounded index read: the names around ``q`` in index order sharing ``q[:L-1]``; the names
@@ -90,42 +91,38 @@ def _prefix_rows(conn: Connection, kid: int, q: str) -> Sequence[tuple[str, str,
     ).fetchall()  # fmt: skip
 
 
-def _begins(conn: Connection, kid: int, p: str) -> bool:
-    where, _ = _range(conn)
-    return (
-        conn.execute(
-            text(f"SELECT 1 FROM kb_name WHERE kb_id = :k AND {where} LIMIT 1"),
-            {"k": kid, "lo": p, "hi": p + TOP},
-        ).first()
-        is not None
-    )
-
-
 def longest_prefix(conn: Connection, kid: int, q: str) -> int:
-    """The length of the longest prefix of ``q`` that begins some name (binary search: ~log2(len(q))
-    one-row index probes)."""
-    lo, hi = 0, len(q)  # q[:lo] begins a name; q[:hi+1] does not
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _begins(conn, kid, q[:mid]):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """The length of the longest prefix of ``q`` that begins some name: the longer common prefix of
+    ``q`` with its two neighbours in index order (one query reading one row on each side)."""
+    _, order = _range(conn)
+    rows = conn.execute(
+        text(f"SELECT norm FROM (SELECT norm FROM kb_name WHERE kb_id = :k AND {order} >= :q "
+             f"ORDER BY {order} LIMIT 1) a UNION ALL SELECT norm FROM (SELECT norm FROM kb_name "
+             f"WHERE kb_id = :k AND {order} < :q ORDER BY {order} DESC LIMIT 1) b"),
+        {"k": kid, "q": q},
+    ).fetchall()  # fmt: skip
+    return max((_common(q, str(r[0])) for r in rows), default=0)
+
+
+def _common(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _near_rows(conn: Connection, kid: int, q: str, head: str) -> list[tuple[str, str, str, str]]:
-    """The names sharing ``head`` nearest ``q`` in index order, on both sides."""
+    """The names sharing ``head`` nearest ``q`` in index order, on both sides (one query)."""
     where, order = _range(conn)
-    col = order
-    args = {"k": kid, "lo": head, "hi": head + TOP, "q": q}
-    after = conn.execute(
-        text(f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} AND {col} >= :q "
-             f"ORDER BY {order} LIMIT {NEAR_ROWS}"), args).fetchall()  # fmt: skip
-    before = conn.execute(
-        text(f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} AND {col} < :q "
-             f"ORDER BY {order} DESC LIMIT {NEAR_ROWS}"), args).fetchall()  # fmt: skip
-    return [*after, *before]
+    return list(conn.execute(
+        text(f"SELECT * FROM (SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} "
+             f"AND {order} >= :q ORDER BY {order} LIMIT {NEAR_ROWS}) a UNION ALL "
+             f"SELECT * FROM (SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} "
+             f"AND {order} < :q ORDER BY {order} DESC LIMIT {NEAR_ROWS}) b"),
+        {"k": kid, "lo": head, "hi": head + TOP, "q": q},
+    ).fetchall())  # fmt: skip
 
 
 _GRAMS: dict[tuple[str, int, int], dict[str, int] | None] = {}
