@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from corpusdb.basics.errors import CorpusError
 from tui.commands import DocumentCommands
@@ -67,10 +67,40 @@ class CorpusApp(App[None]):
 
     def notify(self, message: str, *, markup: bool = True, **kwargs: Any) -> None:  # type: ignore[override]
         """Notifications carry names, document ids and error texts from users: shown as written (no
-        markup, control characters replaced), whatever the caller asked for (issue #10.9)."""
+        markup, control characters replaced), whatever the caller asked for (issue #10.9).
+
+        A toast never covers a dialog (issue #25.8): toasts are hidden on dialogs (corpusdb.tcss), a
+        message raised while one is open is written on the dialog's own message line, and its toast
+        shows on the screen below once the dialog closes (for the rest of its time)."""
         from corpusdb.basics.terminal import clean
 
-        super().notify(clean(message), markup=False, **kwargs)
+        text = clean(message)
+        super().notify(text, markup=False, **kwargs)
+        if threading.get_ident() == self._thread_id:
+            self._tell_dialog(text, kwargs.get("severity", "information"))
+        elif self._dialog_open():
+            self.call_from_thread(self._tell_dialog, text, kwargs.get("severity", "information"))
+
+    def _dialog_open(self) -> bool:
+        stack = self._screen_stack
+        return bool(stack) and isinstance(stack[-1], ModalScreen)
+
+    def _tell_dialog(self, message: str, severity: str) -> None:
+        """The message on the open dialog's last line (its frame: ``.dialog``), if a dialog is open."""
+        if not self._dialog_open():
+            return
+        from textual.widgets import Static
+
+        screen = self._screen_stack[-1]
+        frame = next(iter(screen.query(".dialog")), None)
+        if frame is None:
+            return
+        found = list(frame.query("#dialog-message"))
+        line = found[0] if found else Static("", id="dialog-message", markup=False)
+        if not found:
+            frame.mount(line)
+        line.set_class(severity != "information", "-warning")
+        line.update(message)
 
     async def on_event(self, event: events.Event) -> None:
         """A key or a click keeps a logged-in session alive (idle timeout).
@@ -99,7 +129,12 @@ class CorpusApp(App[None]):
             self.push_screen(LoginScreen())
             return
         self.title = f"corpusdb · {self.facade.project.name}"
-        self.push_screen(self._home())
+        home = self._home()
+        if self.start and type(home).__name__ == "JudgeScreen" and "+" in self.start:
+            home.start = self.start  # type: ignore[attr-defined]  # the judge's home opens at that unit
+            self.push_screen(home)
+            return
+        self.push_screen(home)
         if self.start:
             self.open_document(self.start)
 
@@ -159,6 +194,10 @@ class CorpusApp(App[None]):
 
     def _home(self) -> Screen[object]:
         role = self.facade.role
+        if role == "annotator" and self.facade.judging:  # a judge: their units, the topic beside each
+            from tui.screens.judge import JudgeScreen
+
+            return JudgeScreen()
         if role in ("annotator", "system"):
             return DocumentsScreen()
         if role == "adjudicator" and self.facade.has("adjudication_queue"):
@@ -168,10 +207,30 @@ class CorpusApp(App[None]):
         return LeadScreen()
 
     # -- navigation -------------------------------------------------------------------------------
-    def open_document(self, document: str, *, at: tuple[int, int] | None = None, query: str = "") -> None:
+    def open_document(
+        self, document: str, *, at: tuple[int, int] | None = None, query: str = "", annotate: bool = False
+    ) -> None:
         """Annotate my set on ``document``: read it in a worker, then show it in one paint (at a
-        search hit ``at``, with that search's hits marked, when given)."""
+        search hit ``at``, with that search's hits marked, when given). A relevance unit of a judging
+        project opens on the judging screen (``annotate``: on the annotation screen, for passages)."""
+        if not annotate and at is None and self.facade.judging and "+" in document:
+            self._remember_in_worker(document)
+            self.show_judging(document)
+            return
         self._read_and_open(document, at, query)
+
+    def show_judging(self, start: str | None = None) -> None:
+        """My relevance units (``start``: that unit first); on the judging screen already: go there."""
+        from tui.screens.judge import JudgeScreen
+
+        screen = self.screen
+        if isinstance(screen, JudgeScreen):
+            if start is not None and screen.units:
+                screen.go_to(start)
+            elif start is not None:
+                screen.start = start  # still loading: it opens there
+            return
+        self.push_screen(JudgeScreen(start))
 
     @work(thread=True, group="load")
     def _read_and_open(self, document: str, at: tuple[int, int] | None = None, query: str = "") -> None:
@@ -263,6 +322,10 @@ class CorpusApp(App[None]):
         if self.facade is None:
             return  # before a login: nothing of the project        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
             yield SystemCommand("My documents", "Documents assigned to me", self.show_my_documents)
+        if self.facade.judging and self.facade.role == "annotator":
+            yield SystemCommand(
+                "Judge my units", "Relevance judging: the topic beside the text", self.show_judging
+            )
         if self.facade.can_adjudicate:
             yield SystemCommand("Adjudication queue", "Documents ready for adjudication", self.show_queue)
             yield SystemCommand("Project progress", "Progress and agreement per type", self.show_progress)

@@ -8,6 +8,9 @@ workflow so the stable keys, counts and blocked relations are always the store's
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -21,7 +24,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from corpusdb.basics.errors import CorpusError, DecidedMeanwhile
+from corpusdb.basics.errors import CorpusError
 from corpusdb.basics.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.basics.terminal import clean
 from corpusdb.workflow.types import open_summary
@@ -123,7 +126,10 @@ class AdjudicateScreen(BaseScreen):
         "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
         "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
         "140 columns). A decided line can be decided again, or undone with u, until F finishes the "
-        "document's gold (checked first: no open conflict). The item's relation partners are pink in "
+        "document's gold (checked first: no open conflict). n/p (or ]/[) go to the next/previous open "
+        "conflict, }/{ to the next/previous decided one (to revise it); a decided line shows the version "
+        "taken (✓A, ✓B; ✓- neither; ✓✎ edited). d shows the item's decision history as `corpusdb "
+        "decisions` prints it. The item's relation partners are pink in "
         "each text (in a text with the focus: those of the span under the cursor)."
     )
 
@@ -148,6 +154,11 @@ class AdjudicateScreen(BaseScreen):
         ],
         Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
         Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
+        Binding("right_curly_bracket", "next_decided(1)", "Next decided conflict (to revise)", show=False),
+        Binding(
+            "left_curly_bracket", "next_decided(-1)", "Previous decided conflict (to revise)", show=False
+        ),
+        Binding("d", "history", "History"),
         Binding("h", "toggle_agreed", "Show agreed items", show=False),
         Binding("u", "undo_decision", "Undo decision", show=False),
         Binding("F", "finish_gold", "Finish gold", show=False),
@@ -164,6 +175,12 @@ class AdjudicateScreen(BaseScreen):
         self.sides: bool | None = None
         """Sources shown beside the gold: None follows the width (side by side from WIDE columns)."""
         self._want_key: str | None = None
+        self._queue: deque[tuple[str, dict[str, Any], str | None, str, bool]] = deque()
+        """Decisions typed and not saved yet, in order (one writer saves them: ``_write_decisions``)."""
+        self._queue_lock = threading.Lock()
+        self._writing = False
+        self._pending: dict[str, str] = {}
+        """Conflict key -> what was decided, until the store's picture shows it."""
         self.pending_hit: tuple[int, int] | None = None
         """A search hit to show when the document opens (the corpus search screen sets it)."""
 
@@ -214,7 +231,7 @@ class AdjudicateScreen(BaseScreen):
         self.shown = [c for c in conflicts if self.show_agreed or not adj.is_agreed(c)]
         ol = self.query_one("#conflicts", OptionList)
         keep = ol.highlighted
-        ol.set_options([Option(adj.conflict_label(c)) for c in self.shown])
+        ol.set_options(self._options())
         if self.shown:
             if self._want_key is not None:
                 idx = next((i for i, c in enumerate(self.shown) if c.key == self._want_key), None)
@@ -235,6 +252,7 @@ class AdjudicateScreen(BaseScreen):
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
+        self.call_after_refresh(self._rewrap)
 
     # -- layout: side by side on wide terminals, stacked or merged on narrow ones --------------------
     @property
@@ -249,6 +267,41 @@ class AdjudicateScreen(BaseScreen):
     def on_resize(self) -> None:
         self._apply_layout()
         self._update_detail()
+        self.call_after_refresh(self._rewrap)
+
+    def _list_width(self) -> int:
+        """Cells a conflict line has in the list (0 before the first layout)."""
+        ol = self.query_one("#conflicts", OptionList)
+        return max(0, ol.scrollable_content_region.width - 1)
+
+    def _options(self) -> list[Option]:
+        """One option per line shown, wrapped at word boundaries to the list's width (continuation
+        lines indented under the text, never a word cut unless it is longer than a line)."""
+        a = self.adj
+        sources = a.sources if a is not None else ()
+        width = self._list_width()
+        self._wrapped_at = width
+        return [Option(self._prompt(c, sources, width)) for c in self.shown]
+
+    def _prompt(self, c: Any, sources: Any = None, width: int | None = None) -> Any:
+        """A conflict's line: its label (a decision still being saved: what was decided, marked …)."""
+        if sources is None:
+            sources = self.adj.sources if self.adj is not None else ()
+        width = self._list_width() if width is None else width
+        label = adj.conflict_label(c, sources)
+        if c.key in self._pending:
+            label = adj.pending_label(c, self._pending[c.key])
+        return adj.wrap_label(label, width)
+
+    def _rewrap(self) -> None:
+        """The list's width changed (a resize, the first layout): wrap the lines again for it."""
+        if not self.shown or self._list_width() == getattr(self, "_wrapped_at", -1):
+            return
+        ol = self.query_one("#conflicts", OptionList)
+        keep = ol.highlighted
+        ol.set_options(self._options())
+        if keep is not None:
+            ol.highlighted = min(keep, len(self.shown) - 1)
 
     def _source_views(self) -> list[DocumentView]:
         return list(self.query(".source").results(DocumentView))
@@ -328,14 +381,44 @@ class AdjudicateScreen(BaseScreen):
     def _highlighted(self) -> None:
         self._update_detail()
 
-    def _next_open_from(self, start: int, step: int) -> int | None:
+    def _next_open_from(self, start: int, step: int, *, decided: bool = False) -> int | None:
+        """The next line (``step`` 1) or the previous (-1) from ``start``, wrapping round: an open
+        conflict, or with ``decided`` one decided by a person (to revise; agreed items are not)."""
         n = len(self.shown)
         for k in range(1, n + 1):
             i = (start + step * k) % n
             c = self.shown[i]
-            if c.decision is None:
+            done = c.decision is not None or c.key in self._pending
+            if (done and not adj.is_agreed(c)) if decided else not done:
                 return i
         return None
+
+    def action_next_decided(self, step: int) -> None:
+        ol = self.query_one("#conflicts", OptionList)
+        i = self._next_open_from(ol.highlighted if ol.highlighted is not None else -1, step, decided=True)
+        if i is None:
+            self.notify("no decided conflict on this document yet")
+            return
+        ol.highlighted = i
+
+    @work(exclusive=True, group="dialog")
+    async def action_history(self) -> None:
+        """The decision history of the highlighted item: the rows `corpusdb decisions` prints for it."""
+        c = self._current()
+        if c is None:
+            return
+        await self._drained()  # decisions typed before d are part of the history
+        c = next((x for x in self.shown if x.key == c.key), c)
+        try:
+            every = await asyncio.to_thread(self.facade.decisions, self.document)
+        except CorpusError as exc:
+            self.fail(exc, "cannot read the decisions")
+            return
+        rows = adj.item_history(c, every)
+        from tui.screens.decisions import DecisionsScreen
+
+        title = f"Decisions on {c.key}" + ("" if rows else ": none yet (open since the merge)")
+        await self.app.push_screen_wait(DecisionsScreen(title, rows))
 
     def action_next_open(self, step: int) -> None:
         ol = self.query_one("#conflicts", OptionList)
@@ -404,8 +487,9 @@ class AdjudicateScreen(BaseScreen):
         )
         return False if text is None else (text or None)
 
-    @work(exclusive=True, group="dialog")
-    async def action_take(self, index: int, with_reason: bool = False) -> None:
+    def action_take(self, index: int, with_reason: bool = False) -> None:
+        """Take one source's version. At once (no dialog): decided on screen, the highlight on the
+        next open conflict, the save queued in order; so `a b x` typed in a burst decides three."""
         a = self.adj
         c = self._open_conflict()
         if a is None or c is None:
@@ -416,6 +500,18 @@ class AdjudicateScreen(BaseScreen):
         v = adj.variant_of(c, index, a.sources)
         src_ann = a.source_sets.get(a.sources[index].set_id)
         clash = adj.overlapping_gold(a.gold.annotations, v.item, src_ann) if a.gold and v is not None else []
+        if clash or with_reason:
+            self._take_asking(c, index, clash, with_reason)
+            return
+        src = a.sources[index]
+        self._decide(c, dict(take=src.annotator or src.set_id), None, f"took {adj.source_letter(index)}")
+
+    @work(exclusive=True, group="dialog")
+    async def _take_asking(self, c: Any, index: int, clash: list[Span], with_reason: bool) -> None:
+        """Take a version after the questions: a clash with gold asked about, a reason typed."""
+        a = self.adj
+        if a is None:
+            return
         if clash:
             g = clash[0]
             where = ";".join(f"{x}-{y}" for x, y in g.fragments)
@@ -433,19 +529,23 @@ class AdjudicateScreen(BaseScreen):
         if reason is False:
             return
         src = a.sources[index]
-        self._resolve(
-            c.key, dict(take=src.annotator or src.set_id), reason, f"took {adj.source_letter(index)}"
-        )
+        self._decide(c, dict(take=src.annotator or src.set_id), reason, f"took {adj.source_letter(index)}")
 
-    @work(exclusive=True, group="dialog")
-    async def action_reject(self, with_reason: bool = False) -> None:
+    def action_reject(self, with_reason: bool = False) -> None:
         c = self._open_conflict()
         if c is None:
             return
-        reason = await self._reason(with_reason)
+        if with_reason:
+            self._reject_asking(c)
+            return
+        self._decide(c, dict(reject=True), None, "took neither")
+
+    @work(exclusive=True, group="dialog")
+    async def _reject_asking(self, c: Any) -> None:
+        reason = await self._reason(True)
         if reason is False:
             return
-        self._resolve(c.key, dict(reject=True), reason, "took neither")
+        self._decide(c, dict(reject=True), reason, "took neither")
 
     async def _base_variant(self, c: Any, a: Adjudication) -> Any | None:
         """The version an edit starts from (asked when there are several)."""
@@ -482,8 +582,8 @@ class AdjudicateScreen(BaseScreen):
         if reason is False:
             return
         src = base.sources[0]  # provenance: edited from this version
-        self._resolve(
-            c.key, dict(item=item, take=f"{src.annotator or src.set_id}:{src.local_id}"), reason, "edited"
+        self._decide(
+            c, dict(item=item, take=f"{src.annotator or src.set_id}:{src.local_id}"), reason, "edited"
         )
 
     async def _editor(self, title: str, item: Span | Relation, a: Adjudication) -> Any | None:
@@ -559,7 +659,7 @@ class AdjudicateScreen(BaseScreen):
         if self.facade.has("edit_gold"):  # this build records which version the edit started from
             src = base.sources[0]
             how["take"] = f"{src.annotator}:{src.local_id}" if src.annotator else src.set_id
-        self._resolve(c.key, how, reason, f"edited from {letters}")
+        self._decide(c, how, reason, f"edited from {letters}")
 
     async def _edit_in_place(self, current: Span | Relation, a: Adjudication, with_reason: bool) -> None:
         """A gold item already there, through the editor, stored under its own id."""
@@ -569,6 +669,8 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
+        await self._drained()
+        a = self.adj or a
         version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"{current.id} edited",
@@ -604,7 +706,9 @@ class AdjudicateScreen(BaseScreen):
         )
         if answer is None:
             return
-        version = a.gold.info.version
+        await self._drained()
+        a = self.adj or a
+        version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"{sp.id} removed",
             lambda: self.facade.remove_gold(self.document, sp.id, kind="span", expected_version=version),
@@ -712,6 +816,8 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
+        await self._drained()
+        a = self.adj or a
         version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"new gold {_kind_name(draft)}",
@@ -791,29 +897,81 @@ class AdjudicateScreen(BaseScreen):
             return None if t is None else adj.to_gold_refs(replace(item, type=str(t)), source, gold)
         return None
 
-    @work(thread=True, exclusive=True, group="resolve")
-    def _resolve(self, key: str, how: dict[str, Any], reason: str | None, what: str) -> None:
-        # deciding a conflict the screen shows decided is a revision; one shown open that someone
-        # decided since is refused, their decision kept, and the screen shows it
-        revise = any(c.key == key and c.decision is not None for c in self.shown)
+    async def _drained(self) -> None:
+        """Wait until the decisions typed so far are saved and shown (a later act builds on them)."""
+        while self._writing or self._pending:
+            await asyncio.sleep(0.01)
+
+    def _decide(self, c: Any, how: dict[str, Any], reason: str | None, what: str) -> None:
+        """Decide ``c``: shown decided at once (pending), the highlight on the next open conflict,
+        the decision queued for the one writer (saves in the order of the keys). Deciding a conflict
+        the screen shows decided (or pending) is a revision; one shown open that someone decided
+        since is refused, their decision kept, and the screen shows it."""
+        revise = c.decision is not None or c.key in self._pending
+        with self._queue_lock:
+            self._queue.append((c.key, how, reason, what, revise))
+            start = not self._writing
+            self._writing = True
+        self._pending[c.key] = what
+        ol = self.query_one("#conflicts", OptionList)
+        here = next((i for i, x in enumerate(self.shown) if x.key == c.key), None)
+        if here is not None:
+            ol.replace_option_prompt_at_index(here, self._prompt(c))
+            nxt = self._next_open_from(here, 1)
+            if nxt is not None and nxt != here:
+                ol.highlighted = nxt
+            self._update_detail()
+        if start:
+            self._write_decisions()
+
+    @work(thread=True, group="decide")  # not "resolve": an exclusive gold edit there must not cancel it
+    def _write_decisions(self) -> None:
+        """Save the queued decisions one after another, each expecting the gold version the one
+        before left (a change by someone else in between is refused as stale), then show the store."""
+        version = self._seen()
+        saved: list[str] = []
+        failed = False
+        while True:
+            with self._queue_lock:
+                if not self._queue or failed:
+                    dropped = len(self._queue)
+                    self._queue.clear()
+                    self._writing = False
+                    break
+                key, how, reason, what, revise = self._queue.popleft()
+            try:
+                res = self.facade.resolve(self.document, key, reason=reason, expected_version=version,
+                                          revise=revise, **how)  # fmt: skip
+                version = self.facade.gold_version(self.document)
+            except CorpusError as exc:
+                self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
+                failed = True
+                self._want_key = key
+                continue
+            saved.append(key)
+            self.app.call_from_thread(self.notify, f"{res.key}: {what} · {res.open} open conflict(s) left")
+        if dropped:
+            self.app.call_from_thread(
+                self.notify,
+                f"{dropped} decision(s) typed after it not saved: decide them again",
+                severity="warning",
+            )
         try:
-            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(),
-                                      revise=revise, **how)  # fmt: skip
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
-            self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
-            if isinstance(exc, DecidedMeanwhile):
-                self._want_key = key
-                self.app.call_from_thread(self._show, self.facade.reload_adjudication(self.document))
+            self.app.call_from_thread(self.fail, exc, "cannot read the document again")
             return
-        self.app.call_from_thread(self._resolved, res, fresh, what)
+        self.app.call_from_thread(self._written, fresh, saved, failed)
 
-    def _resolved(self, res: Any, fresh: Adjudication, what: str) -> None:
-        ol = self.query_one("#conflicts", OptionList)
-        here = ol.highlighted or 0
-        nxt = self._next_open_from(here, 1)
-        self._want_key = self.shown[nxt].key if nxt is not None and self.shown[nxt].key != res.key else None
-        self.notify(f"{res.key}: {what} · {res.open} open conflict(s) left")
+    def _written(self, fresh: Adjudication, saved: list[str], failed: bool) -> None:
+        with self._queue_lock:
+            waiting = {k for k, *_ in self._queue}
+        for key in list(self._pending):
+            if key not in waiting and (key in saved or failed):
+                del self._pending[key]
+        if self._want_key is None:
+            c = self._current()
+            self._want_key = c.key if c else None  # the line the user is on stays theirs
         self._show(fresh)
 
     # -- revising and finishing (issue #15) --------------------------------------------------------------
@@ -825,7 +983,9 @@ class AdjudicateScreen(BaseScreen):
     @work(exclusive=True, group="dialog")
     async def action_undo_decision(self) -> None:
         """Undo the highlighted conflict's decision: open again; relations resting on it leave gold."""
-        c = self._current()
+        key = c.key if (c := self._current()) is not None else None
+        await self._drained()
+        c = next((x for x in self.shown if x.key == key), None)
         if c is None or self._finished():
             return
         if c.decision is None:
@@ -849,6 +1009,7 @@ class AdjudicateScreen(BaseScreen):
     @work(exclusive=True, group="dialog")
     async def action_finish_gold(self) -> None:
         """Check the document's gold, show the result, and finish it on confirmation."""
+        await self._drained()
         if self.adj is None or self._finished():
             return
         try:
