@@ -265,3 +265,14 @@ def test_typing_real_ontobiotope_names_with_a_typo(corpus: Corpus) -> None:
         same = labels[" ".join(c.label.casefold().split())]
         assert hits and hits[0].id in same, (typo, c.id, [(h.id, h.name, h.match) for h in hits[:3]])
         assert corpus.kb_search("obt", c.label, limit=20)[0].id in same
+
+
+def test_edit_patterns_at_the_typo() -> None:
+    """Where names are dense, the intended name may be far from the typed text in index order: it is
+    read through LIKE patterns one edit away at the typo's place (a letter missing, added, changed,
+    two swapped), each from the range of its literal beginning."""
+    from corpusdb.kb.search import edits
+
+    pats = edits("tertzoo", 4)  # "tert" begins names, "tertz" none: the typo is at 4 (or 3)
+    assert {"tertozo%", "tert_zoo%", "tert_oo%", "tertoo%"} <= set(pats)  # swapped, missing, changed, added
+    assert "terztoo%" in pats and all(p.endswith("%") for p in pats)

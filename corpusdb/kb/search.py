@@ -186,11 +186,58 @@ def _containing(
     ).fetchall()  # fmt: skip
 
 
+EDIT_ROWS = 50
+
+
+def edits(q: str, longest: int) -> list[str]:
+    """LIKE patterns of the names one edit away from ``q`` at the typo's place (``longest`` or the
+    letter before it): a letter missing (``_`` put in), added (taken out), changed (``_``) or two
+    letters swapped."""
+    out: list[str] = []
+    for t in (longest - 1, longest):
+        if not 0 < t < len(q):
+            continue
+        head, rest = q[:t], q[t:]
+        out += [head + "_" + rest, head + "_" + rest[1:], head + rest[1:]]
+        if len(rest) >= 2:
+            out.append(head + rest[1] + rest[0] + rest[2:])
+    return [p + "%" for p in dict.fromkeys(out)]
+
+
+def _edit_rows(conn: Connection, kid: int, q: str, longest: int) -> Sequence[tuple[str, str, str, str]]:
+    """Names one edit away from ``q`` where the typo is (the names around ``q`` in index order may
+    all lie between it and the intended name where names are dense). Each pattern is read in the
+    range of the prefix index its literal beginning gives (``tert_zoo%``: names from ``tert``),
+    patterns whose literal beginning is shorter than ``longest`` left out (their range would hold a
+    large share of the names); one query, a bounded range read per beginning."""
+    if any(ch in q for ch in "%_\\"):
+        return []
+    _, order = _range(conn)
+    groups: dict[str, list[str]] = {}
+    for p in edits(q, longest):
+        lit = p.split("_", 1)[0].rstrip("%")
+        if len(lit) >= longest:
+            groups.setdefault(lit, []).append(p)
+    if not groups:
+        return []
+    args: dict[str, Any] = {"k": kid}
+    parts = []
+    for i, (lit, pats) in enumerate(groups.items()):
+        args[f"lo{i}"], args[f"hi{i}"] = lit, lit + TOP
+        likes = " OR ".join(f"norm LIKE :e{i}_{j}" for j in range(len(pats)))
+        args.update({f"e{i}_{j}": p for j, p in enumerate(pats)})
+        parts.append(f"SELECT * FROM (SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND "
+                     f"{order} >= :lo{i} AND {order} < :hi{i} AND ({likes}) LIMIT {EDIT_ROWS}) x{i}")  # fmt: skip
+    return conn.execute(text(" UNION ALL ".join(parts)), args).fetchall()  # one range read per beginning
+
+
 def _fuzzy_rows(conn: Connection, kid: int, q: str, kind: str) -> list[tuple[str, str, str, str]]:
     longest = longest_prefix(conn, kid, q)
     out: list[tuple[str, str, str, str]] = []
     if longest >= 3:
         out += _near_rows(conn, kid, q, q[: max(3, longest - 1)])
+    if longest >= 4:
+        out += _edit_rows(conn, kid, q, longest)
     if kind == "pg_trgm":  # the GIN index, even where the planner guesses a scan would find rows sooner
         conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
     if kind != "none":  # without a trigram index a substring would be a scan of every name
