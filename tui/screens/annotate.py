@@ -199,6 +199,9 @@ class AnnotateScreen(
                 line1 += f" · note «{it.short(note.text, 30)}»"
             if (came := self.facade.suggestion_actions().provenance(span)) is not None:
                 line1 += f" · {came}"
+            rx = self.suggestion_here()
+            if rx is not None and rx.kind == "relation":  # y / X act on it: the line says so
+                line1 = self.suggestion_line(rx)
         elif (x := self.suggestion_here()) is not None:
             line1 = self.suggestion_line(x)
         else:

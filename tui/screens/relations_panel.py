@@ -148,12 +148,23 @@ class RelationPanel:
         if self._text_pick is not None:
             self.show_text_pick()
             return
-        if idx is None or self.active is None:
+        if self.active is None:
             self.view.set_partners([])
             self.view.set_connectors([])
             return
-        self.view.set_partners(idx.partners(self.active), idx.hot_ends(self.active))
-        self.view.set_connectors(connector_pairs(idx, idx.relations_of(self.active)))
+        partners = list(idx.partners(self.active)) if idx is not None else []
+        here = getattr(self, "relation_suggestion_here", lambda: None)()
+        if here is not None:  # a relation suggested with the active span: its other end(s) too
+            frags = [
+                tuple(f) for a in (here.payload or {}).get("args") or () for f in a.get("fragments") or ()
+            ]
+            at = self.view.cursor
+            mine = {f for f in frags if f[0] <= at < f[1]}
+            partners += [(int(a), int(b)) for a, b in frags if (a, b) not in mine and (a, b) not in partners]
+        self.view.set_partners(partners, idx.hot_ends(self.active) if idx is not None else ())
+        self.view.set_connectors(
+            connector_pairs(idx, idx.relations_of(self.active)) if idx is not None else []
+        )
 
     def relation_line(self, line1: str) -> str:
         """The detail line: the relation shown in the list, else the active span's roles added."""
