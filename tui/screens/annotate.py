@@ -384,7 +384,11 @@ class AnnotateScreen(
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A submitted (read-only) set offers no editing key, and only then "the next document";
-        while the document opens, neither (Textual hides an action for which this says False)."""
+        while the document opens, neither (Textual hides an action for which this says False). The
+        mixins decide first (picking an argument in the text: ``RelationPanel``)."""
+        allowed = super().check_action(action, parameters)
+        if not allowed:
+            return allowed
         s = self.session
         if action == "next_document":
             return s is not None and s.readonly
