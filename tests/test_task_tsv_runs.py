@@ -92,6 +92,9 @@ def test_a_trec_task_scores_as_evaluate_trec_and_refuses_bad_runs(capsys: Cap, t
     lb = c.leaderboard("tr")
     assert {e["name"] for e in lb["systems"]} == {"alpha/run1", "beta/run1"}
     assert lb["ranking"][0]["f1"] == max(w["mean"]["AP"] for w in want)
+    capsys.readouterr()
+    assert main(["--db", url, "task", "leaderboard"]) == 0
+    assert best in capsys.readouterr().out
 
 
 TRIAGE_REF = "p1\t1\np2\t0\np3\t1\np4\t0\np5\t1\np6\t0\np7\t1\np8\t0\n"
@@ -136,3 +139,27 @@ def test_triage_and_ranked_tasks_score_as_evaluate(
     assert board["systems"][0]["scores"] == want["systems"][0]["scores"]
     assert board["systems"][0]["figures"] == want["systems"][0]["figures"]
     assert board["ranking"][0]["system"] == "alpha/run1" and board["ranking"][0]["group"] == 1
+
+
+def test_a_member_hands_in_a_triage_run_and_the_intake_stores_or_refuses_it(
+    capsys: Cap, tmp_path: Path
+) -> None:
+    """Team mode's path: a member hands in the one file; the organizers' intake reads it as
+    ``task submit`` does (a malformed one refused with the file's name and line)."""
+    url, c = _project(tmp_path, qrels=False)
+    c.create_task("t", release="v1", split="test", metric="triage")
+    c.add_team("t", "alpha", ["alpha-1"])
+    (tmp_path / "run.tsv").write_text(TRIAGE_RUN, "utf-8")
+    (tmp_path / "bad.tsv").write_text("p1\t1\t0.9\np9\t0\t0.1\n", "utf-8")
+    member = c.as_user("alpha-1")
+    member.hand_in_run("t", "alpha", [tmp_path / "bad.tsv"])
+    member.hand_in_run("t", "alpha", [tmp_path / "run.tsv"], run="good")
+    got = c.intake_runs("t")
+    assert [(g["status"], g["run"]) for g in got] == [("refused", None), ("stored", "good")]
+    assert got[0]["problems"] == ["bad.tsv:2: error: document p9 is not in the test split of v1"]
+    (tmp_path / "ref.tsv").write_text(TRIAGE_REF, "utf-8")
+    body = c.score_task("t", bootstrap=0, reference=tmp_path / "ref.tsv")
+    assert [r["system"] for r in body["ranking"]] == ["alpha/good"]
+    capsys.readouterr()
+    assert main(["--db", url, "task", "leaderboard"]) == 0
+    assert "alpha/good" in capsys.readouterr().out
