@@ -20,10 +20,10 @@ Cap = pytest.CaptureFixture[str]
 TREC = Path(__file__).resolve().parent / "fixtures" / "trec"
 
 
-def _project(tmp_path: Path, qrels: bool = True) -> tuple[str, Corpus]:
+def _project(tmp_path: Path, qrels: bool = True, url: str | None = None) -> tuple[str, Corpus]:
     """The eight abstracts in a test split: as judging units (topic+doc, from the qrels) or, for
     document-level tasks, as documents with (empty) gold sets."""
-    url = f"sqlite:///{tmp_path / 't.sqlite'}"
+    url = url or f"sqlite:///{tmp_path / 't.sqlite'}"
     c = Corpus.create("trec", "trec-relevance", url=url)
     c.import_texts(TREC / "docs")
     if not qrels:
@@ -49,8 +49,10 @@ def _json(capsys: Cap, *argv: str) -> object:
     return json.loads(capsys.readouterr().out)
 
 
-def test_a_trec_task_scores_as_evaluate_trec_and_refuses_bad_runs(capsys: Cap, tmp_path: Path) -> None:
-    url, c = _project(tmp_path)
+def test_a_trec_task_scores_as_evaluate_trec_and_refuses_bad_runs(
+    capsys: Cap, tmp_path: Path, any_url: str
+) -> None:
+    url, c = _project(tmp_path, url=any_url)
     c.create_task("tr", release="v1", split="test", metric="trec")
     for team in ("alpha", "beta"):
         c.add_team("tr", team, [f"{team}-1"])
@@ -142,11 +144,11 @@ def test_triage_and_ranked_tasks_score_as_evaluate(
 
 
 def test_a_member_hands_in_a_triage_run_and_the_intake_stores_or_refuses_it(
-    capsys: Cap, tmp_path: Path
+    capsys: Cap, tmp_path: Path, any_url: str
 ) -> None:
     """Team mode's path: a member hands in the one file; the organizers' intake reads it as
     ``task submit`` does (a malformed one refused with the file's name and line)."""
-    url, c = _project(tmp_path, qrels=False)
+    url, c = _project(tmp_path, qrels=False, url=any_url)
     c.create_task("t", release="v1", split="test", metric="triage")
     c.add_team("t", "alpha", ["alpha-1"])
     (tmp_path / "run.tsv").write_text(TRIAGE_RUN, "utf-8")
