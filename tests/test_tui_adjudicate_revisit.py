@@ -75,7 +75,7 @@ async def test_a_burst_decides_in_order_and_decided_lines_show_the_version_taken
     app = build_app(open_facade(ready_url, "demo", "carol"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await opened(pilot)
-        await burst(pilot, "a", "x")  # IL-2 0-4: A's; CD25: neither
+        await burst(pilot, "1", "0")  # IL-2 0-4: A's; CD25: neither
         shown = lines(screen)
         assert shown[0].startswith("✓A span protein 0-4") and shown[1].startswith("✓- span protein 11-15")
         assert shown[2].startswith("● span protein 109-113")
@@ -87,7 +87,7 @@ async def test_a_burst_decides_in_order_and_decided_lines_show_the_version_taken
         methods = [(d.item_id != "", d.method) for d in carol.decisions("d1") if d.method != "unanimous"]
         assert methods == [(True, "adjudicated"), (False, "adjudicated")]
         # B on the bob-only IL-2 at 109: the line says B
-        await burst(pilot, "b")
+        await burst(pilot, "2")
         assert lines(screen)[2].startswith("✓B span protein 109-113")
 
 
@@ -97,7 +97,7 @@ async def test_curly_brackets_visit_decided_conflicts_to_revise_them(ready_url: 
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await opened(pilot)
         # decide two, go back over the open one to the first decided (IL-2), take neither instead
-        await burst(pilot, "a", "x", "left_curly_bracket", "left_curly_bracket", "x")
+        await burst(pilot, "1", "0", "left_curly_bracket", "left_curly_bracket", "0")
         assert lines(screen)[0].startswith("✓- span protein 0-4")
         carol = Corpus.open("demo", url=ready_url, user="carol")
         revised = [d for d in carol.decisions("d1") if d.superseded_by is not None]
@@ -118,7 +118,7 @@ async def test_undo_typed_in_the_same_burst_waits_for_the_decision(ready_url: st
     app = build_app(open_facade(ready_url, "demo", "carol"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await opened(pilot)
-        await burst(pilot, "a", "up", "u")  # take A on IL-2, back to it, undo: open again
+        await burst(pilot, "1", "up", "u")  # take A on IL-2, back to it, undo: open again
         assert lines(screen)[0].startswith("● span protein 0-4")
         carol = Corpus.open("demo", url=ready_url, user="carol")
         methods = [d.method for d in carol.decisions("d1") if d.method != "unanimous"]
@@ -132,7 +132,7 @@ async def test_d_shows_the_items_history_as_the_cli_prints_it(ready_url: str) ->
     async with app.run_test(size=(80, 24)) as pilot:
         await opened(pilot)
         # take A on IL-2, neither on CD25, back to IL-2 and revise to neither, back again, history
-        keys = ("a", "x", "left_curly_bracket", "left_curly_bracket", "x")
+        keys = ("1", "0", "left_curly_bracket", "left_curly_bracket", "0")
         await burst(pilot, *keys, "left_curly_bracket", "left_curly_bracket", "d")
         dialog = app.screen
         assert isinstance(dialog, DecisionsScreen)
@@ -159,7 +159,7 @@ async def test_a_toast_never_covers_a_dialog(ready_url: str) -> None:
     app = build_app(open_facade(ready_url, "demo", "carol"))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await opened(pilot)
-        await burst(pilot, "a", "up", "d")  # take A, back to it, its history
+        await burst(pilot, "1", "up", "d")  # take A, back to it, its history
         dialog = app.screen
         assert isinstance(dialog, DecisionsScreen)
         app.notify("a message raised while the dialog is open, long enough to cover its middle")
@@ -218,12 +218,12 @@ async def test_the_conflict_list_wraps_at_word_boundaries_at_80_columns(
 
 
 def test_snapshot_decided_lines(snap_compare: Any, sqlite_url: str) -> None:
-    """80x24 after `a x` in a burst: ✓A and ✓- (struck through) on the decided lines, the highlight
+    """80x24 after `1 0` in a burst: ✓A and ✓- (struck through) on the decided lines, the highlight
     on the next open conflict, the lines wrapped at words with continuation lines indented."""
 
     async def decided(pilot: Any) -> None:
         await opened(pilot)
-        await burst(pilot, "a", "x")
+        await burst(pilot, "1", "0")
         pilot.app.clear_notifications()  # their toasts expire on a clock: not part of the picture
         await settle(pilot)
 

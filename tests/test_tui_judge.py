@@ -144,7 +144,7 @@ async def test_a_unit_opens_on_the_judging_screen_and_its_passages_on_the_annota
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, JudgeScreen) and screen.current == 3
-        await press(pilot, "o")  # the annotation screen, to mark an Evidence passage
+        await press(pilot, "enter")  # the annotation screen, to mark an Evidence passage
         assert isinstance(app.screen, AnnotateScreen)
         await press(pilot, "q")
         await settle(pilot)

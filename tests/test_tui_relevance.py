@@ -44,7 +44,7 @@ async def test_judge_a_pooled_unit_with_one_key(sqlite_url: str) -> None:
         assert f"Topic {topic}" in text and title in text and "1/d DR" in text
         assert ("iron transporter" if topic == "1" else "protocols for generating") in text
         assert "runA" not in text and "runB" not in text
-        await press(pilot, "o")  # the annotation screen, for passages: the topic in its title, T
+        await press(pilot, "enter")  # the annotation screen, for passages: the topic in its title, T
         assert isinstance(app.screen, AnnotateScreen)
         assert f"topic {topic}: {title}" in screen_text(app)
         await press(pilot, "T")

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
@@ -30,12 +30,14 @@ from corpusdb.basics.terminal import clean
 from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl
+from tui import keymap
+from tui.colours import type_colours
 from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
 from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.gold_edit import GoldEditScreen, editor_rows
-from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
+from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
@@ -46,12 +48,7 @@ class QueueScreen(ReloadingScreen):
 
     HELP = "Documents ready for adjudication. Enter opens one (agreed items are merged into gold first)."
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Open", show=False),
-        Binding("R", "reload", "Reload"),
-        Binding("P", "progress", "Progress"),
-        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("queue")
 
     def __init__(self) -> None:
         super().__init__()
@@ -119,52 +116,22 @@ class AdjudicateScreen(BaseScreen):
     """One document's conflicts: see the versions, resolve each with one key."""
 
     HELP = (
-        "Each line is an item the annotators disagree on. a/b (or 1-9) take that annotator's version, "
-        "x takes none, e changes one's type or label, m edits it fully (boundaries, type, attributes, "
-        "groundings; a relation's type, label, tags, arguments); the capital letter asks for a reason "
-        "first; on a decided conflict, or in the gold text (tab), m edits that gold item in place. + puts "
-        "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
-        "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
-        "140 columns). A decided line can be decided again, or undone with u, until F finishes the "
-        "document's gold (checked first: no open conflict). n/p (or ]/[) go to the next/previous open "
-        "conflict, }/{ to the next/previous decided one (to revise it); a decided line shows the version "
-        "taken (✓A, ✓B; ✓- neither; ✓✎ edited). d shows the item's decision history as `corpusdb "
-        "decisions` prints it. The item's relation partners are pink in "
+        "Each line is an item the annotators disagree on. 1-9 take that annotator's version (1 = A, "
+        "2 = B), 0 takes none, e changes one's type or label, m edits it fully (boundaries, type, "
+        "attributes, groundings; a relation's type, label, tags, arguments); # first makes the next "
+        "decision ask for a reason; on a decided conflict, or in the gold text (tab), m edits that gold "
+        "item in place. a (or +) puts a gold span on the selected text, r a relation between gold spans, "
+        "x deletes the gold span under the gold text's cursor. Gold and the decision are saved at once. "
+        "s shows the annotators' versions side by side (columns beside the gold from 140 columns); "
+        "n/p go to the next/previous open conflict, }/{ to the next/previous decided one (to revise it); a "
+        "decided line shows the version taken (✓A, ✓B; ✓- neither; ✓✎ edited). d shows the item's "
+        "decision history as `corpusdb decisions` prints it. A decided line can be decided again, or "
+        "undone with u, until S finishes the document's gold (checked first: no open conflict). The "
+        "item's relation partners are pink in "
         "each text (in a text with the focus: those of the span under the cursor)."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "take(0)", "Take A"),
-        Binding("b", "take(1)", "Take B"),
-        Binding("x", "reject", "Neither"),
-        Binding("e", "edit", "Quick edit: type or label", show=False),
-        Binding("m", "modify", "Edit"),
-        Binding("s", "toggle_sides", "Sides"),
-        Binding("plus", "new_span", "New gold span (on the selection)", show=False),
-        Binding("r", "new_relation", "New gold relation", show=False),
-        Binding("delete", "remove_gold", "Remove the gold span under the gold text's cursor", show=False),
-        Binding("A", "take(0, True)", "Take A, with a reason", show=False),
-        Binding("B", "take(1, True)", "Take B, with a reason", show=False),
-        Binding("X", "reject(True)", "Neither, with a reason", show=False),
-        Binding("E", "edit(True)", "Quick edit, with a reason", show=False),
-        Binding("M", "modify(True)", "Edit, with a reason", show=False),
-        *[
-            Binding(str(n), f"take({n - 1})", "Take that annotator's version", show=False)
-            for n in range(1, 10)
-        ],
-        Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
-        Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
-        Binding("right_curly_bracket", "next_decided(1)", "Next decided conflict (to revise)", show=False),
-        Binding(
-            "left_curly_bracket", "next_decided(-1)", "Previous decided conflict (to revise)", show=False
-        ),
-        Binding("d", "history", "History"),
-        Binding("h", "toggle_agreed", "Show agreed items", show=False),
-        Binding("u", "undo_decision", "Undo decision", show=False),
-        Binding("F", "finish_gold", "Finish gold", show=False),
-        Binding("R", "reload", "Reload", show=False),
-        Binding("q", "close", "Close", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("adjudicate")
 
     def __init__(self, document: str) -> None:
         super().__init__()
@@ -181,6 +148,8 @@ class AdjudicateScreen(BaseScreen):
         self._writing = False
         self._pending: dict[str, str] = {}
         """Conflict key -> what was decided, until the store's picture shows it."""
+        self._reason_next = False
+        """``#`` was pressed: the next decision asks for a reason."""
         self.pending_hit: tuple[int, int] | None = None
         """A search hit to show when the document opens (the corpus search screen sets it)."""
 
@@ -212,7 +181,8 @@ class AdjudicateScreen(BaseScreen):
     def _show(self, a: Adjudication) -> None:
         first = self.adj is None
         self.adj = a
-        colors = self.facade.schema.colors()
+        self.refresh_bindings()  # finished gold: the footer drops the decision keys
+        colors = type_colours(self.facade.schema)
         main = self.query_one("#text", DocumentView)
         if first:
             main.undirected = undirected_types(self.facade.schema)
@@ -421,6 +391,12 @@ class AdjudicateScreen(BaseScreen):
         await self.app.push_screen_wait(DecisionsScreen(title, rows))
 
     def action_next_open(self, step: int) -> None:
+        """``n``/``p``: the next/previous item of the part with the focus: a conflict in the list,
+        a span in a text view (the same meaning as in the annotate screen)."""
+        view = self._text_view()
+        if view is not None:
+            view.action_move("span", step)
+            return
         ol = self.query_one("#conflicts", OptionList)
         i = self._next_open_from(ol.highlighted if ol.highlighted is not None else -1, step)
         if i is None:
@@ -478,8 +454,14 @@ class AdjudicateScreen(BaseScreen):
             return True
         return False
 
+    def action_with_reason(self) -> None:
+        """``#``: the next decision asks for its reason first (one key for every decision)."""
+        self._reason_next = not self._reason_next
+        self.notify("the next decision asks for a reason" if self._reason_next else "no reason asked")
+
     async def _reason(self, wanted: bool) -> str | bool | None:
         """The reason typed (None: none wanted; False: the user cancelled)."""
+        wanted, self._reason_next = wanted or self._reason_next, False
         if not wanted:
             return None
         text = await self.app.push_screen_wait(
@@ -519,7 +501,7 @@ class AdjudicateScreen(BaseScreen):
                 MessageScreen(
                     f"Gold already has {g.id} {g.type} {where} «{g.text}»",
                     f"{adj.source_letter(index)}'s version overlaps it with other boundaries: taking it "
-                    "puts both into gold. Usually one alternative is right: Esc, then x (neither) here.",
+                    "puts both into gold. Usually one alternative is right: Esc, then 0 (neither) here.",
                     {"enter": ("take", "take it anyway")},
                 )
             )
@@ -556,7 +538,10 @@ class AdjudicateScreen(BaseScreen):
         picked = await self.app.push_screen_wait(
             PickScreen(
                 "Start from which version?",
-                [Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}") for i, v in enumerate(present)],
+                [
+                    Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}", key=_version_key(rows[id(v)][0], i))
+                    for i, v in enumerate(present)
+                ],
                 filterable=False,
             )
         )
@@ -731,10 +716,7 @@ class AdjudicateScreen(BaseScreen):
             return
         schema = self.facade.schema
         t = await self.app.push_screen_wait(
-            PickScreen(
-                f"New gold span «{short(a.text[start:end], 40)}»",
-                [Choice(e.name, e.name, f"{e.name} {e.parent or ''}") for e in schema.entities],
-            )
+            type_picker(f"New gold span «{short(a.text[start:end], 40)}»", schema)
         )
         if t is None:
             return
@@ -770,7 +752,7 @@ class AdjudicateScreen(BaseScreen):
                 return
             rtype = next(r for r in rtypes if r.name == picked)
         near = (self._text_view() or self.query_one("#text", DocumentView)).cursor
-        colors = schema.colors()
+        colors = type_colours(schema)
         args: list[Argument] = []
         chosen: set[str] = set()
         for role in rtype.roles:
@@ -846,13 +828,7 @@ class AdjudicateScreen(BaseScreen):
         schema = self.facade.schema
         item = variant.item
         if isinstance(item, Span):
-            t = await self.app.push_screen_wait(
-                PickScreen(
-                    f"Type for «{item.text}»",
-                    [Choice(e.name, e.name) for e in schema.entities],
-                    initial=item.type,
-                )
-            )
+            t = await self.app.push_screen_wait(type_picker(f"Type for «{item.text}»", schema, item.type))
             return None if t is None else replace(item, type=str(t), extra={})
         if isinstance(item, DocLabel):
             d = schema.document_label(item.name)
@@ -1028,25 +1004,78 @@ class AdjudicateScreen(BaseScreen):
         elif errors:
             answers = {"f": ("force", "finish anyway")}
         else:
-            answers = {"enter": ("finish", "finish")}
+            answers = {"enter": ("finish", "finish"), "N": ("next", "finish and open the next document")}
         title = f"Finish the gold of {self.document}? {check.summary()}"
         answer = await self.app.push_screen_wait(MessageScreen(title, body, answers))
-        if answer in ("finish", "force"):
-            self._finish(answer == "force")
+        if answer in ("finish", "force", "next"):
+            self._finish(answer == "force", then_next=answer == "next")
+
+    # -- what the footer offers follows the state (issue #25.3) ------------------------------------
+    DECIDING = frozenset(
+        {"take", "reject", "edit", "modify", "new_span", "new_relation", "remove_gold", "with_reason",
+         "undo_decision", "finish_gold"}
+    )  # fmt: skip
+    """Actions that write gold or decisions: not offered once the gold is finished."""
+
+    def gold_finished(self) -> bool:
+        a = self.adj
+        return a is not None and a.gold is not None and a.gold.info.status == "submitted"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Finished gold offers no decision key, and then "the next document" (Textual hides an
+        action for which this says False)."""
+        if action == "next_document":
+            return self.gold_finished()
+        if action in self.DECIDING:
+            return not self.gold_finished()
+        return True
+
+    @work(thread=True, exclusive=True, group="open")
+    def action_next_document(self) -> None:
+        """After finishing: the next document of the queue with work left (open conflicts or gold
+        not finished), after this one."""
+        try:
+            entries = self.facade.queue()
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "next document")
+            return
+        names = [e.document for e in entries]
+        here = names.index(self.document) if self.document in names else -1
+        ordered = entries[here + 1 :] + entries[: max(here, 0)]
+        todo = next((e.document for e in ordered if e.gold_status != "submitted"), None)
+        self.app.call_from_thread(self._open_next, todo)
+
+    def _open_next(self, document: str | None) -> None:
+        if document is None:
+            self.notify("no other document waits for adjudication", severity="warning")
+            return
+        self.dismiss(None)
+        self.corpus_app.open_adjudication(document)
 
     @work(thread=True, exclusive=True, group="resolve")
-    def _finish(self, force: bool) -> None:
+    def _finish(self, force: bool, then_next: bool = False) -> None:
         try:
             self.facade.finish_gold(self.document, force=force)
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, "gold not finished")
             return
-        self.app.call_from_thread(self.notify, f"{self.document}: gold finished; decisions are frozen")
+        self.app.call_from_thread(
+            self.notify, f"{self.document}: gold finished; decisions are frozen · N opens the next document"
+        )
         self.app.call_from_thread(self._show, fresh)
+        self.app.call_from_thread(self.refresh_bindings)
+        if then_next:
+            self.app.call_from_thread(self.action_next_document)
 
 
 _EMPTY = Annotations()
+
+
+def _version_key(letters: str, index: int) -> str:
+    """The key that picks a version in "start from which version?": its source's letter as shown
+    (``A`` -> ``a``), or its place when several sources share it; the dialog shows that key."""
+    return letters.lower() if len(letters) == 1 and letters.isalpha() else str(index + 1)
 
 
 def _kind_name(item: Span | Relation) -> str:

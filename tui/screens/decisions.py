@@ -11,21 +11,20 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
 from corpusdb.workflow.revise import DECISION_COLUMNS, decision_row
+from tui import keymap
 from tui.widgets.tables import fill_table
 
 
 class DecisionsScreen(ModalScreen[None]):
     """A read-only table of decisions (oldest first); Esc, Enter or the key that opened it closes."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,q,d", "close", "Close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("decisions")
 
     def __init__(self, title: str, decisions: Sequence[Any]) -> None:
         super().__init__()

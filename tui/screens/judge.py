@@ -20,11 +20,13 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
+from tui.keymap import GRADE_KEYS
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.pickers import MessageScreen
 from tui.widgets.tables import fill_table
@@ -35,8 +37,6 @@ WIDE = 120
 """From this many columns the topic is a column beside the text (below it: above the text)."""
 PREFETCH = 3
 """Texts of the next units read with the current one (a judge moves on in a key)."""
-GRADE_KEYS = "123456789abcdefghilmnprstvwxyz"
-"""Keys that may grade: the digits (by the grades' order) and the schema's own keys among these."""
 
 
 class JudgeScreen(ReloadingScreen):
@@ -44,27 +44,16 @@ class JudgeScreen(ReloadingScreen):
 
     HELP = (
         "Judge each document against the topic shown beside it (units topic by topic). A grade key (1 2 3, or the schema's "
-        "d p n) saves the judgment and opens the next unit; up/down (j/k) move in the list, where each "
+        "d p n) saves the judgment and opens the next unit; up/down move in the list, where each "
         "unit shows its topic and your grade, with the progress per topic under it. S submits your "
         "graded units of the current topic (read-only afterwards: then they count in qrels and kappa). "
-        "o opens the unit on the annotation screen (to mark the passage that supports the judgment). "
+        "Enter opens the unit on the annotation screen (to mark the passage that supports the judgment). "
         "You see only your own judgments."
     )
 
     LOADING = "read your units"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down,j", "move(1)", "Next unit", show=False),
-        Binding("up,k", "move(-1)", "Previous unit", show=False),
-        Binding("u", "next_unjudged", "Next unit without a grade", show=False),
-        Binding("S", "submit_topic", "Submit topic"),
-        Binding("o", "annotate", "Passages", show=False),
-        Binding("R", "reload", "Reload", show=False),
-        Binding("q,escape", "close", "Close", show=False),
-        # Grade keys are bindings (not a key handler): in a burst they then run in order with the
-        # movement keys before them. Which of these keys grades is the schema's (``check_action``).
-        *[Binding(k, f"grade_key('{k}')", "", show=False) for k in GRADE_KEYS],
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("judge")
 
     def __init__(self, start: str | None = None) -> None:
         super().__init__()
@@ -121,7 +110,7 @@ class JudgeScreen(ReloadingScreen):
     # -- loading ----------------------------------------------------------------------------------
     def on_screen_resume(self) -> None:
         """Read once (and on R): a dialog closing must not reload under grades still being saved."""
-        if self.typed_ahead is not None and not self.units:
+        if self.keys_wait and not self.units:  # not shown yet (keys wait for it)
             self._load()
 
     def fetch(self) -> Any:
@@ -391,6 +380,11 @@ class JudgeScreen(ReloadingScreen):
         else:
             self.app.call_from_thread(self.notify, f"{done} judgment(s) submitted")
         self.app.call_from_thread(self._load)
+
+    @on(DataTable.RowSelected, "#units")
+    def _row_selected(self) -> None:
+        """Enter on the list (the table takes it first): the unit on the annotation screen."""
+        self.action_annotate()
 
     def action_annotate(self) -> None:
         if self.units:
