@@ -116,6 +116,29 @@ def test_old_spellings_work_with_one_note(project: Path, capsys: Cap) -> None:
     assert main(["export", "brat", "out", "-a", "alice", "--overwrite"]) == 0
 
 
+def test_agree_partial_is_now_overlap_with_one_note(project: Path, capsys: Cap) -> None:
+    """corpusdb's any-overlap criterion was named ``partial``, which SemEval-2013 and nervaluate use for
+    half credit (issue 27): it is ``overlap``; the old value still works, with one note."""
+    assert main(["agree", "-c", "overlap", "-f", "json"]) == 0
+    new = capsys.readouterr()
+    assert new.err == "" and json.loads(new.out)["settings"]["criterion"] == "overlap"
+    for old_args in (["-c", "partial"], ["--criterion=partial"]):
+        assert main(["agree", *old_args, "-f", "json"]) == 0
+        old = capsys.readouterr()
+        same = [{k: v for k, v in json.loads(o).items() if k != "generated"} for o in (old.out, new.out)]
+        assert same[0] == same[1]
+        assert old.err.count("\n") == 1 and old.err.startswith("corpusdb: note: "), old.err
+        assert "is deprecated" in old.err and "overlap" in old.err and "half-credit" in old.err
+    assert main(["conflicts", "--criterion", "partial", "--counts"]) == 0
+    assert "use --criterion overlap" in capsys.readouterr().err
+    # the Python API takes the old name too, with a DeprecationWarning, and reports the new one
+    from corpusdb.api import Corpus
+
+    with pytest.warns(DeprecationWarning, match="now named 'overlap'"):
+        rep = Corpus.open(url=f"sqlite:///{project / 'corpusdb.sqlite'}").agreement(criterion="partial")
+    assert rep.body["settings"]["criterion"] == "overlap"
+
+
 def test_typos_are_one_line_with_the_suggestion(capsys: Cap) -> None:
     assert main(["stauts"]) == 2
     assert (

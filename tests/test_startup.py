@@ -173,7 +173,7 @@ def test_agreement_loads_what_it_computes_with(project: str) -> None:
     corpus.as_user("bob").replace_set(info.id, ann, expected_version=info.version)
     corpus.as_user("bob").submit(info.id)
     corpus.as_user("alice").submit(corpus.as_user("alice").my_set("D1").info.id)
-    out = _run([["--db", project, "agree", "-c", "partial"]])
+    out = _run([["--db", project, "agree", "-c", "overlap"]])
     assert out["codes"] == [0]
     assert "scipy" in out["heavy"] and "statsmodels" not in out["heavy"]
 

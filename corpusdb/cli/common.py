@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -121,11 +122,43 @@ def emit(st: State, data: Any, render: Callable[[], None]) -> None:
         render()
 
 
+PROGRESS_ENV = "CORPUSDB_PROGRESS"
+"""``always``: draw progress bars on a terminal's stderr also when stdout is piped or redirected;
+``never``: never draw them; unset (``auto``): only when stdout and stderr are both terminals."""
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def progress_shown() -> bool:
+    """Whether a long command draws its progress bar: on stderr, only when it is a terminal, and only
+    when stdout is one too unless asked (``CORPUSDB_PROGRESS=always``): piped output gets no bar."""
+    import os
+
+    want = os.environ.get(PROGRESS_ENV, "auto").strip().lower()
+    if want == "never" or not err.is_terminal:
+        return False
+    return want == "always" or _stdout_is_terminal()
+
+
 def progress(description: str, total: int | None = None) -> Any:
-    """A progress bar on stderr (silent when stderr is not a terminal)."""
+    """A progress bar on stderr (drawn when ``progress_shown()``, else silent)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err.console, transient=True, disable=not err.is_terminal,
+        console=err.console, transient=True, disable=not progress_shown(),
     )  # fmt: skip
+
+
+@contextmanager
+def progress_callback(description: str) -> Iterator[Callable[[int, int | None, str], None]]:
+    """A bar (as ``progress``) and the ``(done, total, what)`` callback the Python API takes."""
+    with progress(description) as bar:
+        task = bar.add_task(description, total=None)
+
+        def step(done: int, total: int | None, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=what or description)
+
+        yield step

@@ -23,6 +23,16 @@ RENAMED: dict[str, dict[str, str]] = {
     "pool": {"-t": "--topic"},
     "task": {"-t": "--task"},
 }
+# command -> {(option spellings): {old value: new value}}: values renamed (``agree -c partial`` gave
+# full credit to any overlap, which SemEval-2013's and nervaluate's "partial" does not: it is "overlap")
+_CRITERION = {("-c", "--criterion"): {"partial": "overlap"}}
+RENAMED_VALUES: dict[str, dict[tuple[str, ...], dict[str, str]]] = {
+    "agree": _CRITERION,
+    "evaluate ner": _CRITERION,
+    "conflicts": {("--criterion",): {"partial": "overlap"}},
+    "adjudicate": {("--criterion",): {"partial": "overlap"}},
+}
+WHY = {"partial": "any overlap, full credit: not SemEval-2013's half-credit partial"}
 # options that took a comma-separated list and now take one value, repeated
 ONE_VALUE: dict[str, tuple[str, ...]] = {"agree": ("-a", "--annotator", "-d", "--document")}
 # single-document commands whose document was an option and is now their first argument
@@ -45,12 +55,13 @@ def rewrite(args: list[str], start: int) -> list[str]:
     if start >= len(args):
         return args
     words = args[start : start + 2]
-    pair = " ".join(words)
-    if pair in POSITIONAL:
-        return _to_argument(args, start + 2, POSITIONAL[pair], pair)
-    key = pair if pair in RENAMED else words[0]
+    two = " ".join(words)
+    if two in POSITIONAL:
+        return _to_argument(args, start + 2, POSITIONAL[two], two)
+    key = two if two in RENAMED or two in RENAMED_VALUES else words[0]
     renamed, one_value = RENAMED.get(key, {}), ONE_VALUE.get(key, ())
-    if not renamed and not one_value:
+    values = {opt: table for opts, table in RENAMED_VALUES.get(key, {}).items() for opt in opts}
+    if not renamed and not one_value and not values:
         return args
     out, said = args[:start], set[str]()
     i = start
@@ -64,6 +75,17 @@ def rewrite(args: list[str], start: int) -> list[str]:
             _note(f"{name} is deprecated here and goes in the next version; use {renamed[name]}", said)
             name = renamed[name]
             tok = name + eq + value
+        if name in values and (eq or i + 1 < len(args)):
+            value = value if eq else args[i + 1]
+            if value in values[name]:
+                new = values[name][value]
+                why = f" ({WHY[value]})" if value in WHY else ""
+                _note(
+                    f"{name} {value} is deprecated and goes in the next version; use {name} {new}{why}", said
+                )
+                out += [name, new]
+                i += 1 if eq else 2
+                continue
         if name in one_value and (eq or i + 1 < len(args)):
             value = value if eq else args[i + 1]
             if "," in value:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.common import emit, out, progress_callback, state
 
 recommend_app = typer.Typer(
     help="Recommenders that suggest items while annotating: string matcher, CRF tagger, a system's predictions.",
@@ -135,9 +135,11 @@ def train(
         proc = corpus.train_in_background(name, url=st.url, project=st.project)
         emit(st, {"pid": proc.pid}, lambda: out.print(f"training in the background (process {proc.pid})"))
         return
-    results = corpus.train_recommender(name, annotator=annotator)
     if quiet:
+        corpus.train_recommender(name, annotator=annotator)
         return
+    with progress_callback("training") as step:
+        results = corpus.train_recommender(name, annotator=annotator, progress=step)
 
     def render() -> None:
         for r in results:

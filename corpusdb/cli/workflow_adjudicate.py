@@ -8,11 +8,11 @@ from typing import Annotated, Any
 import typer
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import TYPES, emit, out, state, types_mode
+from corpusdb.cli.common import TYPES, emit, out, progress_callback, state, types_mode
 from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
 
-CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, partial, "
+CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, overlap, "
                               "fragment or jaccard (groups disputes; identical versions still needed).")  # fmt: skip
 SOURCES = typer.Option("--source", "-s", help="Compare these sets (annotator or set id; repeatable), e.g. a "
                                                "system's predictions; default: the submitted annotation sets.")  # fmt: skip
@@ -200,8 +200,9 @@ def adjudicate(
                              "--none, --item or --threshold")  # fmt: skip
         if take is None:
             raise UsageError("--all/--type need --take NAME (whose version to take)")
-        bulk = c.resolve_bulk(document, take=take, item_type=item_type, reason=reason, criterion=criterion,
-                              types=types, sources=sources)  # fmt: skip
+        with progress_callback("taking") as step:
+            bulk = c.resolve_bulk(document, take=take, item_type=item_type, reason=reason, criterion=criterion,
+                                  types=types, sources=sources, progress=step)  # fmt: skip
         emit(st, [b.to_dict() for b in bulk], lambda: _print_bulk(bulk))
         breached = [b for b in bulk if b.breaches]
         if breached:  # the decisions are stored; the exit code says gold breaks the schema (exit 4)
@@ -269,7 +270,8 @@ def _finish(st: Any, c: Any, document: str, *, finish: bool, force: bool, **kw: 
 def _finish_all(st: Any, c: Any, *, dry_run: bool, **kw: Any) -> None:
     """Every ready document: finish (or check) each gold that can be; list the rest with why; exit 6
     when a ready document's gold could not be finished (documents not ready are listed, not counted)."""
-    rep = c.finish_golds(dry_run=dry_run, **kw)
+    with progress_callback("checking gold" if dry_run else "finishing gold") as step:
+        rep = c.finish_golds(dry_run=dry_run, progress=step, **kw)
     done = "can be finished" if dry_run else "gold finished"
 
     def render() -> None:

@@ -24,6 +24,7 @@ from guidelines.schema import KnowledgeBaseRef, Schema
 from guidelines.validate import Violation
 
 if TYPE_CHECKING:  # the knowledge bases' store and search load when one is used (start-up, issue #26)
+    from corpusdb.kb import store
     from corpusdb.kb.search import Candidate
     from corpusdb.kb.store import KbInfo
 
@@ -69,9 +70,12 @@ class KnowledgeBaseMixin(ServiceBase):
                 "database and loaded by its owner (run without --as, connected as the owner)"
             )
 
-    def kb_add(self, name: str, path: str | Path, fmt: str) -> KbInfo:
+    def kb_add(
+        self, name: str, path: str | Path, fmt: str, *, progress: store.Progress | None = None
+    ) -> KbInfo:
         """Load ``path`` (``obo``, ``ncbi-taxonomy`` or ``tsv``) as the knowledge base ``name``: all
-        or nothing (a problem anywhere in the file, listed with its line, stores nothing)."""
+        or nothing (a problem anywhere in the file, listed with its line, stores nothing).
+        ``progress(done, total, what)``: concepts stored so far (total None while the file is read)."""
         from corpusdb.kb import store
         from importers.kb_formats import reader
 
@@ -80,9 +84,11 @@ class KnowledgeBaseMixin(ServiceBase):
             raise InvalidInput(f"knowledge-base name {name!r}: letters, digits and _ . + - only (at most 64)")
         read = reader(fmt)
         with self._write(holder=f"loading the knowledge base {name}") as conn:
-            return store.add(conn, name, fmt, str(path), read(path))
+            return store.add(conn, name, fmt, str(path), read(path), progress)
 
-    def kb_update(self, name: str, path: str | Path, fmt: str | None = None) -> KbUpdate:
+    def kb_update(
+        self, name: str, path: str | Path, fmt: str | None = None, *, progress: store.Progress | None = None
+    ) -> KbUpdate:
         """Replace the content of ``name`` from ``path``; report the ids that disappeared and the
         groundings of this project that point at them."""
         from corpusdb.kb import store
@@ -92,7 +98,7 @@ class KnowledgeBaseMixin(ServiceBase):
         with self._write(holder=f"updating the knowledge base {name}") as conn:
             old = store.info(conn, name)
             fmt = fmt or old.format
-            info, gone = store.replace(conn, name, fmt, str(path), reader(fmt)(path))
+            info, gone = store.replace(conn, name, fmt, str(path), reader(fmt)(path), progress)
             affected = [u for u in self._uses(conn, name) if u.ref in gone or split_key(u.ref)[1] in gone]
         return KbUpdate(info, tuple(sorted(gone)), tuple(affected))
 
@@ -164,27 +170,11 @@ class KnowledgeBaseMixin(ServiceBase):
     def grounding_labels(self, keys: list[str], schema: Schema | None = None) -> dict[str, str]:
         """The label of each grounding key (``OBT:000965`` -> ``gastric mucosa``) whose database the
         schema maps to a loaded knowledge base; others are left out."""
-        from corpusdb.kb import check, graph, store
+        from corpusdb.kb import check
 
         schema = schema or self.schema()  # type: ignore[attr-defined]
-        by_kb: dict[str, list[str]] = {}
-        for key in keys:
-            ref = schema.knowledge_base(split_key(key)[0])
-            if ref is not None:
-                by_kb.setdefault(ref.kb, []).append(key)
-        out: dict[str, str] = {}
         with self._read() as conn:
-            for kb_name, ks in by_kb.items():
-                try:
-                    kid = store.kb_id(conn, kb_name)
-                except NotFound:
-                    continue
-                found = graph.concepts(conn, kid, {x for k in ks for x in (k, split_key(k)[1])})
-                for k in ks:
-                    code = check.resolve(found, k)
-                    if code is not None:
-                        out[k] = found[code][0]
-        return out
+            return check.grounding_labels(conn, schema, keys)
 
     def grounding_violations(self, annotations: Annotations, schema: Schema | None = None) -> list[Violation]:
         """Knowledge-base problems of these annotations' groundings (unknown, obsolete, off-branch)."""

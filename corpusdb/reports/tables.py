@@ -63,7 +63,8 @@ def describe(body: Mapping[str, Any]) -> str:
     s = body["settings"]
     raters = ", ".join(r["name"] for r in body["raters"])
     if body["layer"] == "labels":
-        how = f"document label {s['label']!r}" + (" (ordinal)" if s.get("ordinal") else "")
+        level = s.get("level") or ("ordinal" if s.get("ordinal") else "nominal")
+        how = f"document label {s['label']!r}" + (f" ({level})" if level != "nominal" else "")
     else:
         how = f"{body['layer']}, criterion {s['criterion']}"
         if s.get("jaccard") is not None:
@@ -91,8 +92,9 @@ def describe(body: Mapping[str, Any]) -> str:
 
 def _summary(body: Mapping[str, Any]) -> Section:
     sm = body["summary"]
+    level = f" ({sm['level']})" if sm.get("level") not in (None, "nominal") else ""
     lines = [
-        f"{NAMES.get(sm['measure'], sm['measure'])}: {num(sm['value'])}"
+        f"{NAMES.get(sm['measure'], sm['measure'])}{level}: {num(sm['value'])}"
         + (
             f"  {int(sm['ci']['confidence'] * 100)}% CI {ci_text(sm['ci'])} (document bootstrap, "
             f"{sm['ci']['n_resamples']} resamples, seed {sm['ci']['seed']})"
@@ -143,6 +145,7 @@ def _pairs(body: Mapping[str, Any]) -> Section:
             )
         )
     rows = []
+    semantic = (body.get("settings") or {}).get("semantic")
     for p in body["pairs"]:
         o = p["overall"]
         ta = (p.get("type_agreement") or p.get("label_agreement") or {}).get("cohen_kappa")
@@ -172,6 +175,8 @@ def _pairs(body: Mapping[str, Any]) -> Section:
             row += [num(p["clusters"][m]["f1"]) for m in ("muc", "b_cubed", "ceaf_e")]
         if body["layer"] == "groundings":
             row += [num(p["groundings"][m]["f1"]) for m in ("span_exact", "span_overlap")]
+            if semantic:
+                row.append(num(p["groundings"]["span_semantic"]["f1"]))
         rows.append(tuple(row))
     headers = ["A", "B", "documents", "matched", "only A", "only B", "P", "R", "F1", "F1 CI"]
     if body["layer"] == "relations":
@@ -185,8 +190,11 @@ def _pairs(body: Mapping[str, Any]) -> Section:
         headers += ["MUC F1", "B3 F1", "CEAF-e F1"]
         note += "; matched = co-referring pairs of mentions (entities: explicit clusters and symmetric links)"
     if body["layer"] == "groundings":
-        headers += ["span exact F1", "span overlap F1"]
+        headers += ["span exact F1", "span overlap F1"] + (["span Wang F1"] if semantic else [])
         note += "; matched = grounded ids per document (BioCreative II.5); per type = per database"
+        if semantic:
+            note += (f"; span Wang F1: near concepts credited with Wang et al. (2007) similarity on "
+                     f"{semantic['kb']}'s is_a graph (edge weight {semantic['weight']:g})")  # fmt: skip
     return _drop_empty(Section("Pairs", tuple(headers), tuple(rows), note))
 
 
@@ -412,6 +420,7 @@ def documents_section(body: Mapping[str, Any]) -> Section | None:
     pd = body.get("per_document")
     if not pd or body["layer"] == "labels":
         return None
+    every = any("krippendorff_alpha" in r for r in pd["rows"])  # 3+ raters: alpha over all of them
     rows = tuple(
         (
             r["document"],
@@ -421,15 +430,19 @@ def documents_section(body: Mapping[str, Any]) -> Section | None:
             str(r["n_pairs"]),
             str(r["matched"]),
             str(r["only_a"] + r["only_b"]),
+            *([num(r.get("krippendorff_alpha"))] if every else []),
         )
         for r in pd["rows"]
     )
     return Section(
         f"Every document ({len(rows)})",
-        ("document", "mean F1", "min F1", "worst pair", "pairs", "matched", "one-sided"),
+        ("document", "mean F1", "min F1", "worst pair", "pairs", "matched", "one-sided",
+         *(["alpha (all raters)"] if every else [])),
         rows,
-        "click a column header to sort",
-    )
+        "click a column header to sort"
+        + ("; alpha (all raters): Krippendorff's alpha on the types of the document's multi-rater units, "
+           "every rater at once" if every else ""),
+    )  # fmt: skip
 
 
 def one_sided_section(body: Mapping[str, Any]) -> Section | None:

@@ -138,7 +138,12 @@ class AnnotationSetRow(SQLModel, table=True):
 
 class SpanRow(SQLModel, table=True):
     __tablename__ = "span"
-    __table_args__ = (UniqueConstraint("set_id", "local_id"),)
+    __table_args__ = (
+        UniqueConstraint("set_id", "local_id"),
+        # search by type (``corpusdb search type:Habitat``): the spans of a type, and their count per
+        # set from the index alone (migration 0017)
+        Index("ix_span_type_set", "type", "set_id"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     set_id: int = _fk("annotation_set.id", ondelete="CASCADE", index=False)
     local_id: str
@@ -397,6 +402,24 @@ class TaskRunRow(SQLModel, table=True):
     documents: int = 0
     scores: dict[str, Any] | None = _json()
     """The run's entry in the task's scoring (``corpusdb.evaluation/1`` system entry), once scored."""
+    created: datetime = _ts()
+
+
+class TaskSubmissionRow(SQLModel, table=True):
+    """A run a team member handed in (team mode): its files as sent, queued until an organizer's
+    ``task intake`` validates and stores it as a run (``status`` stored or refused, ``problems``
+    saying why, each with file and line). Members insert only for their own team, as themselves."""
+
+    __tablename__ = "task_submission"
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: int = _fk("shared_task.id", ondelete="CASCADE", index=False)
+    team_id: int = _fk("task_team.id", ondelete="CASCADE")
+    run: str | None = None
+    files: dict[str, Any] | None = _json()
+    """File name -> its text."""
+    submitted_by: str
+    status: str = "queued"
+    problems: list[str] | None = _json()
     created: datetime = _ts()
 
 

@@ -32,7 +32,7 @@ and BioNLP scorers do. Annotator notes are personal and are not aligned.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -41,7 +41,17 @@ import orjson
 
 from corpusdb.basics import clusters
 from corpusdb.basics.clusters import Cluster
-from corpusdb.basics.records import Annotations, DocLabel, Entity, Link, Relation, Span
+from corpusdb.basics.records import (
+    Annotations,
+    DocLabel,
+    Entity,
+    Grounding,
+    Link,
+    Relation,
+    Span,
+    grounding_key,
+)
+from corpusdb.basics.unionfind import UnionFind
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
 
@@ -98,23 +108,6 @@ def span_sig(s: Span, entity: Entity | None = None) -> tuple[Any, ...]:
     return (s.type, tuple(s.fragments), canon(attrs), refs)
 
 
-class _UF:
-    def __init__(self) -> None:
-        self.parent: dict[Any, Any] = {}
-
-    def find(self, x: Any) -> Any:
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a: Any, b: Any) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def align(
     sources: Sequence[Source],
     text: str,
@@ -168,7 +161,7 @@ def _exact_pairs(a: Sequence[Span], b: Sequence[Span], types: str) -> list[tuple
 
 def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: str,
                  jaccard: float) -> tuple[list[Unit], dict[tuple[int, str], str]]:  # fmt: skip
-    uf = _UF()
+    uf = UnionFind(root="min")
     for i, src in enumerate(sources):
         for s in src.annotations.spans:
             uf.find((i, s.id))
@@ -280,7 +273,7 @@ def _group_alternatives(found: list[list[Member]], n: int) -> list[list[Member]]
                 pairs.append((-best, k, k2))
     if not pairs:
         return found
-    uf = _UF()
+    uf = UnionFind(root="min")
     srcs = {k: {m.source for m in found[k]} for k, _ in open_}
     for _, k, k2 in sorted(pairs):
         r, r2 = uf.find(k), uf.find(k2)
@@ -307,7 +300,7 @@ def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], s
     """One unit per cluster (``corpusdb.basics.clusters``: explicit entities and symmetric links alike): the
     sources' clusters joined when they share a span unit, so a disputed membership is one conflict and
     the same cluster recorded two ways is one agreed unit."""
-    uf = _UF()
+    uf = UnionFind(root="min")
     found: list[tuple[int, Cluster, tuple[str, ...]]] = []
     span_types: list[dict[str, str]] = [{s.id: s.type for s in src.annotations.spans} for src in sources]
     for i, src in enumerate(sources):
@@ -516,8 +509,21 @@ def _names(ann: Annotations | None) -> dict[str, str]:
     return names
 
 
-def display(item: Item | None, ann: Annotations | None = None) -> str:
-    """A one-line human rendering of an item."""
+def _groundings(groundings: Sequence[Grounding], labels: Mapping[str, str] | None) -> str:
+    """`` [uniprot:P60568, OBT:000001 (habitat)]``: ids, each with its knowledge-base label if known."""
+    if not groundings:
+        return ""
+    shown = []
+    for g in groundings:
+        label = (labels or {}).get(grounding_key(g))
+        shown.append(f"{g.ref} ({label})" if label else g.ref)
+    return f" [{', '.join(shown)}]"
+
+
+def display(
+    item: Item | None, ann: Annotations | None = None, labels: Mapping[str, str] | None = None
+) -> str:
+    """A one-line human rendering of an item (``labels``: grounding key -> knowledge-base label)."""
     if item is None:
         return "(absent)"
     if isinstance(item, Entity):
@@ -527,13 +533,13 @@ def display(item: Item | None, ann: Annotations | None = None) -> str:
             f"{names.get(m, m)}@{_frag_str(spans[m].fragments)}" if m in spans and spans[m].fragments
             else f"{names.get(m, m)} (no mention)" for m in item.members
         )  # fmt: skip
-        g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
+        g = _groundings(item.groundings, labels)
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
         return f"{item.type} {{{', '.join(shown)}}}{extra}{g}"
     if isinstance(item, Span):
         where = _frag_str(item.fragments) or "no mention"
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
-        g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
+        g = _groundings(item.groundings, labels)
         return f"{item.type} {where} {item.text!r}{extra}{g}"
     if isinstance(item, Relation):
         names = _names(ann)
@@ -549,13 +555,15 @@ def display(item: Item | None, ann: Annotations | None = None) -> str:
     return repr(item)
 
 
-def variants(u: Unit, sources: Sequence[Source]) -> tuple[Variant, ...]:
+def variants(
+    u: Unit, sources: Sequence[Source], labels: Mapping[str, str] | None = None
+) -> tuple[Variant, ...]:
     """The versions of a unit, largest group first, then the absent sources (if any)."""
     out = [
         Variant(
             ms[0].item,
             tuple(ref_of(sources, m) for m in ms),
-            display(ms[0].item, sources[ms[0].source].annotations),
+            display(ms[0].item, sources[ms[0].source].annotations, labels),
         )
         for _, ms in groups(u)
     ]
