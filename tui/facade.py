@@ -137,6 +137,11 @@ class TuiFacade:
         """Documents whose agreed items this app merged into gold (merge once, when acting)."""
         self.labels: dict[str, str] = {}
         """Grounding id -> its knowledge-base label, for the documents opened (shown beside the id)."""
+        self._recommenders: list[Any] | None = None
+        """The project's recommenders as last read (``reload_recommenders``, in a worker)."""
+        self.suggestion_poll = 30.0
+        """Seconds between two checks, while a document is open, for recommenders added or
+        retrained since (a lead's ``recommend add``/``train``, my own background training)."""
 
     # -- who and what -----------------------------------------------------------------------------
     @property
@@ -225,17 +230,37 @@ class TuiFacade:
             session.skipped = found[0].reason if found else None
         if self.has("suggestions"):  # those stored; ``refresh_suggestions`` asks the models next
             session.suggestions = self.corpus.suggestions(document, refresh=False)
-            self.has_recommenders()  # read here, in the worker: the screen asks it on the UI thread
+            self.reload_recommenders()  # in the worker, at each open: one added since is used at once
         self.learn_labels(aset.annotations)
         return session
 
     # -- suggestions (corpusdb.recommend) ---------------------------------------------------------
     def has_recommenders(self) -> bool:
-        return self.has("recommenders") and bool(self._recommenders)
+        """Whether the project had recommenders when last read (read once if never: blocking)."""
+        if not self.has("recommenders"):
+            return False
+        if self._recommenders is None:
+            self.reload_recommenders()
+        return bool(self._recommenders)
 
-    @cached_property
-    def _recommenders(self) -> list[Any]:
-        return list(self.corpus.recommenders())
+    def reload_recommenders(self) -> tuple[Any, ...]:
+        """Read the project's recommenders again (blocking: a worker calls it); returns what
+        identifies their models (name, version, last training), which changes when one is added,
+        removed or retrained."""
+        if not self.has("recommenders"):
+            return ()
+        self._recommenders = list(self.corpus.recommenders())
+        return tuple((r.name, r.version, r.trained) for r in self._recommenders)
+
+    def poll_suggestions(self, session: DocumentSession) -> list[Any] | None:
+        """The periodic check while a document is open (blocking: a worker calls it): the
+        recommenders read again and, when the project has some, my set's suggestions refreshed from
+        their current models (a retrained shared part or my own, a recommender added since the TUI
+        started). None when there is nothing to ask."""
+        self.reload_recommenders()
+        if not self.has_recommenders() or session.readonly:
+            return None
+        return self.refresh_suggestions(session)
 
     def refresh_suggestions(self, session: DocumentSession) -> list[Any]:
         """My set's suggestions, refreshed from the recommenders' models (blocking: a worker calls it;

@@ -55,10 +55,10 @@ def rewrite(args: list[str], start: int) -> list[str]:
     if start >= len(args):
         return args
     words = args[start : start + 2]
-    two = " ".join(words)
-    if two in POSITIONAL:
-        return _to_argument(args, start + 2, POSITIONAL[two], two)
-    key = two if two in RENAMED or two in RENAMED_VALUES else words[0]
+    pair = " ".join(words)
+    if pair in POSITIONAL:
+        return _to_argument(args, start + 2, POSITIONAL[pair], pair)
+    key = pair if pair in RENAMED or pair in RENAMED_VALUES else words[0]
     renamed, one_value = RENAMED.get(key, {}), ONE_VALUE.get(key, ())
     values = {opt: table for opts, table in RENAMED_VALUES.get(key, {}).items() for opt in opts}
     if not renamed and not one_value and not values:
