@@ -19,8 +19,11 @@ class AppHost(Protocol):
 
     facade: TuiFacade
 
-    def open_document(self, document: str) -> None:
-        """Annotate my set on ``document``."""
+    def open_document(
+        self, document: str, *, at: tuple[int, int] | None = None, query: str = "", annotate: bool = False
+    ) -> None:
+        """Annotate my set on ``document`` (at a search hit ``at``; a relevance unit: judge it, unless
+        ``annotate``)."""
 
     def open_adjudication(self, document: str) -> None:
         """Adjudicate ``document``."""
@@ -33,3 +36,6 @@ class AppHost(Protocol):
 
     def show_my_documents(self) -> None:
         """My assigned documents."""
+
+    def show_judging(self, start: str | None = None) -> None:
+        """My relevance units on the judging screen."""

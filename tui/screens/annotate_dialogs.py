@@ -7,6 +7,7 @@ saving, lists, undo). Every action ends in one ``_act(changes, description)``: o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,18 @@ from corpusdb.services.edits import Change, Put, Remove, next_id
 from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen, grounding_prompt
+from tui.colours import type_colours
+from tui.screens.pickers import (
+    IN_TEXT,
+    ChecklistScreen,
+    Choice,
+    PickScreen,
+    PromptScreen,
+    ask_attributes,
+    grounding_prompt,
+    type_picker,
+)
+from tui.screens.relations_panel import BACK_TO_LIST
 from tui.textmodel import trim
 
 if TYPE_CHECKING:
@@ -51,6 +63,7 @@ class AnnotationDialogs:
         def _update_marks(self) -> None: ...
         def _update_status(self) -> None: ...
         def dissolve_entity(self, entity_id: str) -> None: ...
+        async def pick_in_text(self, prompt: str, fits: Callable[[Span], bool], source: Span) -> object: ...
 
     def _target_range(self) -> tuple[int, int] | None:
         """The selection, else the word under the cursor, trimmed of spaces."""
@@ -61,15 +74,6 @@ class AnnotationDialogs:
         start, end = trim(self.session.text, *rng)
         return (start, end) if start < end else None
 
-    def _type_choices(self) -> list[Choice]:
-        s = self.session
-        assert s is not None
-        out = []
-        for e in s.schema.entities:
-            label = it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else "")
-            out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}", key=e.key))
-        return out
-
     def _span_choices(
         self,
         near: int,
@@ -77,13 +81,15 @@ class AnnotationDialogs:
         exclude: set[str] | frozenset[str] = frozenset(),
         types: tuple[str, ...] = (),
         last: str | None = None,
+        like: Span | None = None,
     ) -> list[Choice]:
-        """Spans to pick from, nearest to ``near`` first (``last``, e.g. the source itself, at the end)."""
+        """Spans to pick from, nearest to ``near`` first (``last``, e.g. the source itself, at the
+        end); with ``like``, those of its type and text first (see ``items.spans_near``)."""
         s = self.session
         assert s is not None
-        colors = s.schema.colors()
+        colors = type_colours(s.schema)
         out = []
-        for sp in sorted(it.spans_near(s.annotations, near), key=lambda x: x.id == last):
+        for sp in sorted(it.spans_near(s.annotations, near, like), key=lambda x: x.id == last):
             if sp.id in exclude:
                 continue
             if types and not any(s.schema.is_a(sp.type, t) for t in types):
@@ -107,11 +113,8 @@ class AnnotationDialogs:
             self.notify("select some text first (shift+arrows, v, or the mouse)", severity="warning")
             return
         start, end = rng
-        type_ = await self._pick(
-            f"Type for «{it.short(s.text[start:end], 40)}»",
-            self._type_choices(),
-            initial=self._last_type,
-            hotkeys=True,
+        type_ = await self.app.push_screen_wait(
+            type_picker(f"Type for «{it.short(s.text[start:end], 40)}»", s.schema, self._last_type)
         )
         if type_ is None:
             return
@@ -125,11 +128,9 @@ class AnnotationDialogs:
     async def action_retype(self) -> None:
         if not self._writable() or (span := self._active_span("change type")) is None:
             return
-        type_ = await self._pick(
-            f"New type for {span.id} «{it.short(span.text, 30)}»",
-            self._type_choices(),
-            initial=span.type,
-            hotkeys=True,
+        assert self.session is not None
+        type_ = await self.app.push_screen_wait(
+            type_picker(f"New type for {span.id} «{it.short(span.text, 30)}»", self.session.schema, span.type)
         )
         if type_ is None or type_ == span.type:
             return
@@ -213,20 +214,12 @@ class AnnotationDialogs:
         if not defs:
             self.notify(f"the schema has no attribute for {span.type}", severity="warning")
             return
-        choices: list[Choice] = []
-        for d in defs:
-            values: list[str | bool] = list(d.values) or [True]
-            for v in values:
-                on_ = span.attributes.get(d.name) == v
-                name = d.name if v is True else f"{d.name} = {v}"
-                choices.append(Choice((d.name, v), f"[{'x' if on_ else ' '}] {name}", name))
-        keys = _letters(len(choices))
-        choices = [replace(c, key=k) for c, k in zip(choices, keys, strict=True)]
-        picked = await self._pick(f"Toggle an attribute of {span.id}", choices, filterable=False)
-        if picked is None:
+        attrs = await ask_attributes(
+            self.app, f"Attributes of {span.id} «{it.short(span.text, 30)}»", defs, dict(span.attributes)
+        )
+        if attrs is None or attrs == span.attributes:
             return
-        name, value = picked  # type: ignore[misc]
-        self._act([Put(it.toggle_attribute(span, name, value))], f"{span.id} {name}")
+        self._act([Put(replace(span, attributes=attrs))], f"{span.id} attributes")
 
     @work(exclusive=True, group="dialog")
     async def action_grounding(self) -> None:
@@ -280,7 +273,7 @@ class AnnotationDialogs:
                 return
             ltype = str(picked)
         target = await self._pick(
-            f"{ltype}: {src.id} → which span?", self._span_choices(src.start, exclude={src.id})
+            f"{ltype}: {src.id} → which span?", self._span_choices(src.start, exclude={src.id}, like=src)
         )
         if target is None:
             return
@@ -329,7 +322,20 @@ class AnnotationDialogs:
         choices = cl.mark_entities(
             s.annotations, s.schema, self._span_choices(src.start, types=second.types, last=src.id)
         )
-        target = await self._pick(f"{rtype.name}: {first.name}={shown}; pick {second.name}", choices)
+        prompt = f"{rtype.name}: {first.name}={shown}; pick {second.name}"
+
+        def fits(sp: Span) -> bool:
+            return sp.id != src.id and (
+                not second.types or any(s.schema.is_a(sp.type, t) for t in second.types)
+            )
+
+        while True:  # the list, or (Tab) moving in the text; Tab in the text goes back to the list
+            target = await self._pick(prompt, choices, to_text=True)
+            if target == IN_TEXT:
+                target = await self.pick_in_text(prompt, fits, src)
+                if target == BACK_TO_LIST:
+                    continue
+            break
         if target is None:
             return
         answer = await self._label_and_tags(rtype, None, ())
@@ -451,7 +457,3 @@ class AnnotationDialogs:
             self._act([Remove("note", note.id)], f"note on {target} removed")
         else:
             self._act([Put(replace(note, text=text))], f"note on {target} changed")
-
-
-def _letters(n: int) -> list[str]:
-    return [chr(ord("a") + i) if i < 26 else str(i - 26) for i in range(n)]
