@@ -12,7 +12,6 @@ from sqlalchemy import Connection, select
 
 from corpusdb.basics.errors import Conflict, InvalidInput, PermissionDenied, UsageError
 from corpusdb.basics.records import Annotations, SetInfo
-from corpusdb.kb import check as kb_check
 from corpusdb.services import access
 from corpusdb.services.base import ServiceBase, utcnow_aware
 from corpusdb.services.sets import bump_version, read_contents
@@ -54,6 +53,8 @@ class SubmissionMixin(ServiceBase):
 
     def _violations(self, conn: Connection, info: SetInfo) -> list[Violation]:
         """Checked against the guideline version the set was made under."""
+        from corpusdb.kb import check as kb_check  # lazily: start-up (issue #26)
+
         schema, ann = self._schema_and_contents(conn, info)
         text = conn.execute(select(D.c.text).where(D.c.id == info.document_id)).scalar_one()
         return validate(schema, ann, text) + kb_check.violations(conn, schema, ann)
