@@ -137,20 +137,7 @@ def fleiss_kappa(
     check_confidence(confidence)
     if method == "randolph":
         res = brennan_prediger(counts, weights, categories=categories, confidence=confidence, ci=ci)
-        return Coefficient(
-            "randolph_kappa",
-            res.value,
-            se=res.se,
-            ci_low=res.ci_low,
-            ci_high=res.ci_high,
-            z=res.z,
-            p=res.p,
-            n=res.n,
-            observed=res.observed,
-            expected=res.expected,
-            note=res.note,
-            details=res.details,
-        )
+        return replace(res, name="randolph_kappa")
     if method != "fleiss":
         raise AgreementInputError(f"method must be 'fleiss' or 'randolph', got {method!r}")
     prep = _Prep(counts, weights, categories)
@@ -182,18 +169,10 @@ def fleiss_kappa(
             from scipy import stats
 
             z = value / se0
-            return Coefficient(
-                res.name,
-                res.value,
-                se=res.se,
-                ci_low=res.ci_low,
-                ci_high=res.ci_high,
+            return replace(
+                res,
                 z=z,
                 p=float(2 * stats.norm.sf(abs(z))),
-                n=res.n,
-                observed=res.observed,
-                expected=res.expected,
-                note=res.note,
                 details={
                     **res.details,
                     "se0": se0,
