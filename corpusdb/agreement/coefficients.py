@@ -90,8 +90,11 @@ def _result(
     confidence: float,
     ci: str,
     note: str = "",
+    se_method: str = "Gwet (2014) linearisation",
     **details: Any,
 ) -> Coefficient:
+    """The coefficient ``value`` from observed ``pa`` and chance ``pe`` agreement with its SE: the
+    interval, z and p, and ``details`` after ``se_method`` and ``ci`` (two raters and many)."""
     lo, hi, z, p = interval(value, se, n, confidence, ci)
     return Coefficient(
         name,
@@ -105,7 +108,7 @@ def _result(
         observed=float(pa),
         expected=float(pe),
         note=note,
-        details={"se_method": "Gwet (2014) linearisation", "ci": ci, **details},
+        details={"se_method": se_method, "ci": ci, **details},
     )
 
 
