@@ -189,3 +189,90 @@ def test_cli_kb_commands(sqlite_url: str, capsys: pytest.CaptureFixture[str]) ->
     assert main([*db, "kb", "list"]) == 0
     assert capsys.readouterr().out.splitlines()[1].startswith("hab\tobo\t11\t14\t1\t")
     assert main([*db, "kb", "remove", "hab"]) == 0
+
+
+def _taxdump(folder: Path, taxa: int, seed: int = 3) -> list[str]:
+    """A generated NCBI dump of ``taxa`` species names of Latin-like syllables (their trigrams are
+    common, as in the real taxonomy's): what the bench loads at 2.6 million names, small."""
+    import random
+
+    syll = ["ba", "ci", "llus", "co", "ccus", "strep", "to", "my", "ces", "pseu", "do", "mo", "nas", "lac",
+            "sal", "nel", "la", "ri", "chia", "heli", "bac", "ter", "clos", "tri", "dium", "vi", "bri"]  # fmt: skip
+    rng = random.Random(seed)
+
+    def word() -> str:
+        return "".join(rng.choice(syll) for _ in range(rng.randint(2, 4)))
+
+    names = sorted({f"{word().capitalize()} {word()}" for _ in range(taxa)})
+    with (folder / "nodes.dmp").open("w") as nodes, (folder / "names.dmp").open("w") as out:
+        nodes.write("1\t|\t1\t|\tno rank\t|\n")
+        out.write("1\t|\troot\t|\t\t|\tscientific name\t|\n")
+        for i, name in enumerate(names, 2):
+            nodes.write(f"{i}\t|\t1\t|\tspecies\t|\n")
+            out.write(f"{i}\t|\t{name}\t|\t\t|\tscientific name\t|\n")
+    return names
+
+
+def test_typos_find_the_name_through_its_rarest_trigrams(corpus: Corpus, tmp_path: Path) -> None:
+    """Names whose every trigram is common (a few thousand species of 27 syllables): a dropped, a
+    swapped and a changed letter anywhere in the typed text still bring the name first, as it is
+    typed out; the lookups go through the rarest trigrams the load counted."""
+    from corpusdb.kb.search import gram_counts, rarest
+
+    names = _taxdump(tmp_path, 4000)
+    corpus.kb_add("tax", tmp_path, "ncbi-taxonomy")
+    with corpus.engine.connect() as conn:
+        kid = conn.execute(text("SELECT id FROM kb WHERE name = 'tax'")).scalar_one()
+        counts = gram_counts(conn, kid)
+    assert counts and max(counts.values()) > 500  # common trigrams were counted...
+    assert all(
+        counts.get(g, 0) <= min(counts.get(h, 0) for h in ("ter", "llu")) for g in rarest("tertllus", counts)
+    )
+    import random
+
+    rng = random.Random(5)
+    for name in rng.sample(names, 12):
+        for typo in (
+            name[:3] + name[4:],
+            name[:-3] + name[-2] + name[-3] + name[-1],
+            name[:5] + "q" + name[6:],
+        ):
+            hits = corpus.kb_search("tax", typo, limit=12)
+            assert hits and hits[0].label == name, (typo, name, hits[:3])
+
+
+def test_typing_real_ontobiotope_names_with_a_typo(corpus: Corpus) -> None:
+    """The real OntoBiotope of BB 2016 (2,320 habitat terms; skips without it, see
+    tests/fixtures/kb/README.md): 40 of its labels (seeded), each typed with a letter of its second
+    half dropped, bring their concept (or one of the same label) first; typed right, too. (A dropped
+    space can make another name's prefix, "road side" -> "roadside soil": prefixes rank first.)"""
+    import random
+
+    from importers.kb_obo import read_obo
+    from tests.kb_support import ontobiotope
+
+    path = ontobiotope()
+    terms = [c for c in read_obo(path) if not c.obsolete and len(c.label) >= 8]
+    corpus.kb_add("obt", path, "obo")
+    rng = random.Random(11)
+    labels: dict[str, set[str]] = {}
+    for c in terms:
+        labels.setdefault(" ".join(c.label.casefold().split()), set()).add(c.id)
+    for c in rng.sample(terms, 40):
+        mid = next(i for i in range(len(c.label) // 2, len(c.label)) if c.label[i].isalpha())
+        typo = c.label[:mid] + c.label[mid + 1 :]
+        hits = corpus.kb_search("obt", typo, limit=20)
+        same = labels[" ".join(c.label.casefold().split())]
+        assert hits and hits[0].id in same, (typo, c.id, [(h.id, h.name, h.match) for h in hits[:3]])
+        assert corpus.kb_search("obt", c.label, limit=20)[0].id in same
+
+
+def test_edit_patterns_at_the_typo() -> None:
+    """Where names are dense, the intended name may be far from the typed text in index order: it is
+    read through LIKE patterns one edit away at the typo's place (a letter missing, added, changed,
+    two swapped), each from the range of its literal beginning."""
+    from corpusdb.kb.search import edits
+
+    pats = edits("tertzoo", 4)  # "tert" begins names, "tertz" none: the typo is at 4 (or 3)
+    assert {"tertozo%", "tert_zoo%", "tert_oo%", "tertoo%"} <= set(pats)  # swapped, missing, changed, added
+    assert "terztoo%" in pats and all(p.endswith("%") for p in pats)

@@ -44,3 +44,20 @@ def test_readme_python_example_runs(tmp_path: Path) -> None:
     finally:
         os.chdir(cwd)
     assert "Bacillus subtilis" in buf.getvalue() and (tmp_path / "bb.sqlite").exists()
+
+
+def test_readme_figure_lines_link_to_their_benchmark_sections() -> None:
+    """The README gives the recommenders' and the knowledge bases' headline figures in a line each
+    and links to the sections of docs/benchmarks.md that hold them (issues 24 and 29)."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    bench = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    anchors = {
+        re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^## (.+)$", bench, re.M)
+    }
+    for anchor, figure in (("recommenders", "F1 0.80"), ("knowledge-bases", "p95 per keystroke")):
+        line = next(ln for ln in readme.splitlines() if f"docs/benchmarks.md#{anchor}" in ln)
+        assert anchor in anchors
+        section = readme[: readme.index(line) + len(line)].rsplit("## ", 1)[1]
+        assert figure in section, (anchor, section)

@@ -218,7 +218,7 @@ async def test_the_conflict_list_wraps_at_word_boundaries_at_80_columns(
 
 
 def test_snapshot_decided_lines(snap_compare: Any, sqlite_url: str) -> None:
-    """80x24 after `a x` in a burst: ✓A and ✓- (struck through) on the decided lines, the highlight
+    """80x24 after `1 0` in a burst: ✓A and ✓- (struck through) on the decided lines, the highlight
     on the next open conflict, the lines wrapped at words with continuation lines indented."""
 
     async def decided(pilot: Any) -> None:

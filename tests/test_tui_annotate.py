@@ -268,13 +268,13 @@ async def test_mouse_click_moves_and_drag_selects(url: str) -> None:
     async with app.run_test() as pilot:
         await settle(pilot)
         view = annotate_screen(app).view
-        cd25 = D1.index("CD25")
+        cd25 = D1.index("CD25") + view.margin  # the connector margin before the text
         await pilot.click("#text", offset=(1 + cd25, 0))  # one column of padding before the text
-        assert view.cursor == cd25 and view.selection is None
+        assert view.cursor == cd25 - view.margin and view.selection is None
         await pilot.mouse_down("#text", offset=(1 + cd25, 0))
         await pilot.hover("#text", offset=(1 + cd25 + 4, 0))
         await pilot.mouse_up("#text", offset=(1 + cd25 + 4, 0))
-        assert view.selection == (cd25, cd25 + 4)
+        assert view.selection == (cd25 - view.margin, cd25 - view.margin + 4)
         await add_span(pilot, "gene")
     assert [(s.type, s.text) for s in db_set(url).annotations.spans] == [("gene", "CD25")]
 

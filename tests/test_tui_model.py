@@ -8,6 +8,7 @@ from corpusdb.services.edits import Put, Remove
 from guidelines.schema import load_schema
 from tui import items as it
 from tui.adjudication import to_gold_refs
+from tui.colours import faint
 from tui.facade import open_facade
 from tui.paint import SpanPaint, split_runs
 from tui.sample import TEXTS, build_sample, long_document, span
@@ -50,7 +51,12 @@ def test_paint_innermost_span_wins_and_nesting_is_marked() -> None:
     paint = SpanPaint(20, [outer, inner, disc], SCHEMA.colors())
     assert paint.styles[paint.codes[3]].bgcolor.name == SCHEMA.colors()["protein"]  # type: ignore[union-attr]
     assert paint.styles[paint.codes[3]].underline and not paint.styles[paint.codes[0]].underline
-    assert paint.styles[paint.codes[12]].italic and paint.codes[15] == 0
+    assert paint.styles[paint.codes[12]].italic and not paint.styles[paint.codes[15]].italic
+    # the outer span is overlined all along (around its inner span too); the gap between the
+    # discontinuous span's fragments is a faint band of its colour (issue #25.6)
+    assert all(paint.styles[paint.codes[i]].overline for i in range(10))
+    assert not paint.styles[paint.codes[12]].overline
+    assert paint.styles[paint.codes[15]].bgcolor.name == faint(SCHEMA.colors()["gene"])  # type: ignore[union-attr]
     assert [s.id for s in paint.covering(3)] == ["T2", "T1"]
     assert paint.runs(0, 5) == [(0, 2, paint.codes[0]), (2, 4, paint.codes[2]), (4, 5, paint.codes[4])]
     assert split_runs([(0, 5, 1)], [2, 3]) == [(0, 2, 1), (2, 3, 1), (3, 5, 1)]

@@ -99,13 +99,13 @@ def index(undirected: tuple[str, ...] = ()) -> RelationIndex:
 
 def test_markers_say_type_role_and_direction() -> None:
     m = index().markers()
-    assert [x.full for x in m["T1"]] == ["R1 bind:Arg1→", "R3 bind:Arg1@E1→"]
+    assert [x.full for x in m["T1"]] == ["R1 bind:Arg1→", "R3 ?bind:Arg1@E1→"]  # R3 speculative
     assert [x.full for x in m["T2"]] == ["→R1 Arg2"]
     assert [x.short for x in m["T2"]] == ["→R1"]
     # the entity argument marks every member, the nested relation end is on the inner span only
-    assert [x.full for x in m["T9"]] == ["R3 bind:Arg1@E1→"]
-    assert [x.full for x in m["T8"]] == ["R2 bind:Arg1→"] and "T7" not in m
-    assert [x.full for x in index(("bind",)).markers()["T6"]] == ["↔R3 Arg2"]
+    assert [x.full for x in m["T9"]] == ["R3 ?bind:Arg1@E1→"]
+    assert [x.full for x in m["T8"]] == ["R2 ¬bind:Arg1→"] and "T7" not in m  # R2 negated
+    assert [x.full for x in index(("bind",)).markers()["T6"]] == ["↔R3? Arg2"]
 
 
 def test_event_arguments_and_triggers() -> None:
@@ -167,14 +167,16 @@ async def test_markers_under_the_text_and_partner_highlight(url: str) -> None:
         view = screen.view
         # under "IL-2 binds CD25 in T cells. Mutant IL-2 did not", each marker at its span's column
         assert view.marker_text(0) == [
-            "R1 bind:Arg1↔ R3 bind:Arg1@E1↔",
-            " " * D1.index("CD25") + "↔R1 Arg2" + " " * 9 + "R2 bind:Arg1↔",
+            "R1 bind:Arg1↔ R3 ?bind:Arg1@E1↔",
+            " " * D1.index("CD25") + "↔R1 Arg2" + " " * 9 + "R2 ¬bind:Arg1↔",
         ]
         assert D1.index("Mutant") == D1.index("CD25") + 17
-        assert view.marker_text(1) == [" " * len("bind the ") + "↔R2 Arg2"]  # "receptor alpha chain"
-        assert "↔R1" in screen_text(app) and "R2 bind:Arg1↔" in screen_text(app)
+        col = view.layout_lines.x_of(D1.index("receptor alpha"))  # the margin narrows the lines
+        assert view.marker_text(1) == [" " * col + "↔R2¬ Arg2"]  # "receptor alpha chain"
+        assert "↔R1" in screen_text(app) and "R2 ¬bind:Arg1↔" in screen_text(app)
         # text columns are the text's: the marker rows are rows of their own
-        assert screen_text(app).splitlines()[1].startswith(" IL-2 binds CD25 in T cells.")
+        pad = " " * (1 + view.margin)  # the padding, then the connector margin (empty: no active span)
+        assert screen_text(app).splitlines()[1].startswith(pad + "IL-2 binds CD25 in T cells.")
         await press(pilot, "w", "w")  # onto CD25: its partner IL-2 (T1) is highlighted
         assert screen.active == "T2"
         assert view.partners == [(0, 4)] and "T1" in view.hot
@@ -238,7 +240,7 @@ async def test_type_labels_and_legend(url: str) -> None:
         legend = str(screen.query_one("#legend").render())
         for t in ("cell", "protein", "protein-complex", "protein-region"):
             assert f" {t} " in legend
-        assert view.marker_text(2) == ["↔R3 Arg2" + " " * 22 + "R3 bind:Arg1@E1↔"]  # no type label yet
+        assert view.marker_text(2) == ["↔R3? Arg2" + " " * 21 + "R3 ?bind:Arg1@E1↔"]  # no type label yet
         await press(pilot, "L")
         assert view.show_types
         rows = view.marker_text(0)
@@ -264,7 +266,7 @@ async def test_blindness_markers_show_only_my_relations(url: str) -> None:
         bob = Corpus.open("demo", url=url, user="bob").my_set("d1").annotations
         assert [r.args[0].ref for r in bob.relations] == ["T1"]
         # bob's R1 is STAT5 ↔ IL-2: in alice's view STAT5 is only R3's end
-        assert [m.full for m in idx.markers()["T6"]] == ["↔R3 Arg2"]
+        assert [m.full for m in idx.markers()["T6"]] == ["↔R3? Arg2"]
 
 
 # -- adjudication ----------------------------------------------------------------------------------
@@ -371,11 +373,14 @@ async def test_clicks_on_marker_rows_and_below_them_land_in_the_right_text(url: 
         assert isinstance(screen, AnnotateScreen)
         view = screen.view
         cd25 = D1.index("CD25")
-        await pilot.click("#text", offset=(1 + cd25 + 1, 2))  # on "↔R1 Arg2", under CD25
+        m = view.margin  # the connector margin left of the text
+        await pilot.click("#text", offset=(1 + m + cd25 + 1, 2))  # on "↔R1 Arg2", under CD25
         assert view.cursor == cd25 + 1 and screen.active == "T2"
-        line1 = view.layout_lines.lines[1][0]  # "bind the receptor…", three rows below line 0
-        await pilot.click("#text", offset=(1 + 9, 3))
-        assert view.cursor == line1 + 9 and screen.active == "T4"  # "receptor", inside T5
+        receptor = D1.index("receptor")  # on line 1, three rows below line 0
+        assert view.layout_lines.line_of(receptor) == 1
+        col = view.layout_lines.x_of(receptor)
+        await pilot.click("#text", offset=(1 + m + col, 3))
+        assert view.cursor == receptor and screen.active == "T4"  # "receptor", inside T5
         await press(pilot, "up")  # up goes to the text line above, over the marker rows
         assert view.layout_lines.line_of(view.cursor) == 0
 

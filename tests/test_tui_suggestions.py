@@ -15,6 +15,7 @@ from rich.color import ColorSystem
 from corpusdb.api import Corpus
 from corpusdb.basics.records import Annotations, Document, Span
 from tui.app import CorpusApp, build_app
+from tui.colours import type_colours
 from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample
 from tui.screens.annotate import AnnotateScreen
@@ -137,7 +138,7 @@ async def test_suggestions_are_drawn_apart_from_items_even_in_16_colours(url: st
 
         def style_at(offset: int) -> Any:
             line = view.layout_lines.line_of(offset)
-            x = view.layout_lines.x_of(offset)
+            x = view.layout_lines.x_of(offset) + view.margin  # the connector margin first
             strip = view.render_line(line - round(view.scroll_y))
             cells = 0
             for seg in strip:
@@ -147,7 +148,7 @@ async def test_suggestions_are_drawn_apart_from_items_even_in_16_colours(url: st
             raise AssertionError(offset)
 
         item, suggested, plain = style_at(IL2[0] + 3), style_at(IL2[1] + 1), style_at(IL2[1] - 2)
-        colour = app.facade.schema.colors()["protein"]
+        colour = type_colours(app.facade.schema)["protein"]  # the colour the TUI shows it in
         assert item.bgcolor.name == colour  # the annotator's item: its type's colour as background
         assert suggested.bgcolor == plain.bgcolor  # a suggestion: the text's own background...
         assert suggested.color.name == colour and suggested.underline and suggested.italic and suggested.bold

@@ -21,7 +21,7 @@ from corpusdb.basics.errors import InvalidInput
 from corpusdb.basics.records import Annotations, Entity, Span
 from corpusdb.services.edits import Change, Put, Remove, apply_changes, dependents, next_id
 from guidelines.schema import Schema
-from tui.items import entity_of, short
+from tui.items import entity_of, likeness, short
 from tui.paint import UNKNOWN_COLOR, contrast
 
 C = TypeVar("C")
@@ -37,16 +37,22 @@ def names(ann: Annotations, entity: Entity, n: int = 30) -> str:
     return "{" + short("|".join(texts), n) + "}"
 
 
-def nearest_entities(ann: Annotations, offset: int, exclude: str | None = None) -> list[Entity]:
+def nearest_entities(
+    ann: Annotations, offset: int, exclude: str | None = None, like: Span | None = None
+) -> list[Entity]:
     """Entities by the distance of their nearest mentioned member to ``offset`` (names without a
-    mention count as far away), then by id."""
+    mention count as far away), then by id. With ``like`` (the span to put in one): entities of its
+    type with a member of its text first, then those of its type, then the others."""
     spans = {s.id: s for s in ann.spans}
 
     def distance(e: Entity) -> int:
         starts = [spans[m].start for m in e.members if m in spans and spans[m].fragments]
         return min((abs(s - offset) for s in starts), default=1 << 30)
 
-    return sorted((e for e in ann.entities if e.id != exclude), key=lambda e: (distance(e), e.id))
+    def tier(e: Entity) -> int:
+        return likeness(like, e.type, [spans[m].text for m in e.members if m in spans]) if like else 0
+
+    return sorted((e for e in ann.entities if e.id != exclude), key=lambda e: (tier(e), distance(e), e.id))
 
 
 def _placed(span: Span) -> Span:

@@ -16,6 +16,7 @@ from typing import Any
 
 from corpusdb.api import Corpus
 from corpusdb.basics.errors import CorpusError, DecidedMeanwhile, NotFound, UsageError
+from corpusdb.basics.names import natural_key
 from corpusdb.basics.records import Annotations, AnnotationSet, GuidelineInfo, ProjectInfo, SetInfo
 from corpusdb.store.db import default_url
 from corpusdb.workflow.status import StatusReport
@@ -45,6 +46,25 @@ class DocRow:
     """Open suggestions on my set (``corpusdb.recommend``): not my items until I accept them."""
     rank: int | None = None
     """Where ``assign --order`` put the document in my queue (1: first), if it did."""
+    title: str = ""
+    """The document's title (its metadata's ``title``), else the beginning of its text."""
+
+    @property
+    def todo(self) -> str:
+        """What is left to do on the document for me, its annotator (the list's "to do" column)."""
+        if self.status == "submitted":
+            return "nothing (submitted)"
+        if self.skipped:
+            return "submit the skip (S)"
+        left = [f"review {self.suggestions} suggestion(s)"] if self.suggestions else []
+        items = self.spans + self.relations + self.links + self.labels
+        if self.seeded and self.status == "assigned":
+            left.insert(0, "check the pre-annotation")
+        elif not items and self.status == "assigned":
+            left.insert(0, "annotate")
+        else:
+            left.append("finish, submit (S)")
+        return ", ".join(left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +213,7 @@ class TuiFacade:
             if self.has("queue_positions")
             else {}
         )
+        titles = self._titles([i.document_external_id for i in infos])
         rows = []
         for i in infos:
             ann = contents[i.id]
@@ -211,11 +232,24 @@ class TuiFacade:
                     i.seeded_from is not None,
                     open_.get(i.id, 0),
                     ranks.get(i.id),
+                    titles.get(i.document_external_id, ""),
                 )
             )
-        if ranks:  # the order ``assign --order`` handed them out in, the rest after
-            rows.sort(key=lambda r: (r.rank is None, r.rank or 0))
+        # the order ``assign --order`` handed them out in, the rest after; ids in natural order
+        # (dev.2 before dev.10)
+        rows.sort(key=lambda r: (r.rank is None, r.rank or 0, natural_key(r.document)))
         return rows
+
+    PREVIEW = 120
+    """Characters of a document's text read for the list's preview (the database cuts them)."""
+
+    def _titles(self, documents: Sequence[str]) -> dict[str, str]:
+        """Each document's title (metadata ``title``), else its text's beginning on one line."""
+        out: dict[str, str] = {}
+        for d in self.corpus.documents(external_ids=documents, head=self.PREVIEW):
+            title = d.metadata.get("title") if d.metadata else None
+            out[d.external_id] = " ".join(str(title or d.text).split())
+        return out
 
     def open_document(self, document: str) -> DocumentSession:
         """My set on ``document``, ready to edit."""
@@ -402,7 +436,7 @@ class TuiFacade:
                 gold[h.document_external_id] = h.status
             elif h.kind == "annotation" and h.annotator is not None:
                 per_doc[h.document_external_id][h.annotator] = h.status
-        docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc))
+        docs = tuple(DocProgress(d, per_doc[d], gold.get(d)) for d in sorted(per_doc, key=natural_key))
         if self.role not in ("lead", "adjudicator"):
             return Progress(report, docs)
         time = self.corpus.time_report(agreement=False).to_dict()
@@ -545,7 +579,8 @@ class TuiFacade:
     def queue(self) -> list[Any]:
         """Documents ready for adjudication with their conflict counts (workflow QueueEntry)."""
         self._need("adjudication_queue")
-        return list(self.corpus.adjudication_queue())  # type: ignore[attr-defined]
+        queue = self.corpus.adjudication_queue()  # type: ignore[attr-defined]
+        return sorted(queue, key=lambda e: natural_key(e.document))  # dev.2 before dev.10
 
     def open_adjudication(self, document: str) -> Adjudication:
         """The conflicts left and the gold set; an adjudicator's opening auto-merges agreed items first.

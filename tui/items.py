@@ -174,9 +174,28 @@ def doc_label_keys(schema: Schema) -> dict[str, tuple[str, str, str]]:
     return out
 
 
-def spans_near(ann: Annotations, offset: int) -> list[Span]:
-    """Every span, the nearest to ``offset`` first (argument pickers start with the likely ones)."""
-    return sorted(ann.spans, key=lambda s: (abs(s.start - offset), s.start, s.id))
+def spans_near(ann: Annotations, offset: int, like: Span | None = None) -> list[Span]:
+    """Every span, the nearest to ``offset`` first (argument pickers start with the likely ones).
+    With ``like`` (a span to put in an entity or to link as the same thing): spans of its type and
+    text first, then of its type, then the others, each group nearest first."""
+    if like is None:
+        return sorted(ann.spans, key=lambda s: (abs(s.start - offset), s.start, s.id))
+    return sorted(
+        ann.spans, key=lambda s: (likeness(like, s.type, [s.text]), abs(s.start - offset), s.start, s.id)
+    )
+
+
+def same_text(a: str, b: str) -> bool:
+    """The same name, whatever the case and spacing (``IL-2`` and ``il-2``)."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def likeness(like: Span, type_: str, texts: Sequence[str]) -> int:
+    """0: the type and a text of ``like``; 1: its type only; 2: another type (an entity picker's
+    order: the mentions of the same thing first)."""
+    if type_ != like.type:
+        return 2
+    return 0 if any(same_text(t, like.text) for t in texts) else 1
 
 
 # -- showing items -------------------------------------------------------------------------------

@@ -43,9 +43,14 @@ PLACES = {
     "message": "questions",
     "kb": "knowledge-base lookup",
     "judge": "judging",
+    "text_pick": "picking an argument in the text (r, then Tab)",
     "decisions": "decision history",
 }
 """Where keys act: screens (and the text view widget), with the name the docs table uses."""
+
+MODES = {"text_pick": "annotate"}
+"""Places that are a mode of another: their keys join that place's bindings (last, with priority:
+active only in the mode, by the screen's ``check_action``)."""
 
 DIALOGS = ("pick", "checklist", "prompt", "message", "kb", "decisions")
 
@@ -436,6 +441,7 @@ KEYMAP: list[Entry] = [
         checklist=Use("accept", "Accept", show=True, priority=True),
         judge=("annotate", "Passages: the unit on the annotation screen"),
         decisions=Use("close", "Close", show=True),
+        text_pick=Use("text_pick('take')", "Pick: take this span", show=True, priority=True),
     ),
     _e(
         "escape",
@@ -455,6 +461,7 @@ KEYMAP: list[Entry] = [
         search=("close", "Close"),
         judge=("close", "Close"),
         decisions=Use("close", "Close", show=True),
+        text_pick=Use("text_pick('cancel')", "Pick: cancel", show=True, priority=True),
     ),
     _e(
         "q",
@@ -474,6 +481,8 @@ KEYMAP: list[Entry] = [
         "the other part of the screen: text ⇄ list (gold editor: start ⇄ end boundary)",
         annotate=("toggle_focus", "Text ⇄ list"),
         gold_edit=Use("switch_side", "Start ⇄ end boundary", show=True),
+        text_pick=Use("text_pick('list')", "Pick: the list", show=True, priority=True),
+        pick=Use("to_text", "Pick it in the text (a relation's argument)", priority=True),
     ),
     _e(
         "l",
@@ -590,6 +599,12 @@ def bindings(place: str) -> list[BindingType]:
     """The Textual bindings of one place, by rank then in the map's order (the footer shows them so)."""
     if place not in PLACES:
         raise KeyError(place)
+    if place in MODES:
+        raise KeyError(f"{place} is a mode of {MODES[place]}: its keys are in that place's bindings")
+    return _bindings(place) + [b for mode, host in MODES.items() if host == place for b in _bindings(mode)]
+
+
+def _bindings(place: str) -> list[BindingType]:
     here = [(e, u) for e in KEYMAP if (u := e.uses.get(place)) is not None]
     here.sort(key=lambda eu: eu[1].rank)  # stable: the map's order within a rank
     out: list[BindingType] = [

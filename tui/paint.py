@@ -7,11 +7,14 @@ a cursor move only re-renders the two lines it touches.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 from rich.style import Style
 
 from corpusdb.basics.records import Span
+from tui.colours import faint
 
 UNKNOWN_COLOR = "#808080"
 
@@ -22,23 +25,40 @@ def contrast(color: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
 
 
-def span_style(color: str, *, nested: bool = False, discontinuous: bool = False) -> Style:
+def span_style(
+    color: str, *, nested: bool = False, discontinuous: bool = False, outer: bool = False
+) -> Style:
     """How a span's characters look: its type colour as background; underlined where spans nest;
-    italic for the fragments of a discontinuous span."""
-    return Style(color=contrast(color), bgcolor=color, underline=nested, italic=discontinuous)
+    overlined all along a span that holds another (the outer span reads as one piece around the
+    inner one); italic for the fragments of a discontinuous span."""
+    return Style(
+        color=contrast(color), bgcolor=color, underline=nested, italic=discontinuous, overline=outer or None
+    )
+
+
+def bridge_style(color: str) -> Style:
+    """The gap between two fragments of a discontinuous span: a faint band of its colour, so the
+    eye joins the fragments across it."""
+    return Style(bgcolor=faint(color))
+
+
+BRIDGE_MAX = 200
+"""Gaps longer than this (characters) get no band: far fragments are joined by the mark only."""
 
 
 class SpanPaint:
     """Which style each character of a document gets from the spans covering it.
 
     The innermost (shortest) span wins the colour, so nested spans stay visible inside their parent;
-    a character covered by two spans or more is underlined.
+    a character covered by two spans or more is underlined, a span holding another is overlined over
+    its whole width, and the gaps between a discontinuous span's fragments are a faint band of its
+    colour.
     """
 
     def __init__(self, length: int, spans: Sequence[Span], colors: Mapping[str, str]) -> None:
         self.spans = tuple(spans)
         self.styles: list[Style | None] = [None]
-        keys: dict[tuple[str, bool, bool], int] = {}
+        keys: dict[tuple[str, bool, bool, bool, bool], int] = {}
         codes = [0] * (length + 1)
         depth = [0] * (length + 1)
         owner: list[Span | None] = [None] * (length + 1)
@@ -48,15 +68,59 @@ class SpanPaint:
                 for i in range(max(0, b), min(e, length)):
                     depth[i] += 1
                     owner[i] = s
+        # Spans holding another (a fragment of another span lies within one of theirs): overlined.
+        # By intervals, not characters: an edit of a full-text article repaints in one pass.
+        frags = sorted((b, e, k) for k, sp in enumerate(self.spans) for b, e in sp.fragments if e > b)
+        starts = [f[0] for f in frags]
+        outer = [False] * (length + 1)
+        holders: set[int] = set()
+        for b, e, k in frags:
+            j = bisect.bisect_left(starts, b)
+            while j < len(frags) and frags[j][0] < e:
+                if frags[j][2] != k and frags[j][1] <= e:
+                    holders.add(k)
+                    break
+                j += 1
+        for k in holders:
+            for b, e in self.spans[k].fragments:
+                b, e = max(0, b), min(e, length)
+                if e > b:
+                    outer[b:e] = [True] * (e - b)
+        # Gaps between a discontinuous span's fragments, where no span is: a faint band.
+        bridge: dict[int, str] = {}
+        for sp in self.spans:
+            if len(sp.fragments) < 2:
+                continue
+            for (_a, gap_start), (gap_end, _b) in itertools.pairwise(sorted(sp.fragments)):
+                if 0 < gap_end - gap_start <= BRIDGE_MAX:
+                    color = colors.get(sp.type, UNKNOWN_COLOR)
+                    for i in range(max(0, gap_start), min(gap_end, length)):
+                        if owner[i] is None:
+                            bridge[i] = color
+        local: dict[tuple[int, bool, bool], int] = {}
         for i in range(length):
             s = owner[i]
             if s is None:
-                continue
-            key = (colors.get(s.type, UNKNOWN_COLOR), depth[i] > 1, len(s.fragments) > 1)
+                if i not in bridge:
+                    continue
+                key = (bridge[i], False, False, False, True)
+            else:
+                lk = (id(s), depth[i] > 1, outer[i])
+                code = local.get(lk)
+                if code is not None:
+                    codes[i] = code
+                    continue
+                key = (colors.get(s.type, UNKNOWN_COLOR), lk[1], len(s.fragments) > 1, lk[2], False)
             code = keys.get(key)
             if code is None:
                 code = keys[key] = len(self.styles)
-                self.styles.append(span_style(key[0], nested=key[1], discontinuous=key[2]))
+                self.styles.append(
+                    bridge_style(key[0])
+                    if key[4]
+                    else span_style(key[0], nested=key[1], discontinuous=key[2], outer=key[3])
+                )
+            if s is not None:
+                local[(id(s), key[1], key[3])] = code
             codes[i] = code
         self.codes = codes
 

@@ -92,11 +92,12 @@ class RelationIndex:
 
         for rel in self.relations.values():
             arrow = self.arrow(rel)
+            flag = label_flag(rel)
             triggered = bool(rel.trigger and rel.trigger in self.spans)
             if triggered:
                 put(
                     [rel.trigger or ""],
-                    Marker(rel.id, f"{rel.id} {rel.type}{arrow}", f"{rel.id}{arrow}", True),
+                    Marker(rel.id, f"{rel.id} {flag}{rel.type}{arrow}", f"{rel.id}{flag}{arrow}", True),
                 )
             for i, arg in enumerate(rel.args):
                 role = arg.role
@@ -106,9 +107,10 @@ class RelationIndex:
                     role = f"{role}={arg.ref}"
                 ids = [s.id for s in self.anchors(arg.ref)]
                 if i == 0 and not triggered:
-                    put(ids, Marker(rel.id, f"{rel.id} {rel.type}:{role}{arrow}", f"{rel.id}{arrow}", True))
+                    full = f"{rel.id} {flag}{rel.type}:{role}{arrow}"
+                    put(ids, Marker(rel.id, full, f"{rel.id}{flag}{arrow}", True))
                 else:
-                    put(ids, Marker(rel.id, f"{arrow}{rel.id} {role}", f"{arrow}{rel.id}", False))
+                    put(ids, Marker(rel.id, f"{arrow}{rel.id}{flag} {role}", f"{arrow}{rel.id}{flag}", False))
         return out
 
     def relations_of(self, span_id: str) -> list[Relation]:
@@ -212,6 +214,33 @@ class RelationIndex:
             out.append(f"\n{lead} {role}: ", style="dim" if i else "")
             out.append(self.ref_text(ref, n))
         return out
+
+
+def label_flag(rel: Relation) -> str:
+    """The label as a marker shows it: ``?`` speculative, ``¬`` negated, nothing when asserted
+    or unlabelled (the plain reading)."""
+    return LABEL_MARK.get(rel.label, "") if rel.label is not None and rel.label != 1 else ""
+
+
+def connector_pairs(
+    index: RelationIndex, relations: Iterable[Relation], limit: int = 12
+) -> list[tuple[int, int]]:
+    """(source start, target start) of each end pair of ``relations``, for the view's margin: from
+    the source (trigger, else first argument) to every other end's spans."""
+    out: list[tuple[int, int]] = []
+    for rel in relations:
+        ends = index.ends(rel)
+        if not ends:
+            continue
+        sources = [s.start for s in ends[0][2] if s.start >= 0]
+        for _role, _ref, spans in ends[1:]:
+            for a in sources:
+                for s in spans:
+                    if s.start >= 0 and (a, s.start) not in out:
+                        out.append((a, s.start))
+        if len(out) >= limit:
+            break
+    return out[:limit]
 
 
 def undirected_types(schema: object) -> frozenset[str]:

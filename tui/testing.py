@@ -20,6 +20,7 @@ from textual import events
 from textual.app import App
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
+from textual.screen import ModalScreen
 
 DIALOG_GROUP = "dialog"
 P = ParamSpec("P")
@@ -29,7 +30,7 @@ T = TypeVar("T")
 async def settle(pilot: Pilot[Any], *, timeout: float = 10.0) -> None:
     """Let the app finish what the last keys started: saves, loads, screen pushes.
 
-    Quiet means no worker running (but an open dialog's) over two drains of every pending message
+    Quiet means no worker running (but the worker of a dialog that is up) over two drains of every pending message
     in a row (a worker is often started by a message handled a moment after the key); then the
     screen renders once.
     """
@@ -42,7 +43,10 @@ async def settle(pilot: Pilot[Any], *, timeout: float = 10.0) -> None:
         if loop.time() > deadline:
             raise TimeoutError(f"workers still running after {timeout}s: {busy}")
         await pilot._wait_for_screen()
-        busy = [w for w in app.workers if w.group != DIALOG_GROUP and not w.is_finished]
+        # a dialog's worker waits on its dialog; once no dialog is up it is finishing its action (the
+        # save after the last answer), which the test must see landed
+        dialog_up = isinstance(app.screen, ModalScreen)
+        busy = [w for w in app.workers if not w.is_finished and (w.group != DIALOG_GROUP or not dialog_up)]
         if getattr(app, "held_keys", None) or getattr(app, "_key_in_flight", None) is not None:
             busy.append("keys waiting for a screen")  # CorpusApp sends them once it is there
         if busy:

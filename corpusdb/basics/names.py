@@ -51,3 +51,14 @@ def check_name(name: object, what: str) -> None:
     problem = name_problem(name, what)
     if problem is not None:
         raise InvalidInput(problem)
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key putting ``dev.2`` before ``dev.10`` (numbers compared as numbers, the rest as text,
+    case-insensitively): how people expect a list of document ids to read."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part.casefold()) for part in _DIGITS.split(name) if part
+    )

@@ -41,12 +41,19 @@ def add(
     kind: Annotated[
         str,
         typer.Option(
-            "--kind", "-k", help="string (matcher), tagger (CRF) or external (a system's predictions)."
+            "--kind",
+            "-k",
+            help="string (matcher), tagger (CRF), relation (relations between your spans, from gold "
+            "relations) or external (a system's predictions).",
         ),
     ] = "string",
     types: Annotated[
         list[str] | None,
-        typer.Option("--type", "-t", help="Only this entity type (repeatable; default: all)."),
+        typer.Option(
+            "--type",
+            "-t",
+            help="Only this entity type, or relation type for --kind relation (repeatable; default: all).",
+        ),
     ] = None,
     option: Annotated[
         list[str] | None,
@@ -55,7 +62,7 @@ def add(
             "-o",
             help="KEY=VALUE (repeatable). string: case=sensitive|insensitive|auto, auto_min=5, "
             "boundaries=token|none, min_length=2, min_count=1, min_score=0; tagger: c1, c2, max_iterations, "
-            "min_score=0.5.",
+            "min_score=0.5; relation: window=sentence|document, min_score=0.1, min_seen=1.",
         ),
     ] = None,
     dictionary: Annotated[

@@ -8,7 +8,8 @@ How (per keystroke, so every step is a bounded index lookup, never a scan of the
 3. **fuzzy**, only when 1 and 2 found fewer than ``limit`` concepts (fuzzy candidates rank after
    prefixes, so when prefixes fill the list they could never be shown: while a name is being typed
    without a typo, this step costs nothing). Where is the typo? ``L``, the longest prefix of ``q``
-   that begins some name (a few one-row index probes), is at or past it, so the intended name
+   that begins some name (its longer common prefix with its two neighbours in index order), is at
+   or past it, so the intended name
    begins with ``q[:L-1]`` when the typo is late, and contains ``q[L+2:]`` whatever the edit
    (dropped, added, changed or swapped letter). Candidates are fetched from each side, each a
    bounded index read: the names around ``q`` in index order sharing ``q[:L-1]``; the names
@@ -90,62 +91,144 @@ def _prefix_rows(conn: Connection, kid: int, q: str) -> Sequence[tuple[str, str,
     ).fetchall()  # fmt: skip
 
 
-def _begins(conn: Connection, kid: int, p: str) -> bool:
-    where, _ = _range(conn)
-    return (
-        conn.execute(
-            text(f"SELECT 1 FROM kb_name WHERE kb_id = :k AND {where} LIMIT 1"),
-            {"k": kid, "lo": p, "hi": p + TOP},
-        ).first()
-        is not None
-    )
-
-
 def longest_prefix(conn: Connection, kid: int, q: str) -> int:
-    """The length of the longest prefix of ``q`` that begins some name (binary search: ~log2(len(q))
-    one-row index probes)."""
-    lo, hi = 0, len(q)  # q[:lo] begins a name; q[:hi+1] does not
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _begins(conn, kid, q[:mid]):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """The length of the longest prefix of ``q`` that begins some name: the longer common prefix of
+    ``q`` with its two neighbours in index order (one query reading one row on each side)."""
+    _, order = _range(conn)
+    rows = conn.execute(
+        text(f"SELECT norm FROM (SELECT norm FROM kb_name WHERE kb_id = :k AND {order} >= :q "
+             f"ORDER BY {order} LIMIT 1) a UNION ALL SELECT norm FROM (SELECT norm FROM kb_name "
+             f"WHERE kb_id = :k AND {order} < :q ORDER BY {order} DESC LIMIT 1) b"),
+        {"k": kid, "q": q},
+    ).fetchall()  # fmt: skip
+    return max((_common(q, str(r[0])) for r in rows), default=0)
+
+
+def _common(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _near_rows(conn: Connection, kid: int, q: str, head: str) -> list[tuple[str, str, str, str]]:
-    """The names sharing ``head`` nearest ``q`` in index order, on both sides."""
+    """The names sharing ``head`` nearest ``q`` in index order, on both sides (one query)."""
     where, order = _range(conn)
-    col = order
-    args = {"k": kid, "lo": head, "hi": head + TOP, "q": q}
-    after = conn.execute(
-        text(f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} AND {col} >= :q "
-             f"ORDER BY {order} LIMIT {NEAR_ROWS}"), args).fetchall()  # fmt: skip
-    before = conn.execute(
-        text(f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} AND {col} < :q "
-             f"ORDER BY {order} DESC LIMIT {NEAR_ROWS}"), args).fetchall()  # fmt: skip
-    return [*after, *before]
+    return list(conn.execute(
+        text(f"SELECT * FROM (SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} "
+             f"AND {order} >= :q ORDER BY {order} LIMIT {NEAR_ROWS}) a UNION ALL "
+             f"SELECT * FROM (SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {where} "
+             f"AND {order} < :q ORDER BY {order} DESC LIMIT {NEAR_ROWS}) b"),
+        {"k": kid, "lo": head, "hi": head + TOP, "q": q},
+    ).fetchall())  # fmt: skip
+
+
+_GRAMS: dict[tuple[str, int, int], dict[str, int] | None] = {}
+
+
+def gram_counts(conn: Connection, kid: int) -> dict[str, int] | None:
+    """How many names hold each common trigram of knowledge base ``kid`` (``kb.meta``, written at
+    load), read once per process and version; None for a knowledge base loaded before they were
+    counted (its next ``kb update`` counts them)."""
+    version = conn.execute(text("SELECT version FROM kb WHERE id = :k"), {"k": kid}).scalar()
+    key = (conn.engine.url.render_as_string(hide_password=True), kid, int(version or 0))
+    if key not in _GRAMS:
+        meta = conn.execute(text("SELECT meta FROM kb WHERE id = :k"), {"k": kid}).scalar()
+        if isinstance(meta, str):
+            import json
+
+            meta = json.loads(meta)
+        grams = (meta or {}).get("grams")
+        _GRAMS[key] = dict(grams) if isinstance(grams, dict) else None
+    return _GRAMS[key]
+
+
+RARE = 3
+"""A substring is looked up through at most this many of its rarest trigrams (ANDed)."""
+
+
+def rarest(piece: str, counts: dict[str, int], *, alnum: bool = False) -> list[str]:
+    """The ``RARE`` rarest distinct trigrams of ``piece`` (by ``counts``: absent ones are rare);
+    ``alnum``: letters and digits only (what pg_trgm indexes)."""
+    grams = {piece[i : i + 3] for i in range(len(piece) - 2)}
+    if alnum:
+        grams = {g for g in grams if g.isalnum()}
+    return sorted(grams, key=lambda g: (counts.get(g, 0), g))[:RARE]
 
 
 def _containing(
     conn: Connection, kid: int, piece: str, kind: str, rows: int = FUZZY_ROWS
 ) -> Sequence[tuple[str, str, str, str]]:
-    """Names of ``kid`` containing ``piece``, at most ``rows``, through the trigram index."""
-    if kind == "fts5":  # a phrase of trigrams: the index alone answers it, in rowid order
-        phrase = '"' + piece.replace('"', '""') + '"'
+    """Names of ``kid`` containing ``piece``, at most ``rows``, through the trigram index: the
+    names holding its rarest trigrams (the index reads only their short lists), checked for the
+    whole piece. A phrase of all its trigrams would read every one's list, common ones included:
+    10x slower at NCBI Taxonomy scale."""
+    counts = gram_counts(conn, kid)
+    if kind == "fts5":
+        if counts is None:  # not counted: a phrase of all its trigrams (slower, as sure)
+            query = '"' + piece.replace('"', '""') + '"'
+        else:
+            query = " AND ".join('"' + g.replace('"', '""') + '"' for g in rarest(piece, counts))
         return conn.exec_driver_sql(
             f"SELECT n.code, n.name, n.norm, n.kind FROM kb_name n WHERE n.id IN "
-            f"(SELECT rowid FROM {index.FTS} WHERE {index.FTS} MATCH ? LIMIT {rows * 4}) "
-            f"AND +n.kb_id = ? LIMIT {rows}",  # +: by rowid, not a scan of the kb_id index
-            (phrase, kid),
+            f"(SELECT rowid FROM {index.FTS} WHERE {index.FTS} MATCH ? LIMIT {rows * 8}) "
+            f"AND +n.kb_id = ? AND instr(n.norm, ?) > 0 LIMIT {rows}",  # +: by rowid, not the kb_id index
+            (query, kid, piece),
         ).fetchall()
+    grams = (rarest(piece, counts, alnum=True) if counts is not None else []) or [piece]  # else all of it
+    likes = " AND ".join(f"norm LIKE :g{i}" for i in range(len(grams)))
     return conn.execute(
-        text(
-            f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND norm LIKE :p LIMIT {FUZZY_ROWS}"
-        ),
-        {"k": kid, "p": f"%{piece}%"},
-    ).fetchall()
+        text(f"SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND {likes} "
+             f"AND strpos(norm, :p) > 0 LIMIT {rows}"),
+        {"k": kid, "p": piece, **{f"g{i}": f"%{g}%" for i, g in enumerate(grams)}},
+    ).fetchall()  # fmt: skip
+
+
+EDIT_ROWS = 50
+
+
+def edits(q: str, longest: int) -> list[str]:
+    """LIKE patterns of the names one edit away from ``q`` at the typo's place (``longest`` or the
+    letter before it): a letter missing (``_`` put in), added (taken out), changed (``_``) or two
+    letters swapped."""
+    out: list[str] = []
+    for t in (longest - 1, longest):
+        if not 0 < t < len(q):
+            continue
+        head, rest = q[:t], q[t:]
+        out += [head + "_" + rest, head + "_" + rest[1:], head + rest[1:]]
+        if len(rest) >= 2:
+            out.append(head + rest[1] + rest[0] + rest[2:])
+    return [p + "%" for p in dict.fromkeys(out)]
+
+
+def _edit_rows(conn: Connection, kid: int, q: str, longest: int) -> Sequence[tuple[str, str, str, str]]:
+    """Names one edit away from ``q`` where the typo is (the names around ``q`` in index order may
+    all lie between it and the intended name where names are dense). Each pattern is read in the
+    range of the prefix index its literal beginning gives (``tert_zoo%``: names from ``tert``),
+    patterns whose literal beginning is shorter than ``longest`` left out (their range would hold a
+    large share of the names); one query, a bounded range read per beginning."""
+    if any(ch in q for ch in "%_\\"):
+        return []
+    _, order = _range(conn)
+    groups: dict[str, list[str]] = {}
+    for p in edits(q, longest):
+        lit = p.split("_", 1)[0].rstrip("%")
+        if len(lit) >= longest:
+            groups.setdefault(lit, []).append(p)
+    if not groups:
+        return []
+    args: dict[str, Any] = {"k": kid}
+    parts = []
+    for i, (lit, pats) in enumerate(groups.items()):
+        args[f"lo{i}"], args[f"hi{i}"] = lit, lit + TOP
+        likes = " OR ".join(f"norm LIKE :e{i}_{j}" for j in range(len(pats)))
+        args.update({f"e{i}_{j}": p for j, p in enumerate(pats)})
+        parts.append(f"SELECT * FROM (SELECT code, name, norm, kind FROM kb_name WHERE kb_id = :k AND "
+                     f"{order} >= :lo{i} AND {order} < :hi{i} AND ({likes}) LIMIT {EDIT_ROWS}) x{i}")  # fmt: skip
+    return conn.execute(text(" UNION ALL ".join(parts)), args).fetchall()  # one range read per beginning
 
 
 def _fuzzy_rows(conn: Connection, kid: int, q: str, kind: str) -> list[tuple[str, str, str, str]]:
@@ -153,6 +236,8 @@ def _fuzzy_rows(conn: Connection, kid: int, q: str, kind: str) -> list[tuple[str
     out: list[tuple[str, str, str, str]] = []
     if longest >= 3:
         out += _near_rows(conn, kid, q, q[: max(3, longest - 1)])
+    if longest >= 4:
+        out += _edit_rows(conn, kid, q, longest)
     if kind == "pg_trgm":  # the GIN index, even where the planner guesses a scan would find rows sooner
         conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
     if kind != "none":  # without a trigram index a substring would be a scan of every name

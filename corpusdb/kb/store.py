@@ -8,6 +8,7 @@ raises at the end and the whole load rolls back (all or nothing).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -82,11 +83,17 @@ def _json(value: Any) -> Any:
 
 
 def write_concepts(
-    conn: Connection, kid: int, concepts: Iterable[Concept], progress: Progress | None = None
+    conn: Connection,
+    kid: int,
+    concepts: Iterable[Concept],
+    progress: Progress | None = None,
+    grams: Counter[str] | None = None,
 ) -> tuple[int, int]:
     """Insert every concept (its row, its names, its parent edges); returns (concepts, names).
     Duplicate ids are refused with the id (the reader's problems come first when it has some).
-    ``progress(done, None, what)`` after each batch (the file's number of concepts is not known)."""
+    ``progress(done, None, what)`` after each batch (the file's number of concepts is not known).
+    ``grams`` counts, per trigram, the names holding it (``corpusdb.kb.search`` looks a substring up
+    through its rarest trigrams)."""
     n_concepts = n_names = 0
     seen: set[str] = set()
     dupes: list[str] = []
@@ -111,6 +118,9 @@ def write_concepts(
             for name, kind in c.synonyms:
                 names.setdefault(normalize(name), (name, kind))
             nrow += [(kid, c.id, name, norm, kind) for norm, (name, kind) in names.items() if norm]
+            if grams is not None:
+                for norm in names:
+                    grams.update({norm[i : i + 3] for i in range(len(norm) - 2)})
         _copy(conn, "kb_concept", ("kb_id", "code", "label", "obsolete", "replaced_by", "type"), crow)
         _copy(conn, "kb_name", ("kb_id", "code", "name", "norm", "kind"), nrow)
         _copy(conn, "kb_parent", ("kb_id", "child", "parent"), prow)
@@ -141,13 +151,23 @@ def add(
     kid = conn.execute(
         insert(K).values(name=name, format=fmt, source=source, created=now, updated=now).returning(K.c.id)
     ).scalar_one()
-    nc, nn = write_concepts(conn, kid, concepts, progress)
+    grams: Counter[str] = Counter()
+    nc, nn = write_concepts(conn, kid, concepts, progress, grams)
     if progress is not None:
         progress(nc, nc, f"indexing {nn} names")
     index.add_rows(conn, kid)
-    conn.execute(update(K).where(K.c.id == kid).values(concepts=nc, names=nn))
+    conn.execute(update(K).where(K.c.id == kid).values(concepts=nc, names=nn, meta=_meta(grams)))
     _analyze(conn)
     return info(conn, name)
+
+
+COMMON = 64
+"""Trigrams held by at least this many names are counted in ``kb.meta["grams"]``; the others are
+rare enough for any lookup."""
+
+
+def _meta(grams: Counter[str]) -> dict[str, Any]:
+    return {"grams": {g: n for g, n in grams.items() if n >= COMMON}, "grams_min": COMMON}
 
 
 def _analyze(conn: Connection) -> None:
@@ -186,7 +206,8 @@ def replace(
     before = codes(conn, kid)
     clear(conn, kid)
     index.ensure(conn)
-    nc, nn = write_concepts(conn, kid, concepts, progress)
+    grams: Counter[str] = Counter()
+    nc, nn = write_concepts(conn, kid, concepts, progress, grams)
     if progress is not None:
         progress(nc, nc, f"indexing {nn} names")
     index.add_rows(conn, kid)
@@ -194,6 +215,7 @@ def replace(
         update(K)
         .where(K.c.id == kid)
         .values(
+            meta=_meta(grams),
             format=fmt,
             source=source,
             concepts=nc,

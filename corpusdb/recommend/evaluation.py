@@ -58,6 +58,8 @@ def evaluate(
 ) -> dict[str, Any]:
     from corpusdb.evaluation.ner import score_ner
 
+    if rec.kind == "relation":
+        return evaluate_relations(corpus, rec, split=split, holdout=holdout, seed=seed)
     types = set(rec.types) if rec.types is not None else None
     with corpus._read() as conn:
         examples = gold_examples(conn, corpus.project_id, types)
@@ -132,5 +134,80 @@ def evaluate(
         }
         if latency
         else None,
+        "scores": rows,
+    }
+
+
+def _prf(tp: int, fn: int, fp: int, name: str) -> dict[str, Any]:
+    p = tp / (tp + fp) if tp + fp else None
+    r = tp / (tp + fn) if tp + fn else None
+    f = 2 * p * r / (p + r) if p and r else (0.0 if p is not None and r is not None else None)
+    return {"name": name, "tp": tp, "fn": fn, "fp": fp, "precision": p, "recall": r, "f1": f}
+
+
+def evaluate_relations(
+    corpus: Any, rec: RecommenderInfo, *, split: str | None, holdout: float, seed: int
+) -> dict[str, Any]:
+    """A relation recommender trained afresh on the gold relations of the other adjudicated
+    documents and run on the held-out ones' gold spans: a proposed relation is right when gold has
+    that type with the same arguments (role, type and fragments; either order when undirected)."""
+    from corpusdb.recommend.cooccur import RelationModel, RelationOptions, examples_of, learn
+    from corpusdb.recommend.training import adjudicated_gold
+    from corpusdb.services import content
+
+    schema = corpus.schema()
+    undirected = {r.name for r in schema.relations if not r.directed}
+    with corpus._read() as conn:
+        rows = [(int(r[0]), str(r[1]), str(r[2])) for r in conn.execute(adjudicated_gold(corpus.project_id))]
+        body = content.load_many(conn, [r[0] for r in rows])
+    examples = [examples_of(doc, text, body[sid], rec.types) for sid, doc, text in rows]
+    if not examples:
+        raise InvalidInput("no adjudicated gold to evaluate against (finish gold of some documents)")
+    split_of = {d.external_id: d.split for d in corpus.documents(with_text=False)}
+    train, test, rule = partition(examples, split_of, split, holdout, seed)  # type: ignore[arg-type]
+    opts = RelationOptions.from_dict(rec.options)
+    t0 = time.perf_counter()
+    model = RelationModel(learn(train, opts, undirected), opts, frozenset(rec.types) if rec.types else None)
+    train_seconds = time.perf_counter() - t0
+
+    def key(rtype: str, args: Sequence[tuple[str, Any]]) -> tuple[Any, ...]:
+        parts = [(role, tuple(map(tuple, frags))) for role, frags in args]
+        if rtype in undirected:
+            parts = sorted(p[1] for p in parts)  # type: ignore[misc]
+        return (rtype, *parts)
+
+    counts: dict[str, list[int]] = {}
+    latency: list[float] = []
+    for ex in test:
+        by_id = {m.id: m for m in ex.mentions}
+        gold = {
+            key(t, [(r1, by_id[a1].fragments), (r2, by_id[a2].fragments)])
+            for t, ((r1, a1), (r2, a2)), _ in ex.relations
+        }
+        t1 = time.perf_counter()
+        props = model.propose(ex.text, ex.mentions)
+        latency.append(time.perf_counter() - t1)
+        found = {key(p["type"], [(a["role"], a["fragments"]) for a in p["args"]]) for p in props}
+        for k in gold | found:
+            c = counts.setdefault(k[0], [0, 0, 0])
+            c[0 if k in gold and k in found else 1 if k in gold else 2] += 1
+    total = [sum(c[i] for c in counts.values()) for i in range(3)]
+    rows = [_prf(*total, "all")] + [_prf(*counts[t], t) for t in sorted(counts)]
+    latency.sort()
+    return {
+        "recommender": rec.name,
+        "kind": rec.kind,
+        "criterion": "exact arguments",
+        "types": "required",
+        "rule": rule,
+        "seed": seed if split is None else None,
+        "split": split,
+        "train_documents": len(train),
+        "test_documents": len(test),
+        "train_seconds": round(train_seconds, 3),
+        "latency_ms": {
+            "median": round(1000 * latency[len(latency) // 2], 3),
+            "max": round(1000 * latency[-1], 3),
+        },
         "scores": rows,
     }

@@ -93,6 +93,8 @@ class TrainingMixin(RecommendersMixin):
 
         t0 = time.perf_counter()
         types = set(rec.types) if rec.types is not None else None
+        if rec.kind == "relation":
+            return self._train_relations(rec, None, t0)
         with self._read() as conn:
             examples = gold_examples(conn, self.project_id, types)
         payload: dict[str, Any]
@@ -145,6 +147,8 @@ class TrainingMixin(RecommendersMixin):
 
         t0 = time.perf_counter()
         types = set(rec.types) if rec.types is not None else None
+        if rec.kind == "relation":
+            return self._train_relations(rec, annotator, t0)
         with self._read() as conn:
             aid = conn.execute(
                 select(A.c.id).where(A.c.project_id == self.project_id, A.c.name == annotator)
@@ -207,6 +211,62 @@ class TrainingMixin(RecommendersMixin):
                 version = int(row.version) + 1
                 conn.execute(update(RM).where(RM.c.id == row.id).values(version=version, **values))
         return TrainingResult(rec.name, annotator, version, seconds, len(own), detail)
+
+    def _train_relations(self, rec: RecommenderInfo, annotator: str | None, t0: float) -> TrainingResult:
+        """The relation recommender's counts: the shared part from gold relations of adjudicated
+        documents, an annotator's own part from her own sets (both summed when proposing to her)."""
+        from corpusdb.recommend import models
+        from corpusdb.recommend.cooccur import RelationOptions, examples_of, learn
+        from corpusdb.recommend.records import TrainingResult
+        from corpusdb.recommend.training import adjudicated_gold, own_sets
+
+        schema = self.schema()  # type: ignore[attr-defined]
+        undirected = [r.name for r in schema.relations if not r.directed]
+        with self._read() as conn:
+            aid = None
+            if annotator is None:
+                rows = [
+                    (int(r[0]), str(r[1]), str(r[2])) for r in conn.execute(adjudicated_gold(self.project_id))
+                ]
+            else:
+                aid = conn.execute(
+                    select(A.c.id).where(A.c.project_id == self.project_id, A.c.name == annotator)
+                ).scalar()
+                if aid is None:
+                    raise NotFound(f"no annotator named {annotator!r} in this project")
+                rows = own_sets(conn, self.project_id, int(aid))
+            body = content.load_many(conn, [r[0] for r in rows])
+        examples = [examples_of(doc, text, body[sid], rec.types) for sid, doc, text in rows]
+        counts = learn(examples, RelationOptions.from_dict(rec.options), undirected)
+        payload = {"counts": counts.to_json()}
+        related = sum(counts.related.values())
+        detail = {"relations": related, "type_pairs": len(counts.together)}
+        seconds = time.perf_counter() - t0
+        with self._write() as conn:
+            if annotator is None:
+                version = int(conn.execute(select(RC.c.version).where(RC.c.id == rec.id)).scalar_one()) + 1
+                stats = {"gold_documents": len(examples), "seconds": round(seconds, 3), **detail}
+                conn.execute(
+                    update(RC)
+                    .where(RC.c.id == rec.id)
+                    .values(version=version, model=models.pack(payload), stats=stats, trained=utcnow_aware())
+                )
+                self._audit(conn, "train_recommender", rec.name, part="shared", version=version,
+                            gold_documents=len(examples))  # fmt: skip
+                return TrainingResult(rec.name, "shared", version, seconds, len(examples), detail)
+            base = int(conn.execute(select(RC.c.version).where(RC.c.id == rec.id)).scalar_one())
+            row = conn.execute(
+                select(RM.c.id, RM.c.version).where(RM.c.recommender_id == rec.id, RM.c.annotator_id == aid)
+            ).first()
+            values = {"base_version": base, "model": models.pack(payload), "trained": utcnow_aware(),
+                      "stats": {"own_sets": len(examples), "seconds": round(seconds, 3), **detail}}  # fmt: skip
+            if row is None:
+                version = 1
+                conn.execute(insert(RM).values(recommender_id=rec.id, annotator_id=aid, version=1, **values))
+            else:
+                version = int(row.version) + 1
+                conn.execute(update(RM).where(RM.c.id == row.id).values(version=version, **values))
+        return TrainingResult(rec.name, str(annotator), version, seconds, len(examples), detail)
 
     def _offer_external(self, rec: RecommenderInfo) -> TrainingResult:
         """A system's predictions as suggestions on every annotation set of a document it predicted."""

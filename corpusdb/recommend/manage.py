@@ -20,10 +20,12 @@ from corpusdb.store import rls, tables
 if TYPE_CHECKING:  # the recommenders' modules load when one is used, not with corpusdb.api
     from corpusdb.recommend.records import RecommenderInfo
 
-KINDS: tuple[str, ...] = ("string", "tagger", "external")
-"""``string``: the string matcher; ``tagger``: the trainable CRF tagger; ``external``: a system's
-prediction sets (what ``assign --pre-annotate`` copies) offered as suggestions."""
-TRAINABLE: tuple[str, ...] = ("string", "tagger")
+KINDS: tuple[str, ...] = ("string", "tagger", "relation", "external")
+"""``string``: the string matcher; ``tagger``: the trainable CRF tagger; ``relation``: relations
+between the annotator's spans from co-occurrence statistics of gold relations (``cooccur``);
+``external``: a system's prediction sets (what ``assign --pre-annotate`` copies) offered as
+suggestions."""
+TRAINABLE: tuple[str, ...] = ("string", "tagger", "relation")
 
 RC = tables.recommender
 RM = tables.recommender_model
@@ -86,12 +88,16 @@ class RecommendersMixin(ServiceBase):
             check_annotator_name(name)
         except InvalidInput as exc:
             raise InvalidInput(str(exc).replace("annotator name", "recommender name")) from None
-        schema_types = {e.name for e in self.schema().entities}  # type: ignore[attr-defined]
+        schema = self.schema()  # type: ignore[attr-defined]
+        schema_types = {e.name for e in schema.entities}
+        if kind == "relation":  # its types are relation types: the binary ones between spans
+            schema_types = {r.name for r in schema.relations if r.kind == "relation" and len(r.roles) == 2}
         if types is not None:
             unknown = sorted(set(types) - schema_types)
             if unknown:
+                what = "binary relation types" if kind == "relation" else "entity types"
                 raise InvalidInput(
-                    f"types {', '.join(unknown)} are not entity types of the schema "
+                    f"types {', '.join(unknown)} are not {what} of the schema "
                     f"({', '.join(sorted(schema_types))})"
                 )
         opts: dict[str, Any] = dict(options or {})
@@ -101,6 +107,11 @@ class RecommendersMixin(ServiceBase):
         elif kind == "tagger":
             TaggerOptions.from_dict(opts)
             unknown = sorted(set(opts) - set(TaggerOptions.__dataclass_fields__))
+        elif kind == "relation":
+            from corpusdb.recommend.cooccur import RelationOptions
+
+            RelationOptions.from_dict(opts)
+            unknown = sorted(set(opts) - set(RelationOptions.__dataclass_fields__))
         else:
             unknown = sorted(opts)
         if unknown:
@@ -134,7 +145,7 @@ class RecommendersMixin(ServiceBase):
                     project_id=self.project_id,
                     name=name,
                     kind=kind,
-                    layer="spans",
+                    layer="relations" if kind == "relation" else "spans",
                     options=opts,
                     dictionary=self._pack_dictionary(entries),
                     version=0,

@@ -191,17 +191,56 @@ def add_relations(
         if k in have:
             continue
         have.add(k)
-        payload = {"args": [dict(a) for a in r["args"]], "label": r.get("label"), "tags": list(r.get("tags") or ()),
-                   "relation_kind": r.get("kind", "relation")}  # fmt: skip
-        rows.append({
-            "set_id": set_id, "recommender_id": recommender_id, "version": version, "kind": "relation", "key": k,
-            "type": r["type"], "start": -1, "stop": -1, "fragments": None,
-            "text": " → ".join(str(a.get("text", "")) for a in r["args"]), "score": float(r.get("score", 1.0)),
-            "payload": payload, "status": "open", "created": now,
-        })  # fmt: skip
+        rows.append(_relation_row(set_id, recommender_id, version, r, now))
     if rows:
         conn.execute(insert(SG), rows)
     return len(rows)
+
+
+def _relation_row(
+    set_id: int, recommender_id: int, version: str, r: Mapping[str, Any], now: Any
+) -> dict[str, Any]:
+    payload = {"args": [dict(a) for a in r["args"]], "label": r.get("label"), "tags": list(r.get("tags") or ()),
+               "relation_kind": r.get("kind", "relation")}  # fmt: skip
+    return {
+        "set_id": set_id, "recommender_id": recommender_id, "version": version, "kind": "relation",
+        "key": relation_key(r["type"], r["args"]), "type": r["type"], "start": -1, "stop": -1, "fragments": None,
+        "text": " → ".join(str(a.get("text", "")) for a in r["args"]), "score": float(r.get("score", 1.0)),
+        "payload": payload, "status": "open", "created": now,
+    }  # fmt: skip
+
+
+def refresh_relations(
+    conn: Connection, set_id: int, recommender_id: int, version: str, relations: Iterable[Mapping[str, Any]]
+) -> bool:
+    """``refresh`` for a relation recommender: its open relation suggestions on the set become what
+    it proposes now (accepted and rejected ones are kept, never proposed again)."""
+    rows = conn.execute(
+        select(SG.c.id, SG.c.key, SG.c.status, SG.c.version, SG.c.score).where(
+            SG.c.set_id == set_id, SG.c.recommender_id == recommender_id
+        )
+    ).all()
+    have = {r.key: r for r in rows}
+    now = utcnow_aware()
+    want: dict[str, Mapping[str, Any]] = {}
+    for r in relations:
+        want.setdefault(relation_key(r["type"], r["args"]), r)
+    gone = [r.id for r in rows if r.status == "open" and r.key not in want]
+    new = [_relation_row(set_id, recommender_id, version, r, now) for k, r in want.items() if k not in have]
+    changed = [
+        (have[k].id, float(r.get("score", 1.0)))
+        for k, r in want.items()
+        if k in have
+        and have[k].status == "open"
+        and (have[k].version != version or have[k].score != float(r.get("score", 1.0)))
+    ]
+    if gone:
+        rls.delete_rows(conn, SG, SG.c.id.in_(gone))  # team logins delete only through the server's rules
+    if new:
+        conn.execute(insert(SG), new)
+    for sid, score in changed:
+        conn.execute(update(SG).where(SG.c.id == sid).values(version=version, score=score))
+    return bool(gone or new or changed)
 
 
 def counts(conn: Connection, set_ids: Sequence[int]) -> dict[int, dict[str, int]]:

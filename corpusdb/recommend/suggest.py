@@ -69,17 +69,24 @@ class SuggestionsMixin(RecommendersMixin):
             text = str(conn.execute(select(D.c.text).where(D.c.id == info.document_id)).scalar_one())
             stored = sstore.read(conn, [info.id])
         proposals: dict[int, tuple[str, list[Proposal]]] = {}
+        relations: dict[int, tuple[str, list[dict[str, Any]]]] = {}
         have = {(sp.type, tuple(sp.fragments)) for sp in ann.spans}
         for r in recs:
             found = self._proposals_of(r, own.get(int(r.id)), text, ann)
-            if found is not None:  # what the set already has as an item is not proposed
+            if found is None:
+                continue
+            if r.kind == "relation":  # between my own spans, those I have not related yet
+                relations[int(r.id)] = found  # type: ignore[assignment]
+            else:  # what the set already has as an item is not proposed
                 proposals[int(r.id)] = (found[0], [p for p in found[1] if (p.type, p.fragments) not in have])
-        if not self._would_change(stored, recs, proposals):
+        if not self._would_change(stored, recs, proposals, relations):
             return stored
         with self._write() as conn:
             self._my_annotation_set(conn, document)  # still mine (not deleted meanwhile)
             for rid, (version, props) in proposals.items():
                 sstore.refresh(conn, info.id, rid, version, props)
+            for rid, (version, rels) in relations.items():
+                sstore.refresh_relations(conn, info.id, rid, version, rels)
             return sstore.read(conn, [info.id])
 
     def warm_recommenders(self) -> int:
@@ -111,11 +118,23 @@ class SuggestionsMixin(RecommendersMixin):
         stored: Sequence[Suggestion],
         recs: Sequence[Any],
         proposals: Mapping[int, tuple[str, list[Proposal]]],
+        relations: Mapping[int, tuple[str, list[dict[str, Any]]]] = {},
     ) -> bool:
         """Whether ``refresh`` would write anything (a document opened again writes nothing)."""
-        from corpusdb.recommend.store import span_key
+        from corpusdb.recommend.store import relation_key, span_key
 
         names = {int(r.id): str(r.name) for r in recs}
+        for rid, (version, rels) in relations.items():
+            mine_r = {relation_key(s.type, (s.payload or {}).get("args") or ()): s for s in stored
+                      if s.recommender == names[rid] and s.kind == "relation"}  # fmt: skip
+            want_r = {relation_key(r["type"], r["args"]): r for r in rels}
+            for k, s in mine_r.items():
+                if s.status == "open" and (
+                    k not in want_r or s.version != version or s.score != float(want_r[k]["score"])
+                ):
+                    return True
+            if any(k not in mine_r for k in want_r):
+                return True
         for rid, (version, props) in proposals.items():
             mine = {span_key(s.type, s.fragments): s for s in stored if s.recommender == names[rid]}
             want = {span_key(p.type, p.fragments): p for p in props}
@@ -154,6 +173,8 @@ class SuggestionsMixin(RecommendersMixin):
         opts = dict(r.options or {})
         types = frozenset(opts["types"]) if opts.get("types") is not None else None
         url = self.engine.url.render_as_string(hide_password=True)
+        if r.kind == "relation":
+            return self._relations_of(r, own, text, ann, types, url)  # type: ignore[return-value]
         if r.kind == "string":
             mopts = MatcherOptions.from_dict(opts)
             matchers = []
@@ -198,6 +219,35 @@ class SuggestionsMixin(RecommendersMixin):
         else:
             return None
         return version, tagger.propose(text)
+
+    def _relations_of(
+        self, r: Any, own: _Own | None, text: str, ann: Any, types: frozenset[str] | None, url: str
+    ) -> tuple[str, list[dict[str, Any]]] | None:
+        """A relation recommender's proposals between my own spans: its shared counts (gold) plus
+        my own part's (my sets), or None before either is trained."""
+        from corpusdb.recommend import models
+        from corpusdb.recommend.cooccur import Counts, Mention, RelationModel, RelationOptions
+
+        rid = int(r.id)
+        parts = []
+        if r.version:
+            key = ("relation", url, rid, int(r.version), str(r.trained))
+            parts.append(models.cached(key, lambda: Counts.from_json(self._load_payload(rid)["counts"])))
+        if own is not None and own.version:
+            key = ("relation-own", url, rid, self.actor.id, own.version, str(own.trained))
+            parts.append(models.cached(key, lambda: Counts.from_json(self._load_own(rid)["counts"])))
+        if not parts:
+            return None
+        counts = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+        model = RelationModel(counts, RelationOptions.from_dict(dict(r.options or {})), types)
+        mentions = [
+            Mention(sp.id, sp.type, tuple((int(a), int(b)) for a, b in sp.fragments), sp.text)
+            for sp in ann.spans
+            if sp.fragments
+        ]
+        existing = [(x.type, x.args[0].ref, x.args[1].ref) for x in ann.relations if len(x.args) == 2]
+        version = f"{r.version}" + (f".{own.version}" if own is not None else "")
+        return version, model.propose(text, mentions, existing)
 
     def _load_payload(self, rec_id: int) -> dict[str, Any]:
         with self._read() as conn:

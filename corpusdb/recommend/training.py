@@ -112,6 +112,19 @@ def own_examples(
     return _examples(conn, rows, types)
 
 
+def own_sets(conn: Connection, project_id: int, annotator_id: int) -> list[tuple[int, str, str]]:
+    """(set id, document, text) of one annotator's own submitted annotation sets (nobody else's: the
+    query names her). Submitted only: in a draft, two spans not related yet may be related soon."""
+    q = (
+        select(S.c.id, D.c.external_id, D.c.text)
+        .join(D, D.c.id == S.c.document_id)
+        .where(D.c.project_id == project_id, S.c.kind == "annotation", S.c.annotator_id == annotator_id)
+        .where(S.c.status == "submitted")
+        .order_by(D.c.external_id)
+    )
+    return [(int(r[0]), str(r[1]), str(r[2])) for r in conn.execute(q)]
+
+
 def texts(conn: Connection, project_id: int, documents: Collection[str]) -> dict[str, str]:
     """Document texts by external id (every member may read texts)."""
     out: dict[str, str] = {}

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, exists, select
+from sqlalchemy import Connection, exists, func, select
 
 from corpusdb.basics.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from corpusdb.basics.names import check_name
@@ -161,9 +161,11 @@ class DocumentsMixin(ServiceBase):
         self.add_documents([doc])
         return self.document(doc.external_id)
 
-    def _doc_query(self, with_text: bool):  # type: ignore[no-untyped-def]
+    def _doc_query(self, with_text: bool, head: int = 0):  # type: ignore[no-untyped-def]
         cols = [D.c.id, D.c.external_id, D.c.sha256, D.c.source, D.c.meta, D.c.group_key, D.c.split]
-        if with_text:
+        if head > 0:  # the text's beginning only (a list's preview column), cut by the database
+            cols.append(func.substr(D.c.text, 1, head).label("text"))
+        elif with_text:
             cols.append(D.c.text)
         q = select(*cols).where(D.c.project_id == self.project_id)
         if self.actor.role in ("annotator", "system"):
@@ -171,10 +173,17 @@ class DocumentsMixin(ServiceBase):
         return q
 
     def documents(
-        self, *, split: str | None = None, external_ids: Sequence[str] | None = None, with_text: bool = True
+        self,
+        *,
+        split: str | None = None,
+        external_ids: Sequence[str] | None = None,
+        with_text: bool = True,
+        head: int = 0,
     ) -> list[DocumentInfo]:
-        """Documents in external-id order; ``with_text=False`` leaves text empty (cheap listings)."""
-        q = self._doc_query(with_text)
+        """Documents in external-id order; ``with_text=False`` leaves text empty (cheap listings),
+        ``head=N`` holds only the text's first N characters (a preview)."""
+        with_text = with_text or head > 0
+        q = self._doc_query(with_text, head)
         if split is not None:
             q = q.where(D.c.split == split)
         out: list[DocumentInfo] = []

@@ -561,7 +561,7 @@ class RecommenderRow(SQLModel, table=True):
     __tablename__ = "recommender"
     __table_args__ = (
         UniqueConstraint("project_id", "name"),
-        CheckConstraint("kind IN ('string', 'tagger', 'external')", name="kind"),
+        CheckConstraint("kind IN ('string', 'tagger', 'relation', 'external')", name="kind"),
     )
     id: int | None = Field(default=None, primary_key=True)
     project_id: int = _fk("project.id", ondelete="CASCADE", index=False)

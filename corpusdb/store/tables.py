@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "958416ea2671e023cb9edb4dd749713b74aeb02958f8f50f93a8d1f91dcb3e9c"
+MODELS_SHA256 = "fbaf87f7a6cbc1f304554508f97df426014185c436a7c4bb671ff2f7ecd9b04e"
 
 
 def utcnow() -> datetime:
@@ -197,7 +197,7 @@ def _build() -> MetaData:
         Column("trained", DateTime(timezone=True), nullable=True),
         Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
         UniqueConstraint("project_id", "name", name=conv("uq_recommender_project_id_name")),
-        CheckConstraint(text("kind IN ('string', 'tagger', 'external')"), name=conv("ck_recommender_kind")),
+        CheckConstraint(text("kind IN ('string', 'tagger', 'relation', 'external')"), name=conv("ck_recommender_kind")),
         ForeignKeyConstraint(["project_id"], ["project.id"], ondelete="CASCADE", name=conv("fk_recommender_project_id_project")),
     )
     Table(

@@ -31,6 +31,7 @@ from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl
 from tui import keymap
+from tui.colours import type_colours
 from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
@@ -181,7 +182,7 @@ class AdjudicateScreen(BaseScreen):
         first = self.adj is None
         self.adj = a
         self.refresh_bindings()  # finished gold: the footer drops the decision keys
-        colors = self.facade.schema.colors()
+        colors = type_colours(self.facade.schema)
         main = self.query_one("#text", DocumentView)
         if first:
             main.undirected = undirected_types(self.facade.schema)
@@ -751,7 +752,7 @@ class AdjudicateScreen(BaseScreen):
                 return
             rtype = next(r for r in rtypes if r.name == picked)
         near = (self._text_view() or self.query_one("#text", DocumentView)).cursor
-        colors = schema.colors()
+        colors = type_colours(schema)
         args: list[Argument] = []
         chosen: set[str] = set()
         for role in rtype.roles:

@@ -24,6 +24,7 @@ from corpusdb.basics.records import Annotations, Span
 from corpusdb.services.edits import Change
 from tui import items as it
 from tui import keymap
+from tui.colours import type_colours
 from tui.commands import AnnotationCommands
 from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
@@ -124,8 +125,9 @@ class AnnotateScreen(
         if session.topic is not None:  # a relevance unit: what to judge against, always in sight
             self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
         self.view.undirected = undirected_types(session.schema)
+        self.view.margin = 2 if session.schema.relations else 0  # where relations are drawn
         ann = session.annotations
-        self.view.load(session.text, ann.spans, session.schema.colors(), ann.relations, ann.entities)
+        self.view.load(session.text, ann.spans, type_colours(session.schema), ann.relations, ann.entities)
         self._save_state = f"v{session.version}"
         self._update_status()
         # The text first: lists and the schema check come right after the first paint.
@@ -143,7 +145,7 @@ class AnnotateScreen(
         ann = s.annotations
         self.view.set_spans(ann.spans, ann.relations, ann.entities)
         self.update_legend()
-        colors = s.schema.colors()
+        colors = type_colours(s.schema)
         spans = {sp.id: sp for sp in ann.spans}
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         noted = {n.target for n in ann.notes}
@@ -197,6 +199,9 @@ class AnnotateScreen(
                 line1 += f" · note «{it.short(note.text, 30)}»"
             if (came := self.facade.suggestion_actions().provenance(span)) is not None:
                 line1 += f" · {came}"
+            rx = self.suggestion_here()
+            if rx is not None and rx.kind == "relation":  # y / X act on it: the line says so
+                line1 = self.suggestion_line(rx)
         elif (x := self.suggestion_here()) is not None:
             line1 = self.suggestion_line(x)
         else:
@@ -204,6 +209,8 @@ class AnnotateScreen(
         line1 = self.relation_line(line1)
         if (shown := self._focused_item("entities")) is not None:  # the entity list: the one shown
             line1 = self.entity_line(shown)
+        if self._text_pick is not None:  # picking a relation's argument in the text
+            line1 = self.text_pick_line()
         labels = " ".join(f"{lb.name}={lb.value}" for lb in ann.labels)
         if not labels and (keys := it.doc_label_keys(s.schema)):
             labels = "label keys " + " ".join(f"{k}={val[1]}" for k, val in keys.items())
@@ -603,7 +610,11 @@ class AnnotateScreen(
             ),
             (
                 "Annotating (every action is saved at once)",
-                [r for r in binding_rows(self, labels) if r[1] != "Document label"],
+                [
+                    r
+                    for r in binding_rows(self, labels)
+                    if r[1] != "Document label" and not r[1].startswith("Pick:")
+                ],
             ),
             ("Relations and type labels in the text", RELATION_HELP),
             ("Suggestions (y Y X ] [ above; u undoes)", SUGGESTION_HELP),

@@ -7,6 +7,7 @@ saving, lists, undo). Every action ends in one ``_act(changes, description)``: o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,9 @@ from corpusdb.services.edits import Change, Put, Remove, next_id
 from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it
+from tui.colours import type_colours
 from tui.screens.pickers import (
+    IN_TEXT,
     ChecklistScreen,
     Choice,
     PickScreen,
@@ -26,6 +29,7 @@ from tui.screens.pickers import (
     grounding_prompt,
     type_picker,
 )
+from tui.screens.relations_panel import BACK_TO_LIST
 from tui.textmodel import trim
 
 if TYPE_CHECKING:
@@ -59,6 +63,7 @@ class AnnotationDialogs:
         def _update_marks(self) -> None: ...
         def _update_status(self) -> None: ...
         def dissolve_entity(self, entity_id: str) -> None: ...
+        async def pick_in_text(self, prompt: str, fits: Callable[[Span], bool], source: Span) -> object: ...
 
     def _target_range(self) -> tuple[int, int] | None:
         """The selection, else the word under the cursor, trimmed of spaces."""
@@ -76,13 +81,15 @@ class AnnotationDialogs:
         exclude: set[str] | frozenset[str] = frozenset(),
         types: tuple[str, ...] = (),
         last: str | None = None,
+        like: Span | None = None,
     ) -> list[Choice]:
-        """Spans to pick from, nearest to ``near`` first (``last``, e.g. the source itself, at the end)."""
+        """Spans to pick from, nearest to ``near`` first (``last``, e.g. the source itself, at the
+        end); with ``like``, those of its type and text first (see ``items.spans_near``)."""
         s = self.session
         assert s is not None
-        colors = s.schema.colors()
+        colors = type_colours(s.schema)
         out = []
-        for sp in sorted(it.spans_near(s.annotations, near), key=lambda x: x.id == last):
+        for sp in sorted(it.spans_near(s.annotations, near, like), key=lambda x: x.id == last):
             if sp.id in exclude:
                 continue
             if types and not any(s.schema.is_a(sp.type, t) for t in types):
@@ -266,7 +273,7 @@ class AnnotationDialogs:
                 return
             ltype = str(picked)
         target = await self._pick(
-            f"{ltype}: {src.id} → which span?", self._span_choices(src.start, exclude={src.id})
+            f"{ltype}: {src.id} → which span?", self._span_choices(src.start, exclude={src.id}, like=src)
         )
         if target is None:
             return
@@ -315,7 +322,20 @@ class AnnotationDialogs:
         choices = cl.mark_entities(
             s.annotations, s.schema, self._span_choices(src.start, types=second.types, last=src.id)
         )
-        target = await self._pick(f"{rtype.name}: {first.name}={shown}; pick {second.name}", choices)
+        prompt = f"{rtype.name}: {first.name}={shown}; pick {second.name}"
+
+        def fits(sp: Span) -> bool:
+            return sp.id != src.id and (
+                not second.types or any(s.schema.is_a(sp.type, t) for t in second.types)
+            )
+
+        while True:  # the list, or (Tab) moving in the text; Tab in the text goes back to the list
+            target = await self._pick(prompt, choices, to_text=True)
+            if target == IN_TEXT:
+                target = await self.pick_in_text(prompt, fits, src)
+                if target == BACK_TO_LIST:
+                    continue
+            break
         if target is None:
             return
         answer = await self._label_and_tags(rtype, None, ())

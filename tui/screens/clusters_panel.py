@@ -20,6 +20,7 @@ from corpusdb.basics.records import Annotations, Entity, Span
 from corpusdb.services.edits import Change
 from tui import clusters as cl
 from tui import items as it
+from tui.colours import type_colours
 from tui.screens.pickers import Choice, MessageScreen
 
 if TYPE_CHECKING:
@@ -58,7 +59,12 @@ class ClusterActions:
         def _show_list(self, list_id: str) -> None: ...
         def _update_status(self) -> None: ...
         def _span_choices(
-            self, near: int, *, exclude: set[str] | frozenset[str] = ..., types: tuple[str, ...] = ...
+            self,
+            near: int,
+            *,
+            exclude: set[str] | frozenset[str] = ...,
+            types: tuple[str, ...] = ...,
+            like: Span | None = ...,
         ) -> list[Choice]: ...
         async def _pick(self, title: str, choices: list[Choice], **kw: object) -> object: ...
 
@@ -76,7 +82,7 @@ class ClusterActions:
     def entity_rows(self, ann: Annotations) -> list[tuple[str, Text]]:
         """The entity list: one multi-line row per entity (head, then each member)."""
         assert self.session is not None
-        colors = self.session.schema.colors()
+        colors = type_colours(self.session.schema)
         spans = {sp.id: sp for sp in ann.spans}
         return [(e.id, cl.entity_row(spans, e, colors)) for e in self.cluster_view(ann).entities]
 
@@ -112,7 +118,9 @@ class ClusterActions:
         head = f"{span.id} {span.type} «{it.short(span.text, 24)}»"
         ann = view
         if current is None:
-            choices = [self._entity_choice(ann, e, "join") for e in cl.nearest_entities(ann, span.start)]
+            choices = [
+                self._entity_choice(ann, e, "join") for e in cl.nearest_entities(ann, span.start, like=span)
+            ]
             choices += [
                 Choice(NEW_WITH, "new entity with another span (pick it)", "new entity with another span"),
                 Choice(ALONE, f"new entity of {span.id} alone", "new entity alone one member"),
@@ -126,7 +134,7 @@ class ClusterActions:
                 )
             choices += [
                 self._entity_choice(ann, e, "move to")
-                for e in cl.nearest_entities(ann, span.start, exclude=current.id)
+                for e in cl.nearest_entities(ann, span.start, exclude=current.id, like=span)
             ]
             title = f"{head} is in {current.id}"
         picked = await self._pick(title, choices)
@@ -156,7 +164,8 @@ class ClusterActions:
                 if picked == NEW_WITH:
                     taken = {m for e in view.entities for m in e.members} | {span.id}
                     other = await self._pick(
-                        f"New entity: {head} with which span?", self._span_choices(span.start, exclude=taken)
+                        f"New entity: {head} with which span?",
+                        self._span_choices(span.start, exclude=taken, like=span),
                     )
                     other_span = next((x for x in ann.spans if x.id == other), None)
                     if other_span is None or not await self._same_type(

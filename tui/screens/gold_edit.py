@@ -26,6 +26,7 @@ from tui import adjudication as adj
 from tui import clusters as cl
 from tui import items as it
 from tui import keymap
+from tui.colours import type_colours
 from tui.screens.base import HelpRows
 from tui.screens.pickers import (
     ChecklistScreen,
@@ -72,7 +73,7 @@ class GoldEditScreen(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         view = self.query_one("#edit-text", DocumentView)
-        view.load(self.text, self.gold.spans, self.schema.colors())
+        view.load(self.text, self.gold.spans, type_colours(self.schema))
         self._refresh()
 
     def _keys_note(self) -> str:
@@ -236,7 +237,7 @@ class GoldEditScreen(ModalScreen[Any]):
         types = role.types if role else ()
         here = it.item_fragments(self.gold, [arg.ref])  # a span's, or an entity's members'
         near = here[0][0] if here else 0
-        colors = self.schema.colors()
+        colors = type_colours(self.schema)
         choices = [
             Choice(s.id, it.span_label(s, colors, width=40), f"{s.id} {s.type} {s.text}")
             for s in it.spans_near(self.gold, near)

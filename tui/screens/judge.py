@@ -110,7 +110,7 @@ class JudgeScreen(ReloadingScreen):
     # -- loading ----------------------------------------------------------------------------------
     def on_screen_resume(self) -> None:
         """Read once (and on R): a dialog closing must not reload under grades still being saved."""
-        if self.typed_ahead is not None and not self.units:
+        if self.keys_wait and not self.units:  # not shown yet (keys wait for it)
             self._load()
 
     def fetch(self) -> Any:

@@ -42,6 +42,10 @@ class Choice:
         return (self.search or str(self.label)).lower()
 
 
+IN_TEXT = "+in-text"
+"""What a ``PickScreen`` with ``to_text`` answers on Tab."""
+
+
 class PickScreen(ModalScreen[Any]):
     """Pick one choice. Filterable: typing narrows the list, Enter takes the highlighted one.
     Not filterable: a choice's hotkey picks it at once.
@@ -61,6 +65,7 @@ class PickScreen(ModalScreen[Any]):
         initial: Any = None,
         note: str = "",
         hotkeys: bool = False,
+        to_text: bool = False,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -71,8 +76,22 @@ class PickScreen(ModalScreen[Any]):
         self.note = note
         if self.hotkeys and not note:
             self.note = "a key picks its type at once · / or a letter without a key starts the filter"
+        self.to_text = to_text
+        """Tab answers ``IN_TEXT``: the caller lets the annotator pick by moving in the text."""
+        if to_text:
+            self.note = "Tab: pick it in the text instead (move there, Enter takes it)" + (
+                f" · {self.note}" if self.note else ""
+            )
         self.shown: list[Choice] = list(choices)
         self._filtering = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "to_text":  # else Tab keeps its usual meaning
+            return self.to_text
+        return True
+
+    def action_to_text(self) -> None:
+        self.dismiss(IN_TEXT)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -215,9 +234,11 @@ def type_picker(title: str, schema: Schema, initial: str | None = None) -> PickS
     in its colour with the schema's key beside it; a key picks at once, ``/`` or another letter
     filters, Enter takes the highlighted type."""
     from tui import items as it
+    from tui.colours import type_colours
 
+    colours = type_colours(schema)  # the colours the text shows (kept apart: tui.colours)
     choices = [
-        Choice(e.name, it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else ""),
+        Choice(e.name, it.swatch(colours[e.name]) + f" {e.name}" + (f" — {e.description}" if e.description else ""),
                f"{e.name} {e.parent or ''}", key=e.key)
         for e in schema.entities
     ]  # fmt: skip

@@ -8,15 +8,20 @@ line says.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import asyncio
+import contextlib
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.css.query import NoMatches
 from textual.widgets import OptionList, Static
 
 from corpusdb.basics.records import Annotations, Span
+from tui.colours import type_colours
 from tui.paint import UNKNOWN_COLOR, contrast
-from tui.relations import RelationIndex
+from tui.relations import RelationIndex, connector_pairs
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -26,7 +31,11 @@ if TYPE_CHECKING:
 
 RELATION_HELP: list[tuple[str, str]] = [
     ("R1 Type:Role→", "under a span: it is the source end (first argument or trigger) of relation R1"),
-    ("→R1 Role", "under a span: it is the other end of R1, with its role (↔ when undirected)"),
+    (
+        "→R1 Role",
+        "under a span: the other end of R1, with its role (↔ undirected); R1¬ negated, R1? speculative",
+    ),
+    ("╭─ ╰► / Tab in r", "the active span's relations, line to line / pick r's argument in the text (enter)"),
     ("Role@E1 / Role=R2", "the argument is entity E1 (all its names are marked) / relation R2"),
     ("yellow / pink", "the active span (or the relation's source) / its relation partners"),
     ("type──┘", "with L: each span's type from its first to its last column (nested, adjacent)"),
@@ -65,6 +74,21 @@ def legend(spans: Sequence[Span], colors: Mapping[str, str], width: int = 0, lin
     return out
 
 
+BACK_TO_LIST = "+list"
+"""What a text pick answers when the annotator goes back to the list (Tab)."""
+TEXT_PICK_ACTIONS = frozenset({"text_pick", "cycle", "toggle_types"})
+
+
+@dataclass
+class TextPick:
+    """A relation argument being picked in the text."""
+
+    prompt: str
+    fits: Callable[[Span], bool]
+    source: Span
+    done: asyncio.Future[object]
+
+
 class RelationPanel:
     """Mixed into ``AnnotateScreen``, which provides the state and the few methods stubbed here."""
 
@@ -82,6 +106,7 @@ class RelationPanel:
         ) -> None: ...
         def _show_list(self, list_id: str) -> None: ...
         def _update_status(self) -> None: ...
+        def _update_marks(self) -> None: ...
         def call_after_refresh(self, callback: Any) -> bool: ...
 
     _relation_shown: str | None = None
@@ -108,7 +133,7 @@ class RelationPanel:
         if types != self._legend_types:
             self._legend_types = types
             box = self.query_one("#legend", Static)
-            box.update(legend(s.annotations.spans, s.schema.colors(), box.size.width))
+            box.update(legend(s.annotations.spans, type_colours(s.schema), box.size.width))
 
     def on_resize(self, _event: object) -> None:
         """A new terminal size: the legend is laid out again for the side panel's new width."""
@@ -116,13 +141,30 @@ class RelationPanel:
         self.call_after_refresh(self.update_legend)
 
     def update_partners(self) -> None:
-        """The active span's relation partners get their own highlight; its and their markers stand out."""
+        """The active span's relation partners get their own highlight; its and their markers stand
+        out; the margin joins it to them."""
         idx = self.view.relations
         self._relation_shown = None
-        if idx is None or self.active is None:
-            self.view.set_partners([])
+        if self._text_pick is not None:
+            self.show_text_pick()
             return
-        self.view.set_partners(idx.partners(self.active), idx.hot_ends(self.active))
+        if self.active is None:
+            self.view.set_partners([])
+            self.view.set_connectors([])
+            return
+        partners = list(idx.partners(self.active)) if idx is not None else []
+        here = getattr(self, "relation_suggestion_here", lambda: None)()
+        if here is not None:  # a relation suggested with the active span: its other end(s) too
+            frags = [
+                tuple(f) for a in (here.payload or {}).get("args") or () for f in a.get("fragments") or ()
+            ]
+            at = self.view.cursor
+            mine = {f for f in frags if f[0] <= at < f[1]}
+            partners += [(int(a), int(b)) for a, b in frags if (a, b) not in mine and (a, b) not in partners]
+        self.view.set_partners(partners, idx.hot_ends(self.active) if idx is not None else ())
+        self.view.set_connectors(
+            connector_pairs(idx, idx.relations_of(self.active)) if idx is not None else []
+        )
 
     def relation_line(self, line1: str) -> str:
         """The detail line: the relation shown in the list, else the active span's roles added."""
@@ -181,11 +223,88 @@ class RelationPanel:
         hot = [s.id for _r, _ref, spans in idx.ends(idx.relations[rel_id]) for s in spans]
         self.view.set_marks(source)
         self.view.set_partners(others, hot)
+        self.view.set_connectors(connector_pairs(idx, [idx.relations[rel_id]]))
         every = source + others
         if every:
             self.view.reveal(min(a for a, _ in every), max(b for _, b in every))
         self._relation_shown = rel_id
         self._update_status()
+
+    # -- picking a relation's argument in the text -----------------------------------------------
+    _text_pick: TextPick | None = None
+
+    async def pick_in_text(self, prompt: str, fits: Callable[[Span], bool], source: Span) -> object:
+        """Let the annotator pick a span by moving in the text: the span under the cursor that
+        ``fits`` is the candidate (pink, joined to ``source`` in the margin); Enter takes it, Tab
+        goes back to the list, Esc cancels. Answers a span id, ``BACK_TO_LIST`` or None."""
+        done: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        self._text_pick = TextPick(prompt, fits, source, done)
+        self.view.focus()
+        self.show_text_pick()
+        self._update_status()
+        try:
+            return await done
+        finally:
+            self._text_pick = None
+            with contextlib.suppress(NoMatches):  # the screen may be closing (the worker cancelled)
+                self.view.set_marks([])
+                self._update_marks()
+                self._update_status()
+
+    def text_pick_candidate(self) -> Span | None:
+        """The span the Enter of a text pick would take: the active span if it fits, else the
+        innermost span under the cursor that fits."""
+        pick = self._text_pick
+        if pick is None:
+            return None
+        covering = self.view.paint.covering(self.view.cursor)
+        active = next((c for c in covering if c.id == self.active), None)
+        if active is not None and pick.fits(active):
+            return active
+        return next((c for c in covering if pick.fits(c)), None)
+
+    def show_text_pick(self) -> None:
+        """The source marked, the candidate in pink, the margin joining them."""
+        pick = self._text_pick
+        if pick is None:
+            return
+        cand = self.text_pick_candidate()
+        self.view.set_marks(list(pick.source.fragments))
+        self.view.set_partners(
+            list(cand.fragments) if cand else [], [pick.source.id, *([cand.id] if cand else [])]
+        )
+        self.view.set_connectors([(pick.source.start, cand.start)] if cand else [])
+
+    def text_pick_line(self) -> str:
+        """The detail line while picking in the text: what is asked and what Enter would take."""
+        pick = self._text_pick
+        assert pick is not None
+        cand = self.text_pick_candidate()
+        here = f"Enter takes {cand.id} {cand.type} «{cand.text[:30]}»" if cand else "no span that fits here"
+        return f"{pick.prompt} · {here} · move: n/N, arrows, w/b · Tab: the list · Esc: cancel"
+
+    def action_text_pick(self, what: str) -> None:
+        """Enter, Tab or Esc while picking an argument in the text."""
+        pick = self._text_pick
+        if pick is None or pick.done.done():
+            return
+        if what == "take":
+            cand = self.text_pick_candidate()
+            if cand is None:
+                self.notify("no span that fits under the cursor: move onto one (n/N)", severity="warning")
+                return
+            pick.done.set_result(cand.id)
+        else:
+            pick.done.set_result(BACK_TO_LIST if what == "list" else None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While picking in the text only moving, ``o`` and the pick's own keys act (any other
+        action would start a dialog over the pick)."""
+        if action == "text_pick":
+            return self._text_pick is not None
+        if self._text_pick is not None and action not in TEXT_PICK_ACTIONS:
+            return False
+        return super().check_action(action, parameters)  # type: ignore[misc,no-any-return]
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """Moving in the relation list (while it has the focus) shows each relation in the text."""

@@ -12,7 +12,11 @@ opening a document reads the recommenders again too).
 
 Keys: ``y`` accept the suggestion under the cursor, ``Y`` accept every open suggestion of that name
 and type in the document, ``X`` reject it (not proposed to me again), ``]``/``[`` next/previous
-suggestion; ``u`` undoes any of them.
+suggestion; ``u`` undoes any of them. A relation suggestion (a relation recommender's, or a
+system's) is under the cursor when one of its arguments is: the status line names it with its
+arguments (``suggested Localization: Bacterium «B. subtilis» → Localization «soil» by rels v2``),
+``y`` makes the relation (and any argument still a span suggestion), ``X`` rejects it; the second
+line counts them, and ``]``/``[`` stop at their first arguments.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from textual import work
 from corpusdb.basics.errors import CorpusError
 from corpusdb.services.edits import Change, Mark
 from tui import items as it
+from tui.colours import type_colours
 from tui.paint import UNKNOWN_COLOR
 from tui.widgets.docview import suggestion_style
 
@@ -37,6 +42,7 @@ if TYPE_CHECKING:
 HELP_ROWS: list[tuple[str, str]] = [
     ("underlined italic text", "a suggestion (type colour as text colour; your items have it as background)"),
     ("status line", "the suggestion under the cursor: type, text, recommender and version, score"),
+    ("suggested Type: A → B", "a relation suggested between the span under the cursor and the one lit pink"),
 ]
 
 
@@ -58,6 +64,7 @@ class SuggestionActions:
         def _writable(self) -> bool: ...
         def _update_status(self) -> None: ...
         def set_interval(self, interval: float, callback: Any) -> Any: ...
+        def update_partners(self) -> None: ...
 
     # -- what is shown ----------------------------------------------------------------------------
     def shown_suggestions(self) -> list[Any]:
@@ -72,7 +79,7 @@ class SuggestionActions:
         s = self.session
         if s is None:
             return
-        colors = s.schema.colors()
+        colors = type_colours(s.schema)
         self.view.set_suggestions(
             [
                 (a, b, suggestion_style(colors.get(x.type, UNKNOWN_COLOR)))
@@ -81,13 +88,51 @@ class SuggestionActions:
             ]
         )
 
+    def shown_relation_suggestions(self) -> list[Any]:
+        """The open relation suggestions whose arguments are all my items or open span suggestions
+        (what accepting needs), by their first argument's place."""
+        s = self.session
+        if s is None or not s.suggestions:
+            return []
+        have = {(sp.type, tuple(sp.fragments)) for sp in s.annotations.spans}
+        have |= {(x.type, x.fragments) for x in s.suggestions if x.kind == "span" and x.status == "open"}
+        out = [
+            x
+            for x in s.suggestions
+            if x.kind == "relation"
+            and x.status == "open"
+            and _args(x)
+            and all((t, frags) in have for _r, t, frags, _x in _args(x))
+        ]
+        return sorted(out, key=lambda x: (_args(x)[0][2][0][0], -x.score, x.type))
+
+    def relation_suggestion_here(self) -> Any | None:
+        """The relation suggestion an argument of which is under the cursor (one whose first
+        argument is here first, then the best score)."""
+        at = self.view.cursor
+        best: tuple[tuple[int, float], Any] | None = None
+        for x in self.shown_relation_suggestions():
+            for i, (_r, _t, frags, _x) in enumerate(_args(x)):
+                if any(a <= at < b for a, b in frags):
+                    key = (min(i, 1), -x.score)
+                    if best is None or key < best[0]:
+                        best = (key, x)
+                    break
+        return best[1] if best else None
+
     def suggestion_here(self) -> Any | None:
-        """The suggestion under the cursor (the shortest when several cover it)."""
+        """The span suggestion under the cursor (the shortest when several cover it), else the
+        relation suggestion one of whose arguments is under it."""
         at = self.view.cursor
         here = [x for x in self.shown_suggestions() if any(a <= at < b for a, b in x.fragments)]
-        return min(here, key=lambda x: x.end - x.start) if here else None
+        if here:
+            return min(here, key=lambda x: x.end - x.start)
+        return self.relation_suggestion_here()
 
     def suggestion_line(self, x: Any) -> str:
+        if x.kind == "relation":
+            ends = " → ".join(f"{role} «{it.short(text, 16)}»" for role, _t, _f, text in _args(x))
+            return f"suggested {x.type}: {ends} by {x.source} ({x.score:.2f}) · y accept · X reject"
         same = len(self.facade.suggestion_actions().same_name(self.shown_suggestions(), x))
         more = f" · Y all {same}" if same > 1 else ""
         return f"suggested {x.type} «{it.short(x.text, 24)}» by {x.source} ({x.score:.2f}) · y accept · X reject{more}"
@@ -98,12 +143,12 @@ class SuggestionActions:
         if s is None:
             return ""
         n = len(self.shown_suggestions())
-        rels = sum(1 for x in s.suggestions if x.kind == "relation" and x.status == "open")
+        rels = len(self.shown_relation_suggestions())
         seeded = " · pre-annotated" if s.info.seeded_from is not None else ""
-        # relation suggestions are decided from the command line for now (recommend accept ID)
         return (
-            (f" · {n} suggestion(s) (]/[ y X)" if n else "")
+            (f" · {n} suggestion(s)" if n else "")
             + (f" · {rels} relation suggestion(s)" if rels else "")
+            + (" (]/[ y X)" if n or rels else "")
             + seeded
         )
 
@@ -120,6 +165,8 @@ class SuggestionActions:
         try:
             if how == "reject":
                 changes, description = acts.reject([x])
+            elif x.kind == "relation":  # its arguments are my items (or span suggestions taken with it)
+                changes, description = acts.accept(s.annotations, s.text, [x], s.suggestions)
             else:
                 chosen = acts.same_name(self.shown_suggestions(), x) if how == "all" else [x]
                 changes, description = acts.accept(s.annotations, s.text, chosen)
@@ -127,6 +174,8 @@ class SuggestionActions:
             self.fail(exc, "not done")
             return
         made = next((c.item for c in changes if isinstance(c, Mark) and c.item), None)
+        if x.kind == "relation":
+            made = None  # the cursor's span stays the active one
         if self._act(changes, description, active=made):
             self.notify(description)
 
@@ -142,7 +191,9 @@ class SuggestionActions:
     def action_next_suggestion(self, step: int) -> None:
         shown = self.shown_suggestions()
         at = self.view.cursor
-        starts = sorted({x.start for x in shown})
+        starts = sorted(
+            {x.start for x in shown} | {_args(x)[0][2][0][0] for x in self.shown_relation_suggestions()}
+        )
         target = (
             next((p for p in starts if p > at), None)
             if step > 0
@@ -151,7 +202,7 @@ class SuggestionActions:
         if target is None:
             self.notify(
                 "no suggestion " + ("after" if step > 0 else "before") + " the cursor"
-                if shown
+                if starts
                 else "no suggestion in this document"
             )
             return
@@ -203,4 +254,19 @@ class SuggestionActions:
             return  # nothing new: no repaint
         s.suggestions = found
         self.update_suggestions()
+        self.update_partners()  # a relation suggested with the active span lights its partner up
         self._update_status()
+
+
+def _args(x: Any) -> list[tuple[str, str, tuple[tuple[int, int], ...], str]]:
+    """A relation suggestion's arguments: (role, type, fragments, text)."""
+    return [
+        (
+            str(a["role"]),
+            str(a["type"]),
+            tuple((int(p), int(q)) for p, q in a["fragments"]),
+            str(a.get("text", "")),
+        )
+        for a in (x.payload or {}).get("args") or ()
+        if a.get("fragments")
+    ]

@@ -9,6 +9,11 @@ say ``R1 Lives_In:Bacterium→`` / ``→R1 Location`` at each span's first colum
 ``L``). Marker rows are rows of their own, never cells inside the text, so columns and offsets stay
 the text's; the cursor and up/down move over text lines only. Without relations nor labels the
 rows are the text lines (no mapping at all).
+
+Where a relation goes: with a connector margin (``margin``, two columns left of the text, set by a
+screen whose schema has relations), the active relations are drawn as a line from the row of one
+end to the row of the other (``╭─`` at the first, ``╰►`` at the end it points to), when both ends
+fit on one screen.
 """
 
 from __future__ import annotations
@@ -27,22 +32,25 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from corpusdb.basics.records import Entity, Relation, Span
-from tui import keymap
+from tui import colours, keymap
 from tui.paint import UNKNOWN_COLOR, SpanPaint, contrast, split_runs
 from tui.relations import RelationIndex, marker_lines, span_tag
 from tui.textmodel import Boundaries, TextLayout, char_cells, display_char
 
 CURSOR = Style(reverse=True, bold=True)
-SELECTION = Style(bgcolor="#5f5f87", color="#ffffff", underline=True)
-MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor="#303030")
-HIT = Style(bold=True, color="#000000", bgcolor="#ffaf00")
+# The fixed colours are tui.colours' (type colours keep their distance from them).
+SELECTION = Style(bgcolor=colours.SELECTION, color="#ffffff", underline=True)
+MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor=colours.MARK_BG)
+HIT = Style(bold=True, color="#000000", bgcolor=colours.HIT)
 """The hits of a search in the document (``/``), under the other overlays."""
-PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor="#ff87d7")
+PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor=colours.PARTNER)
 """The other ends of the active span's relations (or of the relation selected in the list)."""
 REL_MARKER = Style(color="#af87ff")
-REL_HOT = Style(color="#000000", bgcolor="#ff87d7", bold=True)
+REL_HOT = Style(color="#000000", bgcolor=colours.PARTNER, bold=True)
 """The markers of the active span and its partners: the partners' pink, to read as one relation."""
 MAX_MARKER_ROWS = 3
+CONNECTOR = Style(color=colours.PARTNER, bold=True)
+"""The connector in the margin: the partners' pink, as the ends it joins."""
 
 
 def suggestion_style(color: str) -> Style:
@@ -92,6 +100,12 @@ class DocumentView(ScrollView, can_focus=True):
         """Relation types drawn with ``↔`` (the screen sets it from the schema)."""
         self.show_types = False
         """Type labels under every span (``L``), not only relation markers."""
+        self.margin = 0
+        """Columns left of the text for relation connectors (0: none; the screen sets 2)."""
+        self.connectors: list[tuple[int, int]] = []
+        """(source offset, target offset) of the relations drawn in the margin."""
+        self._gutter: dict[int, str] = {}
+        """Row → the margin's two cells there (rows without a connector are blank)."""
         self._markers: dict[str, tuple[str, str]] = {}
         """Span id → its relation markers (full, short)."""
         self._labels: dict[int, list[list[tuple[int, str, tuple[str, int]]]]] = {}
@@ -213,7 +227,62 @@ class DocumentView(ScrollView, can_focus=True):
 
     # -- layout -----------------------------------------------------------------------------------
     def _wrap_width(self) -> int:
-        return max(8, self.scrollable_content_region.width or self.size.width or 80)
+        return max(8, (self.scrollable_content_region.width or self.size.width or 80) - self.margin)
+
+    def set_connectors(self, pairs: Sequence[tuple[int, int]]) -> None:
+        """Draw relations in the margin: each (source offset, target offset) as a line between their
+        rows, pointing at the target; only the rows the old and new lines touch are redrawn."""
+        new = list(pairs) if self.margin else []
+        if new == self.connectors:
+            return
+        old_rows = set(self._gutter)
+        self.connectors = new
+        self._rebuild_gutter()
+        rows = old_rows | set(self._gutter)
+        for row in rows:
+            self._cache.pop(row, None)
+        if rows:
+            self.refresh_lines(min(rows), max(rows) - min(rows) + 1)
+
+    def _rebuild_gutter(self) -> None:
+        """The margin's cells per row for ``connectors`` (when the rows move: layout, markers)."""
+        self._gutter = {}
+        if not self.connectors or self.layout_ is None:
+            return
+        lay = self.layout_
+        height = max(3, self.scrollable_content_region.height or self.size.height or 24)
+        down: set[int] = set()
+        up: set[int] = set()
+        through: set[int] = set()
+        heads: set[int] = set()
+        flat: set[int] = set()
+        for a, b in self.connectors:
+            ra, rb = self._row(lay.line_of(a)), self._row(lay.line_of(b))
+            if ra == rb:
+                flat.add(ra)
+                heads.add(rb)
+                continue
+            lo, hi = min(ra, rb), max(ra, rb)
+            if hi - lo >= height:  # both ends never on one screen: the markers and list say it
+                continue
+            down.add(lo)
+            up.add(hi)
+            through.update(range(lo + 1, hi))
+            heads.add(rb)
+        for row in down | up | through | flat:
+            if row in flat and row not in down | up | through:
+                first = "─"
+            elif (row in down and (row in up or row in through)) or (row in up and row in through):
+                first = "├"
+            elif row in down:
+                first = "╭"
+            elif row in up:
+                first = "╰"
+            else:
+                first = "│"
+            ends = row in down or row in up or row in flat
+            second = "►" if row in heads else "─" if ends else " "
+            self._gutter[row] = first + second
 
     def _relayout(self) -> None:
         width = self._wrap_width()
@@ -221,6 +290,7 @@ class DocumentView(ScrollView, can_focus=True):
             self.layout_ = TextLayout(self.text, width)
             self._cache.clear()
             self._rebuild_labels()
+            self._rebuild_gutter()
             self.refresh()
 
     def _rebuild_labels(self) -> None:
@@ -260,6 +330,8 @@ class DocumentView(ScrollView, can_focus=True):
                 rows.extend((line, k + 1) for k in range(len(placed)))
         self._rows, self._row_of = rows, row_of
         self.virtual_size = Size(lay.width, len(rows))
+        if self.connectors:
+            self._rebuild_gutter()
 
     def _row(self, line: int) -> int:
         """The screen row (virtual y) of a text line."""
@@ -402,7 +474,8 @@ class DocumentView(ScrollView, can_focus=True):
     # -- mouse ------------------------------------------------------------------------------------
     def _offset_from_mouse(self, event: events.MouseEvent) -> int:
         pos = event.get_content_offset_capture(self)
-        return self.layout_lines.offset_at(self._line_at_row(round(self.scroll_y) + pos.y), pos.x)
+        x = max(0, pos.x - self.margin)
+        return self.layout_lines.offset_at(self._line_at_row(round(self.scroll_y) + pos.y), x)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         if event.button != 1:
@@ -494,7 +567,12 @@ class DocumentView(ScrollView, can_focus=True):
             return cached
         index, sub = (row, 0) if rows is None else rows[row]
         built = self._build_line(index, base) if sub == 0 else self._build_markers(index, sub - 1, base)
-        strip = built.crop_extend(0, width, base)
+        if self.margin:
+            cells = self._gutter.get(row, "").ljust(self.margin)
+            gutter = Strip([Segment(cells, base + CONNECTOR if cells.strip() else base)])
+            strip = Strip.join([gutter, built.crop_extend(0, width - self.margin, base)])
+        else:
+            strip = built.crop_extend(0, width, base)
         self._cache[row] = strip
         return strip
 

@@ -1,4 +1,4 @@
-"""knowledge bases: the lookup indexes a keystroke's search reads in bounded steps
+"""knowledge bases: the lookup indexes a keystroke's search reads in bounded steps; relation recommenders
 
 Why (issue 29, lookup as you type <= 50 ms at NCBI Taxonomy scale): the first version's SQLite
 trigram index (``kb_name_fts``, FTS5 ``detail=none``) had to read each candidate's row back to check
@@ -6,7 +6,10 @@ a substring, and PostgreSQL sorted every name of a short prefix in the database'
 database that has knowledge bases gets what ``corpusdb.kb.index.ensure`` now makes for a new one:
 on SQLite ``kb_name_tri`` (FTS5 trigram with positions: a substring is a phrase the index answers
 alone), on PostgreSQL a ``(kb_id, norm COLLATE "C")`` index for prefixes read in index order. A
-database without knowledge bases gets them with its first ``kb add``. No table changes.
+database without knowledge bases gets them with its first ``kb add``.
+
+And (issue 24) a recommender may be of kind ``relation`` (relations between an annotator's spans,
+learned from gold relations): the kind's check constraint allows it.
 
 Revision ID: 0023
 Revises: 0020
@@ -15,6 +18,7 @@ Create Date: 2026-11-28 02:00:00
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from alembic import op
 
 
@@ -24,7 +28,18 @@ branch_labels = None
 depends_on = None
 
 
+KINDS_BEFORE = "kind IN ('string', 'tagger', 'external')"
+KINDS = "kind IN ('string', 'tagger', 'relation', 'external')"
+
+
 def upgrade() -> None:
+    with op.batch_alter_table('recommender', schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f('ck_recommender_kind'), type_='check')
+        batch_op.create_check_constraint(batch_op.f('ck_recommender_kind'), sa.text(KINDS))
+    _kb_indexes()
+
+
+def _kb_indexes() -> None:
     """The same SQL as ``corpusdb.kb.index.ensure`` (written out: a migration stays as it was run)."""
     bind = op.get_bind()
     if bind.dialect.name == "sqlite":
@@ -46,6 +61,11 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     bind = op.get_bind()
+    if bind.execute(sa.text("SELECT COUNT(*) FROM recommender WHERE kind = 'relation'")).scalar():
+        raise RuntimeError("cannot downgrade below 0023: remove the relation recommenders first")
+    with op.batch_alter_table('recommender', schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f('ck_recommender_kind'), type_='check')
+        batch_op.create_check_constraint(batch_op.f('ck_recommender_kind'), sa.text(KINDS_BEFORE))
     if bind.dialect.name == "sqlite":
         bind.exec_driver_sql("DROP TABLE IF EXISTS kb_name_tri")  # 0014's kb_name_fts comes with the next kb add
     else:
