@@ -187,7 +187,7 @@ class DocumentView(ScrollView, can_focus=True):
         old_hot, self.hot = self.hot, hot_new
         # Hot spans are the marked span (redrawn by ``set_marks``) and the partners: redrawing the
         # partners' lines redraws their marker rows too. Spans hot before but not partners now:
-        spans = {s.id: s for s in self.paint.spans} if old_hot - hot_new else {}
+        spans = self.paint.by_id if old_hot - hot_new else {}
         cooled = [f for sid in old_hot - hot_new if sid in spans for f in spans[sid].fragments[:1]]
         self._refresh_ranges(old + new + cooled)
 
@@ -388,14 +388,13 @@ class DocumentView(ScrollView, can_focus=True):
         elif unit == "bottom":
             target = len(self.text)
         elif unit == "span":
-            starts = sorted({s.start for s in self.paint.spans if s.start >= 0})
-            if step > 0:
-                target = next((s for s in starts if s > cur), cur)
-            else:
-                target = next((s for s in reversed(starts) if s < cur), cur)
+            found = self.paint.next_start(cur, step)
+            target = cur if found is None else found
             if target == cur:  # say why nothing moved (issue #15.7)
                 where = "after" if step > 0 else "before"
-                self.notify(f"no span {where} the cursor" if starts else "no span in this document")
+                self.notify(
+                    f"no span {where} the cursor" if self.paint.starts else "no span in this document"
+                )
         else:
             return
         self.move_to(target, extend=extend, keep_goal=keep_goal)
@@ -521,7 +520,7 @@ class DocumentView(ScrollView, can_focus=True):
     def _build_markers(self, line: int, k: int, base: Style) -> Strip:
         segments: list[Segment] = []
         x = 0
-        spans = {s.id: s for s in self.paint.spans} if self.show_types else {}
+        spans = self.paint.by_id if self.show_types else {}
         for col, text, (span_id, head) in self._labels[line][k]:
             if col > x:
                 segments.append(Segment(" " * (col - x), base))
