@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from rich.text import Span as TextSpan
 from rich.text import Text
 
 from corpusdb.basics.records import (
@@ -204,10 +205,13 @@ def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28, noted:
             NOTE_MARK if noted else "",
         ]
     )
-    return Text.assemble(
-        (f"{span.type[:12]}", f"bold {contrast(color)} on {color}"),
-        f" {span.id}{flags} ",
-        short(span.text, width),
+    head = span.type[:12]
+    # As Text.assemble((head, style), rest) builds it, at a fifth of the cost: a full-text
+    # article's span list has thousands of rows.
+    style = f"bold {contrast(color)} on {color}"
+    return Text(
+        f"{head} {span.id}{flags} {short(span.text, width)}",
+        spans=[TextSpan(0, len(head), style)] if head else [],
     )
 
 

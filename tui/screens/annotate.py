@@ -9,6 +9,7 @@ the same frame (a posted message would cost a second frame per keystroke).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -34,6 +35,7 @@ from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
+from tui.widgets.lists import SideList
 
 LISTS = ("spans", "links", "relations", "entities")
 TAB_NAMES = {"spans": "Spans", "links": "Links", "relations": "Rels", "entities": "Ents"}
@@ -101,6 +103,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         self._status_text = ""
         self._stale_suggestions = False
         self._edited = False
+        self._labels: dict[str, tuple[Span, bool, Mapping[str, str], Text]] = {}
 
     # -- layout -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -112,7 +115,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
                 yield Static("", id="side-tabs", markup=False)
                 with ContentSwitcher(initial="spans", id="lists"):
                     for list_id in LISTS:
-                        yield OptionList(id=list_id, markup=False)
+                        yield SideList(id=list_id, markup=False)
         yield Static("", id="status", markup=False)
         yield Footer()
 
@@ -170,7 +173,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         spans = {sp.id: sp for sp in ann.spans}
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         noted = {n.target for n in ann.notes}
-        self._fill("spans", [(sp.id, it.span_label(sp, colors, noted=sp.id in noted)) for sp in ordered])
+        self._fill("spans", [(sp.id, self._span_label(sp, colors, sp.id in noted)) for sp in ordered])
         drawing = self.cluster_types()  # links that draw a cluster are listed with the entities
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links if lk.type not in drawing])
         self._fill("relations", self.relation_rows(ann, noted))
@@ -182,6 +185,16 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
             self.active = None
         self._update_marks()
         self._update_status()
+
+    def _span_label(self, span: Span, colors: Mapping[str, str], noted: bool) -> Text:
+        """A span's row in the list, built again only when the span, its note mark or the colours
+        changed (an edit touches one span of thousands)."""
+        cached = self._labels.get(span.id)
+        if cached is not None and cached[0] is span and cached[1] == noted and cached[2] == colors:
+            return cached[3]
+        label = it.span_label(span, colors, noted=noted)
+        self._labels[span.id] = (span, noted, colors, label)
+        return label
 
     def _fill(self, list_id: str, rows: list[tuple[str, object]]) -> None:
         ol = self.query_one(f"#{list_id}", OptionList)

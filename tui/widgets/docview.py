@@ -120,6 +120,7 @@ class DocumentView(ScrollView, can_focus=True):
         self._row_of: list[int] | None = None
         self._goal_x: int | None = None
         self._cache: dict[int, Strip] = {}
+        self._spans_key: tuple[object, ...] | None = None
         self._cache_style: Style | None = None
         self._frame_style: Style | None = None
         self._dragging = False
@@ -150,6 +151,7 @@ class DocumentView(ScrollView, can_focus=True):
         self.marking = False
         self.layout_ = None
         self.first_render = None
+        self._spans_key = None
         self.set_spans(spans, relations, entities)
         self._relayout()
 
@@ -158,6 +160,11 @@ class DocumentView(ScrollView, can_focus=True):
     ) -> None:
         """Repaint after an edit: the layout stays, the line cache is dropped. ``relations`` (and
         the ``entities`` they may point at) are drawn as markers under their ends."""
+        key = (tuple(spans), tuple(relations), tuple(entities), self.type_colors, self.undirected)
+        last = self._spans_key
+        if last is not None and all(a is b for a, b in zip(key, last, strict=True)):
+            return  # the same (immutable) items: the screen's first refresh after ``load``
+        self._spans_key = key
         self.paint = SpanPaint(len(self.text), spans, self.type_colors)
         self.relations = RelationIndex(spans, relations, entities, self.undirected) if relations else None
         markers = self.relations.markers() if self.relations else {}
