@@ -23,6 +23,7 @@ from corpusdb.relevance.service import RelevanceMixin
 from corpusdb.reports.evaluations import EvaluationMixin
 from corpusdb.reports.progress import ProgressMixin
 from corpusdb.reports.service import AgreementMixin
+from corpusdb.search.service import SearchMixin
 from corpusdb.services.base import OWNER, Actor
 from corpusdb.services.documents import DocumentsMixin
 from corpusdb.services.history import HistoryMixin
@@ -48,6 +49,7 @@ from guidelines.schema import Schema
 class Corpus(
     RecommendMixin,
     SharedTasksMixin,
+    SearchMixin,
     RelevanceMixin,
     AgreementMixin,
     EvaluationMixin,

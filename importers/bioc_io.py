@@ -10,7 +10,8 @@ Mapping (offsets are code points into the document text, as everywhere in corpus
   offset 0 with infon ``type=text``. Reading joins passages at their offsets (gaps become spaces).
 * span -> annotation: ``type`` infon, one ``location`` per fragment (several for a discontinuous span),
   ``text`` = the span text; groundings -> ``identifier`` infon (refs joined by ``;``, as PubTator's
-  BioC does); attributes -> ``attr:<name>`` infons (``true`` for a flag). Annotations sit in the
+  BioC does), and their knowledge-base labels, when the exporter knows them, in ``identifier_label``
+  (same order; derived from the knowledge base, so not read back); attributes -> ``attr:<name>`` infons (``true`` for a flag). Annotations sit in the
   passage that holds their first fragment.
 * relation/event -> relation: ``type`` infon, one node per argument (``role``, ``refid``), ``label``
   (1/0/-1), ``tags`` (comma-joined), ``kind=event`` and ``trigger`` for events.
@@ -45,6 +46,7 @@ from corpusdb.basics.records import (
     Note,
     Relation,
     Span,
+    grounding_key,
 )
 from importers import jsonin
 from importers.common import MAX_TEXT, Collector, strict
@@ -78,7 +80,7 @@ def _attr_infons(attributes: Mapping[str, Any], infons: dict[str, str]) -> None:
         infons[_J + "attributes"] = _json(dict(attributes))
 
 
-def _span_annotation(span: Span) -> Any:
+def _span_annotation(span: Span, labels: Mapping[str, str] | None = None) -> Any:
     import bioc
 
     a = bioc.BioCAnnotation()
@@ -91,6 +93,9 @@ def _span_annotation(span: Span) -> Any:
         a.infons[_NAME_ONLY] = "true"
     if span.groundings:
         a.infons["identifier"] = ";".join(g.ref for g in span.groundings)
+        named = [(labels or {}).get(grounding_key(g), "") for g in span.groundings]
+        if any(named):  # the knowledge base's labels, in the same order (derived: not read back)
+            a.infons["identifier_label"] = ";".join(n.replace(";", ",") for n in named)
         if any(g.text is not None or g.source_id is not None or g.kind != "Reference" or g.extra
                for g in span.groundings):  # fmt: skip
             a.infons[_J + "groundings"] = _json(
@@ -163,7 +168,7 @@ def _note(note: Note) -> Any:
     return r
 
 
-def _document(doc: Document, ann: Annotations) -> Any:
+def _document(doc: Document, ann: Annotations, labels: Mapping[str, str] | None = None) -> Any:
     import bioc
 
     d = bioc.BioCDocument()
@@ -200,7 +205,7 @@ def _document(doc: Document, ann: Annotations) -> Any:
             if span.fragments and p["offset"] <= span.start < p["offset"] + max(p["length"], 1):
                 home = bp
                 break
-        home.add_annotation(_span_annotation(span))
+        home.add_annotation(_span_annotation(span, labels))
     for rel in ann.relations:
         d.add_relation(_relation(rel))
     for link in ann.links:
@@ -211,9 +216,14 @@ def _document(doc: Document, ann: Annotations) -> Any:
 
 
 def format_bioc(
-    items: Sequence[tuple[Document, Annotations]], *, fmt: str = "xml", source: str = "corpusdb"
+    items: Sequence[tuple[Document, Annotations]],
+    *,
+    fmt: str = "xml",
+    source: str = "corpusdb",
+    labels: Mapping[str, str] | None = None,
 ) -> str:
-    """The BioC collection of these documents as XML (``fmt="xml"``) or JSON (``fmt="json"``)."""
+    """The BioC collection of these documents as XML (``fmt="xml"``) or JSON (``fmt="json"``);
+    ``labels`` (grounding key -> knowledge-base label) go into ``identifier_label`` infons."""
     import bioc
     from bioc import biocjson
 
@@ -221,7 +231,7 @@ def format_bioc(
     coll.source = source
     coll.key = "corpusdb.key"
     for doc, ann in items:
-        coll.add_document(_document(doc, ann))
+        coll.add_document(_document(doc, ann, labels))
     if fmt == "json":
         return biocjson.dumps(coll, indent=1, ensure_ascii=False) + "\n"
     if fmt != "xml":
@@ -379,7 +389,7 @@ def _groundings(infons: Mapping[str, str], errors: list[str], where: str) -> tup
     return tuple(out)
 
 
-_SPAN_INFONS = {"type", "identifier", "Identifier"}
+_SPAN_INFONS = {"type", "identifier", "Identifier", "identifier_label"}
 _NAME_ONLY = _J + "name-only"
 """Infon of an annotation without a location: a name without a mention (BioRelEx), as corpusdb writes it."""
 

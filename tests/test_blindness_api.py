@@ -257,6 +257,12 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "reject_suggestions": lambda s: s.alice.reject_suggestions(s.bob_open, [1], expected_version=2),
     "evaluate_recommender": lambda s: s.alice.evaluate_recommender("peek"),
     "acceptance": lambda s: s.alice.acceptance(),
+    # search: texts, and her own sets only (test_search_shows_an_annotator_texts_and_her_own_sets_only)
+    "search": lambda s: s.alice.search("grounding:*"),
+    "search_counts": lambda s: s.alice.search_counts("type:*"),
+    "search_annotate": lambda s: s.alice.search_annotate("receptor", "protein"),
+    "search_undo": lambda s: s.alice.search_undo("peek"),
+    "search_correct": lambda s: s.alice.search_correct("grounding:*", reason="peek", delete=True),
 }
 
 
@@ -348,3 +354,60 @@ def test_refusals_are_clear_and_bob_sees_only_his_own(scene: Scene) -> None:
     assert {s.annotator for s in scene.bob.sets()} == {"bob"}
     with pytest.raises(PermissionDenied):
         scene.bob.read_set(scene.alice_open)
+
+
+SEARCHES = [
+    "grounding:*", "type:*", "grounding:uniprot:SECRET*", "IL-2 receptor", '"IL-2 receptor"', "/SECRET/",
+    "text:receptor", "-type:gene", "rel:*", "status:in_progress", "kind:annotation", "doc:open type:*",
+]  # fmt: skip
+
+
+def test_search_shows_an_annotator_texts_and_her_own_sets_only(scene: Scene) -> None:
+    """Every kind of query, hits and counts: alice sees the texts and her own spans, never bob's or
+    gold; naming bob or gold is refused; her bulk annotation writes only her own sets."""
+    alice, bob, judy = scene.alice, scene.bob, scene.judy
+    for q in SEARCHES:
+        res, counts = alice.search(q, limit=None), alice.search_counts(q)
+        assert not leaks(res, SECRET_OPEN, SECRET_DONE) and not leaks(counts, SECRET_OPEN, SECRET_DONE), q
+        assert {h.annotator for h in res.hits if h.item is not None} <= {"alice"}, q
+        assert {h.set_id for h in res.hits if h.set_id is not None} <= {scene.alice_open, *(
+            i.id for i in alice.sets())}, q  # fmt: skip
+    assert [h.text for h in alice.search("receptor").hits] == [
+        "receptor",
+        "receptor",
+    ]  # texts: both documents
+    assert [(h.document, h.item) for h in alice.search("type:protein", limit=None).hits] == [
+        ("done", "T1"),
+        ("open", "T1"),
+    ]
+    for q in (
+        "annotator:bob",
+        "annotator:gold",
+        "disagree:alice,bob",
+        "agree:bob,gold",
+        "only:alice,bob type:*",
+    ):
+        with pytest.raises(PermissionDenied, match="only their own sets"):
+            alice.search(q)
+        with pytest.raises(PermissionDenied):
+            alice.search_counts(q)
+    # her bulk annotation: her sets only (her submitted one is skipped), bob's untouched
+    before = bob.read_set(scene.bob_open).annotations
+    with contextlib.suppress(CorpusError):
+        got = alice.search_annotate("receptor", "protein")
+        assert {sid for _, sid, _ in got.added} <= {i.id for i in alice.sets()}
+    assert bob.read_set(scene.bob_open).annotations == before
+    # bob sees his own secrets; the adjudicator the complete document's, never the open one's
+    assert leaks(bob.search("grounding:*", limit=None), SECRET_OPEN, SECRET_DONE) == [
+        SECRET_OPEN,
+        SECRET_DONE,
+    ]
+    for q in [*SEARCHES, "annotator:bob", "agree:alice,bob", "disagree:alice,bob"]:
+        got = judy.search(q, limit=None)
+        assert not leaks(got, SECRET_OPEN), q
+        assert "open" not in {
+            h.document for h in got.hits if h.item is not None and h.set_kind == "annotation"
+        }, q
+        assert not leaks(judy.search_counts(q), SECRET_OPEN), q
+    assert leaks(judy.search("grounding:*", limit=None), SECRET_DONE)
+    assert judy.search_counts("disagree:alice,bob").total == 2  # on "done": IL-2 vs IL-2 receptor

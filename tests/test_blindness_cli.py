@@ -222,6 +222,8 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "recommend suggestions": ["recommend", "suggestions", "-d", "open"],
         "recommend accept": ["recommend", "accept", "1", "-d", "open"],
         "recommend reject": ["recommend", "reject", "1", "-d", "open"],
+        # search: texts and her own sets (test_search_shows_alice_texts_and_her_own_sets_only)
+        "search": ["search", "grounding:*"],
     }
 
 
@@ -292,3 +294,35 @@ def test_sets_lists_an_annotators_own_sets_only(
     # alice's bulk take on the complete document is refused like every adjudication command
     assert main([*who("alice"), "adjudicate", "done", "--take", "bob", "--all"]) == 5
     assert "corpusdb: error:" in capsys.readouterr().err
+
+
+SEARCH_ATTEMPTS = [
+    ["search", "grounding:*"], ["search", "type:*", "--count"], ["search", "/SECRET/"],
+    ["search", "grounding:uniprot:SECRET*"], ["search", "receptor", "-C", "80"], ["search", "annotator:bob"],
+    ["search", "disagree:alice,bob"], ["search", "annotator:gold", "--count"],
+    ["search", "receptor", "--annotate", "protein"], ["search", "--undo", "peek"],
+    ["search", "grounding:*", "--delete", "-r", "peek"], ["search", "type:protein", "--set-type", "DNA", "-r", "x"],
+]  # fmt: skip
+
+
+def test_search_shows_alice_texts_and_her_own_sets_only(
+    db: tuple[Who, dict[str, int], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    who, _, _ = db
+    for args in SEARCH_ATTEMPTS:
+        for fmt in ("json", "text"):
+            code = main([*who("alice"), "-f", fmt, *args])
+            cap = capsys.readouterr()
+            assert not [s for s in SECRETS if s in cap.out + cap.err], (args, fmt)
+            assert code in (0, 3, 5), (args, code, cap.err)
+    assert main([*who("alice"), "search", "annotator:bob"]) == 5
+    assert "only their own sets" in capsys.readouterr().err
+    assert main([*who("alice"), "-f", "json", "search", "receptor"]) == 0  # the texts: both documents
+    assert {h["document"] for h in __import__("json").loads(capsys.readouterr().out)["hits"]} == {
+        "open",
+        "done",
+    }
+    # the adjudicator: the complete document's secret, never the open one's
+    assert main([*who("judy"), "search", "grounding:*"]) == 0
+    out = capsys.readouterr().out
+    assert SECRETS[1] in out and SECRETS[0] not in out

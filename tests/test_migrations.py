@@ -29,7 +29,12 @@ def test_upgrade_empty_database_matches_models(empty_url: str) -> None:
     before, after = migrate.upgrade(engine)
     assert (before, after) == (None, migrate.head())
     with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
+        diff = compare_metadata(
+            MigrationContext.configure(
+                conn, opts={"compare_type": True, "include_object": migrate.include_object}
+            ),
+            metadata,
+        )
     assert diff == [], f"models and migrations disagree: {diff}"
     migrate.ensure_current(engine)
     assert migrate.upgrade(engine) == (migrate.head(), migrate.head())  # idempotent

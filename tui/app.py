@@ -168,12 +168,13 @@ class CorpusApp(App[None]):
         return LeadScreen()
 
     # -- navigation -------------------------------------------------------------------------------
-    def open_document(self, document: str) -> None:
-        """Annotate my set on ``document``: read it in a worker, then show it in one paint."""
-        self._read_and_open(document)
+    def open_document(self, document: str, *, at: tuple[int, int] | None = None, query: str = "") -> None:
+        """Annotate my set on ``document``: read it in a worker, then show it in one paint (at a
+        search hit ``at``, with that search's hits marked, when given)."""
+        self._read_and_open(document, at, query)
 
     @work(thread=True, group="load")
-    def _read_and_open(self, document: str) -> None:
+    def _read_and_open(self, document: str, at: tuple[int, int] | None = None, query: str = "") -> None:
         from tui.screens.annotate import AnnotateScreen
 
         try:
@@ -182,18 +183,32 @@ class CorpusApp(App[None]):
             self.call_from_thread(self.notify, f"cannot open {document}: {exc}", severity="error", timeout=8)
             return
         self._remember(document)
-        self.call_from_thread(self.push_screen, AnnotateScreen(document, session))
+        screen = AnnotateScreen(document, session)
+        if at is not None:
+            screen.pending_hit = (at, query)
+        self.call_from_thread(self.push_screen, screen)
 
-    def open_adjudication(self, document: str) -> None:
+    def open_adjudication(self, document: str, *, at: tuple[int, int] | None = None) -> None:
         from tui.screens.adjudicate import AdjudicateScreen
 
-        self.push_screen(AdjudicateScreen(document))
+        screen = AdjudicateScreen(document)
+        screen.pending_hit = at
+        self.push_screen(screen)
         if self.login_session is not None:
             self._remember_in_worker(document)
 
     @work(thread=True, group="remember")
     def _remember_in_worker(self, document: str) -> None:
         self._remember(document)
+
+    def show_search(self, query: str = "") -> None:
+        """The corpus search screen (``/`` from the lists, "Search the corpus" in the palette)."""
+        from tui.screens.search import SearchScreen
+
+        self.push_screen(SearchScreen(query))
+
+    def action_search_corpus(self) -> None:
+        self.show_search()
 
     def show_queue(self) -> None:
         if not (self.facade.can_adjudicate and self.facade.has("adjudication_queue")):
@@ -251,6 +266,8 @@ class CorpusApp(App[None]):
         if self.facade.can_adjudicate:
             yield SystemCommand("Adjudication queue", "Documents ready for adjudication", self.show_queue)
             yield SystemCommand("Project progress", "Progress and agreement per type", self.show_progress)
+        yield SystemCommand("Search the corpus", "Words, phrases, regexes, annotations; act on every hit",
+                            self.show_search)  # fmt: skip
         yield SystemCommand("Guidelines", "The guideline text of the current version", self.action_guideline)
         yield SystemCommand("Help", "Every key of this screen", self.action_help)
 

@@ -121,6 +121,8 @@ class TuiFacade:
         self.corpus = corpus
         self._merged: set[str] = set()
         """Documents whose agreed items this app merged into gold (merge once, when acting)."""
+        self.labels: dict[str, str] = {}
+        """Grounding id -> its knowledge-base label, for the documents opened (shown beside the id)."""
 
     # -- who and what -----------------------------------------------------------------------------
     @property
@@ -210,6 +212,7 @@ class TuiFacade:
         if self.has("suggestions"):  # those stored; ``refresh_suggestions`` asks the models next
             session.suggestions = self.corpus.suggestions(document, refresh=False)
             self.has_recommenders()  # read here, in the worker: the screen asks it on the UI thread
+        self.learn_labels(aset.annotations)
         return session
 
     # -- suggestions (corpusdb.recommend) ---------------------------------------------------------
@@ -247,6 +250,22 @@ class TuiFacade:
             return None
         self._training = self.corpus.train_in_background(project=self.project.name)
         return self._training
+
+    def learn_labels(self, *sets: Annotations) -> None:
+        """Read the knowledge-base labels of these sets' groundings (schemas with knowledge bases)."""
+        if not self.schema.knowledge_bases:
+            return
+        from corpusdb.basics.records import grounding_key
+
+        keys = {grounding_key(g) for a in sets for x in (*a.spans, *a.entities) for g in x.groundings}
+        if keys - set(self.labels):
+            self.labels.update(self.corpus.grounding_labels(sorted(keys), self.schema))
+
+    def label_picked(self, answer: str) -> None:
+        """The knowledge-base picker answers ``"ID LABEL"``: the label is known from then on."""
+        key, _, label = answer.partition(" ")
+        if label:
+            self.labels[key] = label
 
     def skip(self, session: DocumentSession, reason: str | None) -> None:
         """Flag my set's document as irrelevant with ``reason``, or lift the flag (None); blocking."""
@@ -458,6 +477,7 @@ class TuiFacade:
             gold = None
         sources = tuple(dc.sources) if dc else ()
         contents = {a.info.id: a.annotations for a in self.corpus.read_sets([s.set_id for s in sources])}
+        self.learn_labels(*contents.values(), *([gold.annotations] if gold else []))
         return Adjudication(document, text, dc, gold, sources, contents)
 
     def resolve(
@@ -542,6 +562,31 @@ class TuiFacade:
         self._need("finish_gold")
         self._merge_once(document)
         return self.corpus.finish_gold(document, force=force)  # type: ignore[attr-defined]
+
+    # -- search -----------------------------------------------------------------------------------
+    def search(self, query: str, *, document: str | None = None, set_id: int | None = None,
+               limit: int | None = 500, context: int = 40) -> Any:  # fmt: skip
+        """Hits of a query (``corpusdb.search``): the corpus, one document, or one set of it."""
+        return self.corpus.search(query, limit=limit, context=context, document=document, set_id=set_id)
+
+    def search_document(self, session: DocumentSession, query: str) -> list[tuple[int, int]]:
+        """``(start, stop)`` of every hit of ``query`` in the open document: places in its text, or
+        the spans of my set there that match (a query with fields)."""
+        res = self.corpus.search(query, limit=None, context=None, document=session.document.external_id,
+                                 set_id=session.info.id)  # fmt: skip
+        return [(h.start, h.stop) for h in res.hits]
+
+    def search_annotate(self, query: str, type_: str) -> Any:
+        return self.corpus.search_annotate(query, type_)
+
+    def search_undo(self, bulk_id: str) -> Any:
+        return self.corpus.search_undo(bulk_id)
+
+    def search_correct(self, query: str, *, reason: str, set_type: str | None = None, delete: bool = False,
+                       add_type: str | None = None) -> Any:  # fmt: skip
+        return self.corpus.search_correct(
+            query, reason=reason, set_type=set_type, delete=delete, add_type=add_type
+        )
 
     def _need(self, *methods: str) -> None:
         missing = [m for m in methods if not self.has(m)]

@@ -215,14 +215,24 @@ def span_label(span: Span, colors: Mapping[str, str], *, width: int = 28, noted:
     )
 
 
-def span_details(span: Span) -> str:
+def grounding_shown(g: Grounding, labels: Mapping[str, str] | None = None) -> str:
+    """A grounding as shown: its id, with its knowledge-base label (``OBT:000965 (gastric mucosa)``)
+    when the schema maps its database to a loaded knowledge base that has the id."""
+    from corpusdb.basics.records import grounding_key
+
+    labels = labels or {}
+    label = labels.get(grounding_key(g)) or labels.get(g.ref)
+    return f"{g.ref} ({label})" if label else g.ref
+
+
+def span_details(span: Span, labels: Mapping[str, str] | None = None) -> str:
     parts = [f"{span.id} {span.type} «{short(span.text, 40)}»"]
     if len(span.fragments) > 1:
         parts.append("fragments " + ";".join(f"{a}-{b}" for a, b in span.fragments))
     if span.attributes:
         parts.append(" ".join(k if v is True else f"{k}={v}" for k, v in span.attributes.items()))
     if span.groundings:
-        parts.append(" ".join(g.ref for g in span.groundings))
+        parts.append(" ".join(grounding_shown(g, labels) for g in span.groundings))
     return " · ".join(parts)
 
 

@@ -186,6 +186,17 @@ def agree(
     gamma_empty: Annotated[
         float, typer.Option("--gamma-empty", help="gamma: delta_empty, the cost of a unit left unaligned.")
     ] = 1.0,
+    semantic: Annotated[
+        str | None,
+        typer.Option(
+            "--semantic",
+            help="Layer groundings: also credit near concepts, Wang et al. (2007) similarity on this "
+            "knowledge base's is_a graph (a loaded ontology, e.g. ontobiotope), as BB-cat 2016 scored.",
+        ),
+    ] = None,
+    wang_weight: Annotated[
+        float, typer.Option("--wang-weight", help="Wang's edge weight for --semantic (BB-cat 2016: 0.65).")
+    ] = 0.65,
     answered_only: Annotated[
         bool,
         typer.Option(
@@ -249,7 +260,7 @@ def agree(
             jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode, label=label, ordinal=ordinal,
             split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
             lowest=lowest, unanswered="skipped" if answered_only else "misses", exclude_suggested=exclude_suggested,
-            progress=step)  # fmt: skip
+            semantic=semantic, semantic_weight=wang_weight, progress=step)  # fmt: skip
     body = report.body  # not ``to_dict()``'s deep copy (0.1 s at 10^6 spans): the report goes no further
     if matrix is not None:
         from corpusdb.reports.tables import headline_matrix

@@ -47,6 +47,7 @@ REGISTRY: list[Callable[[typer.Typer], None]] = [
     __import__("corpusdb.cli.recommend", fromlist=["register"]).register,  # `corpusdb recommend`
     __import__("corpusdb.cli.validate", fromlist=["register"]).register,  # `corpusdb validate` (no database)
     __import__("corpusdb.cli.task", fromlist=["register"]).register,  # `corpusdb task` (shared tasks)
+    __import__("corpusdb.cli.search", fromlist=["register"]).register,  # `corpusdb search`
     __import__("corpusdb.cli.tui", fromlist=["register"]).register,  # `corpusdb tui`; textual loads lazily
     __import__("corpusdb.cli.serve", fromlist=["register"]).register,  # `corpusdb serve`, lazily
 ]

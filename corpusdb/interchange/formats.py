@@ -37,10 +37,10 @@ def _bioc_reader(fmt: str) -> Callable[[str, Mapping[str, Any]], ReadResult]:
 
 
 def _bioc_writer(fmt: str) -> Callable[[Items, Mapping[str, Any]], Written]:
-    def write(items: Items, _opts: Mapping[str, Any]) -> Written:
+    def write(items: Items, opts: Mapping[str, Any]) -> Written:
         from importers.bioc_io import format_bioc
 
-        return Written(format_bioc(items, fmt=fmt).encode("utf-8"))
+        return Written(format_bioc(items, fmt=fmt, labels=opts.get("grounding_labels")).encode("utf-8"))
 
     return write
 

@@ -132,11 +132,27 @@ class FormatsMixin(InterchangeMixin):
         cluster_type = drawing_type(self.schema())  # type: ignore[attr-defined]
         if fmt != "json":  # JSON keeps entities whole, as release.json does
             items = [(d, mention_level(a, cluster_type)) for d, a in items]
-        out = write(items, dict(options or {}))
+        opts = dict(options or {})
+        opts.setdefault("grounding_labels", self._labels_of(items))
+        out = write(items, opts)
         _write_bytes(target, out.data)
         return ExportReport(
             fmt, target, len(items), (target,), hidden, (*out.notes, *self._hidden_note(hidden))
         )
+
+    def _labels_of(self, items: Sequence[tuple[Any, Any]]) -> dict[str, str]:
+        """Knowledge-base labels of the exported groundings, for the formats that can carry them
+        (BioC: ``identifier_label`` beside ``identifier``)."""
+        schema = self.schema()  # type: ignore[attr-defined]
+        if not schema.knowledge_bases:
+            return {}
+        from corpusdb.kb.check import grounding_keys, grounding_labels
+
+        keys = {k for _, ann in items for k in grounding_keys(ann)}
+        if not keys:
+            return {}
+        with self._read() as conn:  # type: ignore[attr-defined]
+            return grounding_labels(conn, schema, keys)
 
     # -- document judgments ----------------------------------------------------------------------
     def export_judgments(

@@ -43,6 +43,33 @@ def resolve(concepts: dict[str, tuple[str, bool, tuple[str, ...]]], key: str) ->
     return acc if acc in concepts else None
 
 
+def grounding_keys(ann: Annotations) -> set[str]:
+    """Every grounding key of the spans and entities of a set."""
+    return {grounding_key(g) for _, _, _, g in _grounded(ann)}
+
+
+def grounding_labels(conn: Connection, schema: Schema, keys: Iterable[str]) -> dict[str, str]:
+    """The label of each grounding key (``OBT:000965`` -> ``gastric mucosa``) whose database the
+    schema maps to a loaded knowledge base; others are left out."""
+    by_kb: dict[str, set[str]] = defaultdict(set)
+    for key in keys:
+        ref = schema.knowledge_base(split_key(key)[0])
+        if ref is not None:
+            by_kb[ref.kb].add(key)
+    out: dict[str, str] = {}
+    K = tables.kb
+    for kb_name, ks in by_kb.items():
+        row = conn.execute(select(K.c.id).where(K.c.name == kb_name)).first()
+        if row is None:
+            continue
+        found = graph.concepts(conn, int(row[0]), {x for k in ks for x in (k, split_key(k)[1])})
+        for k in ks:
+            code = resolve(found, k)
+            if code is not None:
+                out[k] = found[code][0]
+    return out
+
+
 def violations(conn: Connection, schema: Schema, ann: Annotations) -> list[Violation]:
     """Every knowledge-base problem of the groundings in ``ann``, in item order."""
     if not schema.knowledge_bases:

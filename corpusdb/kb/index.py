@@ -18,19 +18,9 @@ from __future__ import annotations
 from sqlalchemy import Connection, text
 
 from corpusdb.store import db
+from corpusdb.store.text_index import KB_FTS, trgm_schema
 
-FTS = "kb_name_fts"
-
-
-def trgm_schema(conn: Connection) -> str | None:
-    """The schema pg_trgm is installed in, or None (PostgreSQL only)."""
-    row = conn.execute(
-        text(
-            "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
-            "WHERE e.extname = 'pg_trgm'"
-        )
-    ).first()
-    return None if row is None else str(row[0])
+FTS = KB_FTS
 
 
 def kind(conn: Connection) -> str:

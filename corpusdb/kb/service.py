@@ -150,24 +150,8 @@ class KnowledgeBaseMixin(ServiceBase):
         """The label of each grounding key (``OBT:000965`` -> ``gastric mucosa``) whose database the
         schema maps to a loaded knowledge base; others are left out."""
         schema = schema or self.schema()  # type: ignore[attr-defined]
-        by_kb: dict[str, list[str]] = {}
-        for key in keys:
-            ref = schema.knowledge_base(split_key(key)[0])
-            if ref is not None:
-                by_kb.setdefault(ref.kb, []).append(key)
-        out: dict[str, str] = {}
         with self._read() as conn:
-            for kb_name, ks in by_kb.items():
-                try:
-                    kid = store.kb_id(conn, kb_name)
-                except NotFound:
-                    continue
-                found = graph.concepts(conn, kid, {x for k in ks for x in (k, split_key(k)[1])})
-                for k in ks:
-                    code = check.resolve(found, k)
-                    if code is not None:
-                        out[k] = found[code][0]
-        return out
+            return check.grounding_labels(conn, schema, keys)
 
     def grounding_violations(self, annotations: Annotations, schema: Schema | None = None) -> list[Violation]:
         """Knowledge-base problems of these annotations' groundings (unknown, obsolete, off-branch)."""

@@ -56,6 +56,8 @@ def pair_entry(p: PairResult, layer: str) -> dict[str, Any]:
                              "document": g.document.to_dict(),
                              "per_database": {k: {m: v.to_dict() for m, v in d.items()}
                                               for k, d in g.per_database.items()}}  # fmt: skip
+        if g.span_semantic is not None:
+            out["groundings"]["span_semantic"] = g.span_semantic.to_dict()
     if layer == "relations":
         out["modes"] = {m: c.overall.to_dict() for m, c in p.modes.items()}
         out["per_tag"] = {k: v.to_dict() for k, v in p.headline.per_tag.items()}

@@ -114,6 +114,11 @@ class AgreementOptions:
     exclude_suggested: bool = False
     """Compare only the raters' own items: items accepted from suggestions (``corpusdb.recommend``)
     are left out, since suggestions shared by raters raise agreement."""
+    semantic: str | None = None
+    """Layer groundings: also score near concepts with Wang's similarity on this knowledge base's
+    ``is_a`` graph (a loaded ontology, e.g. ``ontobiotope``)."""
+    semantic_weight: float = 0.65
+    """Wang's edge weight (0.65: the BB-cat 2016 task's)."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -137,6 +142,10 @@ class AgreementOptions:
             problems.append(f"confidence must be in [0.5, 1), got {self.confidence}")
         if self.unanswered not in UNANSWERED:
             problems.append(f"unanswered documents count as misses or are skipped, got {self.unanswered!r}")
+        if self.semantic is not None and self.layer != "groundings":
+            problems.append("a semantic measure (--semantic KB) applies to the layer groundings only")
+        if not 0.0 < self.semantic_weight < 1.0:
+            problems.append(f"Wang's edge weight must be in (0, 1), got {self.semantic_weight}")
         if self.raters is not None and len(set(self.raters)) < 2:
             problems.append("name at least two different raters (or none for all)")
         if problems:
@@ -197,6 +206,9 @@ class AgreementOptions:
             else None,
             "unanswered": self.unanswered if span_like else None,
             "exclude_suggested": self.exclude_suggested if span_like else None,
+            "semantic": {"kb": self.semantic, "measure": "wang", "weight": self.semantic_weight}
+            if self.semantic is not None
+            else None,
         }
 
     def check_merged_types(self, known: Iterable[str], what: str) -> None:

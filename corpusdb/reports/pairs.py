@@ -16,7 +16,7 @@ import numpy as np
 
 from corpusdb.agreement.bootstrap import bootstrap_prf, bootstrap_table
 from corpusdb.agreement.coefficients import cohen_kappa, krippendorff_alpha_table, scott_pi
-from corpusdb.agreement.groundings import compare_groundings
+from corpusdb.agreement.groundings import Semantic, compare_groundings
 from corpusdb.agreement.links import DIRECTED_LINK_TYPES, compare_links
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, compare_relations
 from corpusdb.agreement.results import PRF, BootstrapCI, Coefficient
@@ -150,9 +150,15 @@ def _answers(r: Rater, docs: tuple[str, ...]) -> dict[str, Annotations]:
 
 
 def compare_pair(
-    a: Rater, b: Rater, opts: AgreementOptions, types: SchemaTypes, texts: Mapping[str, str] | None = None
+    a: Rater,
+    b: Rater,
+    opts: AgreementOptions,
+    types: SchemaTypes,
+    texts: Mapping[str, str] | None = None,
+    semantic: Semantic | None = None,
 ) -> PairResult:
-    """One pair on the layer of ``opts`` (not labels), with bootstrap CIs when asked."""
+    """One pair on the layer of ``opts`` (not labels), with bootstrap CIs when asked (``semantic``:
+    the groundings layer's partial-credit measure, when asked)."""
     docs = pair_documents(a, b, opts)
     doc_texts = {d: texts[d] for d in docs} if texts is not None else None
     if opts.layer == "spans" and a.columns is not None and b.columns is not None:
@@ -228,7 +234,7 @@ def compare_pair(
             type_agreement=dict(head.label_agreement or {}),
         )
     if opts.layer == "groundings":
-        g = compare_groundings(pairs_ann, spans)
+        g = compare_groundings(pairs_ann, spans, semantic=semantic)
         ci = {"f1": bootstrap_prf(g.per_document, "f1", **boot)} if boot else {}
         per_db = {k: v["span_exact"] for k, v in g.per_database.items()}
         return PairResult(a.name, b.name, docs, g.document, per_db, g.per_document, g, spans, ci=ci)

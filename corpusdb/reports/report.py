@@ -13,6 +13,7 @@ from typing import Any
 
 from corpusdb.agreement import relations as _relations
 from corpusdb.agreement import spans as _spans
+from corpusdb.agreement.groundings import Semantic
 from corpusdb.agreement.labels import LabelAgreement, PairwiseMatrix
 from corpusdb.reports import aggregate
 from corpusdb.reports import raters as _raters
@@ -55,6 +56,16 @@ GROUNDING_POLICY = (
     "whose id sets are equal (exact) or share an id (overlap), a span's ids including its entity's; a "
     "grounded span without a grounded partner counts as one-sided; per type = per database"
 )
+
+
+def semantic_policy(opts: AgreementOptions) -> str:
+    """What the semantic grounding figure is, said in the report (the measure and its source)."""
+    return (
+        f"span semantic: aligned spans grounded in the knowledge base {opts.semantic!r} earn the similarity "
+        f"of their concepts, Wang et al. (2007, Bioinformatics 23(10):1274-1281) on its is_a graph with edge "
+        f"weight {opts.semantic_weight:g} (best-match average over each pair's concepts, as the BioNLP-ST "
+        "2016 BB-cat task scored normalisation); P = credit / B's grounded spans, R = credit / A's"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +113,8 @@ class AgreementReport:
 def _policy(opts: AgreementOptions, units: UnitAgreement | None, raters: Sequence[Rater]) -> dict[str, Any]:
     one_sided = {"spans": _spans.POLICY, "relations": _relations.POLICY, "links": LINK_POLICY,
                  "groundings": GROUNDING_POLICY}.get(opts.layer)  # fmt: skip
+    if opts.layer == "groundings" and opts.semantic is not None:
+        one_sided = f"{one_sided}; {semantic_policy(opts)}"
     return {
         "one_sided": one_sided,
         "documents": document_policy(opts, raters),
@@ -121,8 +134,10 @@ def build_report(
     texts: dict[str, str] | None = None,
     progress: Progress | None = None,
     fetch_texts: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
+    semantic: Semantic | None = None,
 ) -> AgreementReport:
-    """Compute every pairwise and multi-rater figure for the loaded raters."""
+    """Compute every pairwise and multi-rater figure for the loaded raters (``semantic``: the
+    groundings layer's partial-credit measure, built by the service from a knowledge base)."""
     names = [r.name for r in raters]
     head: dict[str, Any] = {
         "schema": SCHEMA_ID,
@@ -178,7 +193,7 @@ def build_report(
     pairs: list[PairResult] = []
     for i, a in enumerate(raters):
         for b in raters[i + 1 :]:
-            pairs.append(compare_pair(a, b, opts, types, texts))
+            pairs.append(compare_pair(a, b, opts, types, texts, semantic))
             if progress:
                 progress(len(pairs), steps, f"{a.name} vs {b.name}")
     units = span_units(names, pairs, opts) if opts.layer == "spans" else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from corpusdb.basics.errors import NotFound
+from corpusdb.basics.errors import InvalidInput, NotFound
 from corpusdb.services.base import ServiceBase
 
 if TYPE_CHECKING:  # the engine (numpy, scipy, statsmodels) loads on first use, not with corpusdb.api
@@ -43,6 +43,8 @@ class AgreementMixin(ServiceBase):
         lowest: int = 5,
         unanswered: str = "misses",
         exclude_suggested: bool = False,
+        semantic: str | None = None,
+        semantic_weight: float = 0.65,
         options: AgreementOptions | None = None,
         progress: Progress | None = None,
     ) -> AgreementReport:
@@ -55,7 +57,9 @@ class AgreementMixin(ServiceBase):
         intersection). ``bootstrap`` > 0 adds document-bootstrap CIs (seeded by ``seed``). ``unanswered``:
         when gold is one side, a document gold has and the other rater has no set for counts as
         ``"misses"`` (default) or is ``"skipped"`` (the answered documents only). ``exclude_suggested``:
-        leave out items accepted from suggestions (the report always counts them per rater).
+        leave out items accepted from suggestions (the report always counts them per rater). ``semantic``
+        (layer groundings): a loaded ontology's name; near concepts then earn partial credit, Wang et al.
+        (2007) similarity on its is_a graph with edge weight ``semantic_weight``, beside exact match.
 
         >>> corpus.agreement(criterion="exact").matrix("f1")  # doctest: +SKIP
         """
@@ -68,7 +72,8 @@ class AgreementMixin(ServiceBase):
                 layer=layer, raters=raters, gold=gold, predictions=predictions, criterion=criterion,
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
                 split=split, documents=documents, bootstrap=bootstrap, seed=seed, confidence=confidence,
-                lowest=lowest, unanswered=unanswered, exclude_suggested=exclude_suggested, **extra)  # fmt: skip
+                lowest=lowest, unanswered=unanswered, exclude_suggested=exclude_suggested, semantic=semantic,
+                semantic_weight=semantic_weight, **extra)  # fmt: skip
         doc_ids = self._report_documents(options)
         with self._read() as conn:
             skipped, excluded = self._skipped(conn)
@@ -203,6 +208,38 @@ class AgreementMixin(ServiceBase):
         with self._read() as conn:
             return layer_items(conn, self.project_id, self.actor)
 
+    def _semantic(self, options: AgreementOptions) -> Any:
+        """The groundings layer's partial-credit measure: Wang et al. (2007) on the ``is_a`` graph of
+        the knowledge base ``options.semantic`` (``corpusdb.evaluation.bb2016_norm.Wang``), over the
+        groundings whose database the schema maps to it."""
+        if options.semantic is None:
+            return None
+        from corpusdb.agreement.groundings import Semantic, database
+        from corpusdb.basics.records import split_key
+        from corpusdb.evaluation.bb2016_norm import Wang
+
+        kb = options.semantic
+        schema = self.schema()  # type: ignore[attr-defined]
+        refs = [r for r in schema.knowledge_bases if r.kb == kb]
+        if not refs:
+            names = ", ".join(sorted({r.kb for r in schema.knowledge_bases})) or "none"
+            raise InvalidInput(
+                f"--semantic {kb}: the schema maps no grounding database to it (its knowledge bases: {names})"
+            )
+        parents = self.kb_parents(kb)  # type: ignore[attr-defined]
+        known = set(parents) | {p for ps in parents.values() for p in ps}
+        wang = Wang(parents, options.semantic_weight)
+        dbs = {n.casefold() for r in refs for n in r.names()}
+
+        def concept(ref: str) -> str:
+            return ref if ref in known else split_key(ref)[1]
+
+        return Semantic(
+            measure=f"Wang et al. 2007 on {kb} (is_a, w={options.semantic_weight:g})",
+            in_scope=lambda ref: database(ref).casefold() in dbs,
+            similarity=lambda a, b: wang.set_similarity([concept(x) for x in a], [concept(y) for y in b]),
+        )
+
     def _report_documents(self, options: AgreementOptions) -> list[int] | None:
         """The ids of the documents the options restrict a report to (None: all)."""
         if options.split is None and options.documents is None:
@@ -241,6 +278,7 @@ class AgreementMixin(ServiceBase):
             texts=texts,
             fetch_texts=lambda ids: {d.external_id: d.text for d in self.documents(external_ids=ids)},  # type: ignore[attr-defined]
             progress=progress,
+            semantic=self._semantic(options),
         )
         if excluded:
             report.body["excluded_documents"] = excluded

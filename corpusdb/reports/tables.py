@@ -143,6 +143,7 @@ def _pairs(body: Mapping[str, Any]) -> Section:
             )
         )
     rows = []
+    semantic = (body.get("settings") or {}).get("semantic")
     for p in body["pairs"]:
         o = p["overall"]
         ta = (p.get("type_agreement") or p.get("label_agreement") or {}).get("cohen_kappa")
@@ -172,6 +173,8 @@ def _pairs(body: Mapping[str, Any]) -> Section:
             row += [num(p["clusters"][m]["f1"]) for m in ("muc", "b_cubed", "ceaf_e")]
         if body["layer"] == "groundings":
             row += [num(p["groundings"][m]["f1"]) for m in ("span_exact", "span_overlap")]
+            if semantic:
+                row.append(num(p["groundings"]["span_semantic"]["f1"]))
         rows.append(tuple(row))
     headers = ["A", "B", "documents", "matched", "only A", "only B", "P", "R", "F1", "F1 CI"]
     if body["layer"] == "relations":
@@ -185,8 +188,11 @@ def _pairs(body: Mapping[str, Any]) -> Section:
         headers += ["MUC F1", "B3 F1", "CEAF-e F1"]
         note += "; matched = co-referring pairs of mentions (entities: explicit clusters and symmetric links)"
     if body["layer"] == "groundings":
-        headers += ["span exact F1", "span overlap F1"]
+        headers += ["span exact F1", "span overlap F1"] + (["span Wang F1"] if semantic else [])
         note += "; matched = grounded ids per document (BioCreative II.5); per type = per database"
+        if semantic:
+            note += (f"; span Wang F1: near concepts credited with Wang et al. (2007) similarity on "
+                     f"{semantic['kb']}'s is_a graph (edge weight {semantic['weight']:g})")  # fmt: skip
     return _drop_empty(Section("Pairs", tuple(headers), tuple(rows), note))
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, Select, and_, exists, false, or_, select, text, true
+from sqlalchemy import Connection, Select, false, or_, select, text, true
 
 from corpusdb.basics.errors import NotFound, PermissionDenied
 from corpusdb.basics.records import SetInfo
@@ -55,25 +55,26 @@ def _info(row: Sequence[object]) -> SetInfo:
     )
 
 
-def _document_complete():  # type: ignore[no-untyped-def]
-    """SQL: the set's document has no annotation set that is not yet submitted."""
+def _document_complete(sets=S):  # type: ignore[no-untyped-def]
+    """SQL: the set's document has no annotation set that is not yet submitted.
+
+    Why ``NOT IN`` a list rather than a correlated ``NOT EXISTS``: the databases compute the
+    documents still being annotated once per statement instead of once per set (half the time of
+    listing a lead's 20,000 readable sets on SQLite); ``document_id`` is never NULL."""
     other = S.alias()
-    return ~exists().where(
-        and_(
-            other.c.document_id == S.c.document_id,
-            other.c.kind == "annotation",
-            other.c.status != "submitted",
-        )
+    return sets.c.document_id.not_in(
+        select(other.c.document_id).where(other.c.kind == "annotation", other.c.status != "submitted")
     )
 
 
-def visibility_clause(actor: Actor):  # type: ignore[no-untyped-def]
-    """SQL condition on ``annotation_set`` rows that this actor may read the content of."""
-    own = S.c.annotator_id == actor.id if actor.id is not None else false()
+def visibility_clause(actor: Actor, sets=S):  # type: ignore[no-untyped-def]
+    """SQL condition on ``annotation_set`` rows that this actor may read the content of (``sets``:
+    the table, or an alias of it when a query joins sets twice)."""
+    own = sets.c.annotator_id == actor.id if actor.id is not None else false()
     if actor.role in ("annotator", "system"):
         return own
     if actor.role in ("adjudicator", "lead"):
-        return or_(own, S.c.kind.in_(("gold", "prediction")), _document_complete())
+        return or_(own, sets.c.kind.in_(("gold", "prediction")), _document_complete(sets))
     return false()
 
 

@@ -333,37 +333,54 @@ class SetsMixin(ServiceBase):
         ``history`` ("do", "undo" or "redo", with the action's ``description``) keeps the set's undo
         stacks in the database in the same transaction (``corpusdb.services.undo``); without it the stacks
         are cleared, since an edit made outside them would make their inverses wrong."""
+        with self._write() as conn:
+            return self._edit_in(conn, set_id, changes, expected_version=expected_version, history=history,
+                                 description=description)  # fmt: skip
+
+    def _edit_in(
+        self,
+        conn: Connection,
+        set_id: int,
+        changes: Sequence[Change],
+        *,
+        expected_version: int | None,
+        history: undo.Mode | None,
+        description: str,
+    ) -> EditResult:
+        """``edit_set`` inside a transaction the caller owns (a bulk action edits many sets in one);
+        ``expected_version`` None: whatever version the set has now (it is locked first)."""
         if not changes:
             raise InvalidInput("an edit needs at least one change")
         if history not in (None, "do", "undo", "redo"):
             raise InvalidInput(f"history must be do, undo or redo, not {history!r}")
-        with self._write() as conn:
-            info = self._writable(conn, set_id, replacing=False)
-            if info.version != expected_version:
-                raise StaleVersion(set_id, expected_version, info.version)
-            current = read_contents(conn, [info])[0].annotations
-            if history not in ("undo", "redo"):  # undo/redo put back what was there: no new grounding
-                _check_groundings(conn, self.project_id, info, current, changes)
-            new, inverse = apply_changes(current, changes)
-            marks = [c for c in changes if isinstance(c, Mark)]
-            if len(marks) < len(changes):
-                # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
-                # references and order exactly as the records say, in the same transaction.
-                content.delete_annotations(conn, [set_id])
-                content.insert_annotations(conn, set_id, new)
-            if marks:  # suggestions accepted or rejected by this action (corpusdb.recommend)
-                from corpusdb.services.suggestion_marks import apply_marks
+        info = self._writable(conn, set_id, replacing=False)
+        if expected_version is None:
+            expected_version = info.version
+        if info.version != expected_version:
+            raise StaleVersion(set_id, expected_version, info.version)
+        current = read_contents(conn, [info])[0].annotations
+        if history not in ("undo", "redo"):  # undo/redo put back what was there: no new grounding
+            _check_groundings(conn, self.project_id, info, current, changes)
+        new, inverse = apply_changes(current, changes)
+        marks = [c for c in changes if isinstance(c, Mark)]
+        if len(marks) < len(changes):
+            # Why rewrite the set: documents are small (hundreds of items) and a full rewrite keeps
+            # references and order exactly as the records say, in the same transaction.
+            content.delete_annotations(conn, [set_id])
+            content.insert_annotations(conn, set_id, new)
+        if marks:  # suggestions accepted or rejected by this action (corpusdb.recommend)
+            from corpusdb.services.suggestion_marks import apply_marks
 
-                apply_marks(conn, set_id, marks, lambda *a, **k: self._audit(conn, *a, **k))
-            values: dict[str, Any] = {}
-            if info.status == "assigned" and info.kind == "annotation":
-                values["status"] = "in_progress"
-            version = bump_version(conn, set_id, expected_version, **values)
-            if history is None:
-                undo.clear(conn, [set_id])
-            else:
-                undo.record(conn, set_id, history, description, inverse, version)
-            return EditResult(self._header(conn, set_id), new, tuple(inverse))
+            apply_marks(conn, set_id, marks, lambda *a, **k: self._audit(conn, *a, **k))
+        values: dict[str, Any] = {}
+        if info.status == "assigned" and info.kind == "annotation":
+            values["status"] = "in_progress"
+        version = bump_version(conn, set_id, expected_version, **values)
+        if history is None:
+            undo.clear(conn, [set_id])
+        else:
+            undo.record(conn, set_id, history, description, inverse, version)
+        return EditResult(self._header(conn, set_id), new, tuple(inverse))
 
     def edit_history(self, set_id: int) -> undo.EditHistory:
         """The undo and redo stacks of one of *my* sets (nobody else's: an annotator's history is

@@ -130,7 +130,28 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
             # Team mode: tables added by migrations after 0007 get their row-level security here,
             # from their line in corpusdb.store.rls (a no-op on SQLite).
             rls.install(conn)
+        if current_in(conn) != before and current_in(conn) == head():
+            # The search index (migration 0017) again: a batch migration on SQLite copies the
+            # document table and drops its triggers; install() puts them back and re-indexes.
+            from corpusdb.store import text_index
+
+            text_index.install(conn)
     return before, current(engine) or ""
+
+
+def include_object(_obj: Any, name: str | None, _type: str, *_: Any) -> bool:
+    """Alembic's ``include_object`` for schema comparisons: False for the objects that live beside
+    the models' tables (full-text and trigram indexes, made by ``corpusdb.store.text_index`` and
+    ``corpusdb.kb.index``), True for everything else."""
+    from corpusdb.store import text_index
+
+    if name is None:
+        return True
+    return not (
+        text_index.outside_models(name)
+        or name.startswith(text_index.KB_FTS)
+        or name in ("ix_kb_name_trgm", "ix_kb_name_prefix")
+    )
 
 
 def downgrade(engine: Engine, revision: str) -> tuple[str | None, str | None]:

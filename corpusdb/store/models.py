@@ -138,7 +138,12 @@ class AnnotationSetRow(SQLModel, table=True):
 
 class SpanRow(SQLModel, table=True):
     __tablename__ = "span"
-    __table_args__ = (UniqueConstraint("set_id", "local_id"),)
+    __table_args__ = (
+        UniqueConstraint("set_id", "local_id"),
+        # search by type (``corpusdb search type:Habitat``): the spans of a type, and their count per
+        # set from the index alone (migration 0017)
+        Index("ix_span_type_set", "type", "set_id"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     set_id: int = _fk("annotation_set.id", ondelete="CASCADE", index=False)
     local_id: str

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "f09548d340456069f4ab5da1c4bd1e034ffc63e1376d883ab98dcf1d09e700a2"
+MODELS_SHA256 = "5805056441dcbaf85f50f6db4d3d45343ab992ea547538557de184d76ac4161b"
 
 
 def utcnow() -> datetime:
@@ -495,6 +495,7 @@ def _build() -> MetaData:
         Column("extra", JSON(), nullable=True),
         UniqueConstraint("set_id", "local_id", name=conv("uq_span_set_id_local_id")),
         ForeignKeyConstraint(["set_id"], ["annotation_set.id"], ondelete="CASCADE", name=conv("fk_span_set_id_annotation_set")),
+        Index(conv("ix_span_type_set"), "type", "set_id"),
     )
     Table(
         "suggestion",

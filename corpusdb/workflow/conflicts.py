@@ -37,6 +37,8 @@ class Analysis:
     """Unit key -> the local id of its gold item (decided units whose item is in gold)."""
     member_unit: dict[tuple[int, str], str] = field(default_factory=dict)
     """(source index, local id) -> unit key, for spans and relations (to map arguments)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Grounding key -> its knowledge-base label, shown beside the id in the variants."""
 
     @property
     def n(self) -> int:
@@ -118,10 +120,18 @@ def analyse_many(conn: Connection, project_id: int, actor: Actor, documents: Seq
                  schema: Schema, *, criterion: str = "exact", types: str = "ignored",
                  sources: store.SourceSpec = None) -> list[Analysis]:  # fmt: skip
     """The named documents (every ready one when None), read in bulk."""
-    return [
+    out = [
         build(x, schema, criterion, types)
         for x in store.load_documents(conn, project_id, actor, documents, sources)
     ]
+    if schema.knowledge_bases:  # the labels of the groundings, to show beside their ids
+        from corpusdb.kb.check import grounding_keys, grounding_labels
+
+        keys = {k for a in out for src in a.sources for k in grounding_keys(src.annotations)}
+        labels = grounding_labels(conn, schema, keys) if keys else {}
+        for a in out:
+            a.labels = labels
+    return out
 
 
 def build(x: store.Loaded, schema: Schema, criterion: str, types: str) -> Analysis:
@@ -171,7 +181,7 @@ def document_conflicts(a: Analysis, *, include_resolved: bool = False) -> Docume
         out.append(
             Conflict(
                 document=a.document, key=u.key, kind=u.kind, differs=differs,
-                variants=units.variants(u, a.sources), n_sources=a.n, decision=decision,
+                variants=units.variants(u, a.sources, a.labels), n_sources=a.n, decision=decision,
                 blocked=a.blocked(u) if decision is None else None,
             )
         )  # fmt: skip

@@ -8,7 +8,7 @@ the author; it is applied to gold in the same transaction and leaves a ``correct
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +22,7 @@ from corpusdb.services.items import item_to_json
 from corpusdb.store import tables
 from corpusdb.workflow import store
 from corpusdb.workflow.types import CorrectionInfo, Item
+from guidelines.schema import Schema
 from guidelines.validate import validate
 
 C = tables.correction
@@ -117,39 +118,73 @@ class CorrectionsMixin(ServiceBase):
             )
         schema = self.schema()  # type: ignore[attr-defined]
         with self._write() as conn:
-            row = conn.execute(
-                select(A.c.id, A.c.role).where(A.c.project_id == self.project_id, A.c.name == who)
-            ).first()
-            if row is None:
-                raise NotFound(f"no annotator named {who!r} in this project")
-            doc_id, ext, text = store.document_row(conn, self.project_id, document)
-            gold = store.gold_info(conn, self.project_id, self.actor, doc_id)
-            if gold is None:
-                raise NotFound(f"document {ext} has no gold set to correct")
-            ann = store.gold_content(conn, gold)
-            used = {d.item_id for d in store.load_decisions(conn, [gold.id]) if d.item_kind != "label"}
+            author = self._author(conn, who)
+            doc_id, cid = self._correct_in(
+                conn, document, [(action, item, key, kind)], reason, author, schema
+            )[0]
+            return next(c for c in load_corrections(conn, self.project_id, document_id=doc_id) if c.id == cid)
+
+    def _author(self, conn: Connection, who: str) -> Actor:
+        row = conn.execute(
+            select(A.c.id, A.c.role).where(A.c.project_id == self.project_id, A.c.name == who)
+        ).first()
+        if row is None:
+            raise NotFound(f"no annotator named {who!r} in this project")
+        return Actor(who, row[1], row[0])
+
+    def _correct_in(
+        self,
+        conn: Connection,
+        document: str | int,
+        requests: Sequence[tuple[str, Item | None, str | None, str | None]],
+        reason: str,
+        author: Actor,
+        schema: Schema,
+    ) -> list[tuple[int, int]]:
+        """Apply ``(action, item, key, kind)`` corrections to one document's gold in the caller's
+        transaction (one rewrite of gold; one correction, decision and audit event per item);
+        returns ``(document id, correction id)`` of each."""
+        doc_id, ext, text = store.document_row(conn, self.project_id, document)
+        gold = store.gold_info(conn, self.project_id, self.actor, doc_id)
+        if gold is None:
+            raise NotFound(f"document {ext} has no gold set to correct")
+        ann = store.gold_content(conn, gold)
+        used = {d.item_id for d in store.load_decisions(conn, [gold.id]) if d.item_kind != "label"}
+        planned = []
+        for action, item, key, kind in requests:
             before, after, change, item_kind, item_id = self._plan(ann, action, item, key, kind, used)
-            new, _ = apply_changes(ann, [change])
+            ann, _ = apply_changes(ann, [change])
+            used.add(item_id)
             if action != "delete":
-                bad = [v for v in validate(schema, new, text)
+                bad = [v for v in validate(schema, ann, text)
                        if v.severity == "error" and (v.item_kind, v.item_id) == (item_kind, item_id)]  # fmt: skip
                 if bad:
-                    raise InvalidInput(f"the corrected {item_kind} breaks the schema: {bad[0].message}")
-            store.write_gold(conn, gold, new)
-            rel = latest_release(conn, self.project_id)
+                    raise InvalidInput(
+                        f"{ext}: the corrected {item_kind} breaks the schema: {bad[0].message}"
+                    )
+            planned.append((action, before, after, item_kind, item_id))
+        store.write_gold(conn, gold, ann)
+        rel = latest_release(conn, self.project_id)
+        out = []
+        for action, before, after, item_kind, item_id in planned:
             cid = conn.execute(
                 insert(C).values(project_id=self.project_id, document_id=doc_id,
                                  after_release_id=rel[0] if rel else None, item_kind=item_kind,
                                  item_local_id=item_id, action=action, before=before, after=after, reason=reason,
-                                 author_id=row[0], created=utcnow_aware()).returning(C.c.id)
+                                 author_id=author.id, created=utcnow_aware()).returning(C.c.id)
             ).scalar_one()  # fmt: skip
             store.add_decision(conn, gold.id, item_kind=item_kind, item_id=item_id, method="corrected",
-                               actor=Actor(who, row[1], row[0]), sources=[{"correction": int(cid)}],
-                               reason=reason)  # fmt: skip
+                               actor=author, sources=[{"correction": int(cid)}], reason=reason)  # fmt: skip
             self._audit(
-                conn, "correct", f"{ext} {item_kind} {item_id}", change=action, reason=reason, author=who
+                conn,
+                "correct",
+                f"{ext} {item_kind} {item_id}",
+                change=action,
+                reason=reason,
+                author=author.name,
             )
-            return next(c for c in load_corrections(conn, self.project_id, document_id=doc_id) if c.id == cid)
+            out.append((doc_id, int(cid)))
+        return out
 
     def _plan(self, ann: Annotations, action: str, item: Item | None, key: str | None, kind: str | None,
               used: set[str]) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None, Any, str, str]:  # fmt: skip

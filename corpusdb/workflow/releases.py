@@ -49,7 +49,9 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
                        "adjudicated" | "corrected", "by": "judy" | null, "reason": "..." | null,
                        "created": "...", "sources": [{"annotator": "alice", "set_id": 3,
                                                       "local_id": "T4", "kind": "annotation"}]}]}],
-     "agreement": {...}}                        # as agreement.json
+     "agreement": {...},                        # as agreement.json
+     "grounding_labels": {"OntoBiotope:OBT:000427": "soil", ...}?}   # each grounding's knowledge-base
+                                                # label when the release was made (schemas with KBs)
 
 Offsets are Unicode code points, ends exclusive; gold local ids are stable across releases.
 Standoff cannot hold document labels, names without a mention (and what rests on them) nor groundings
@@ -342,6 +344,13 @@ class ReleasesMixin(ServiceBase):
             "split": {k: ev.get(k) for k in ("seed", "ratios", "stratify")} if ev else None,
             "formats": formats, "splits": splits, "documents": documents, "agreement": None,
         }  # fmt: skip
+        if schema.knowledge_bases:  # labels as the knowledge bases give them today, frozen with the release
+            from corpusdb.kb.check import grounding_keys, grounding_labels
+
+            keys = {k for s in gold_sets for k in grounding_keys(s.annotations)}
+            labels = grounding_labels(conn, schema, keys) if keys else {}
+            if labels:
+                snap["grounding_labels"] = dict(sorted(labels.items()))
         if with_agreement:
             snap["agreement"] = self._agreement(conn, [g.document_id for g in golds])
         return json.loads(json.dumps(snap))  # exactly what the JSON column will give back

@@ -30,7 +30,7 @@ and BioNLP scorers do. Annotator notes are personal and are not aligned.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -39,7 +39,16 @@ import orjson
 
 from corpusdb.basics import clusters
 from corpusdb.basics.clusters import Cluster
-from corpusdb.basics.records import Annotations, DocLabel, Entity, Link, Relation, Span
+from corpusdb.basics.records import (
+    Annotations,
+    DocLabel,
+    Entity,
+    Grounding,
+    Link,
+    Relation,
+    Span,
+    grounding_key,
+)
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
 
@@ -504,8 +513,21 @@ def _names(ann: Annotations | None) -> dict[str, str]:
     return names
 
 
-def display(item: Item | None, ann: Annotations | None = None) -> str:
-    """A one-line human rendering of an item."""
+def _groundings(groundings: Sequence[Grounding], labels: Mapping[str, str] | None) -> str:
+    """`` [uniprot:P60568, OBT:000001 (habitat)]``: ids, each with its knowledge-base label if known."""
+    if not groundings:
+        return ""
+    shown = []
+    for g in groundings:
+        label = (labels or {}).get(grounding_key(g))
+        shown.append(f"{g.ref} ({label})" if label else g.ref)
+    return f" [{', '.join(shown)}]"
+
+
+def display(
+    item: Item | None, ann: Annotations | None = None, labels: Mapping[str, str] | None = None
+) -> str:
+    """A one-line human rendering of an item (``labels``: grounding key -> knowledge-base label)."""
     if item is None:
         return "(absent)"
     if isinstance(item, Entity):
@@ -515,13 +537,13 @@ def display(item: Item | None, ann: Annotations | None = None) -> str:
             f"{names.get(m, m)}@{_frag_str(spans[m].fragments)}" if m in spans and spans[m].fragments
             else f"{names.get(m, m)} (no mention)" for m in item.members
         )  # fmt: skip
-        g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
+        g = _groundings(item.groundings, labels)
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
         return f"{item.type} {{{', '.join(shown)}}}{extra}{g}"
     if isinstance(item, Span):
         where = _frag_str(item.fragments) or "no mention"
         extra = "".join(f" {k}" if v is True else f" {k}={v}" for k, v in sorted(item.attributes.items()))
-        g = f" [{', '.join(x.ref for x in item.groundings)}]" if item.groundings else ""
+        g = _groundings(item.groundings, labels)
         return f"{item.type} {where} {item.text!r}{extra}{g}"
     if isinstance(item, Relation):
         names = _names(ann)
@@ -537,13 +559,15 @@ def display(item: Item | None, ann: Annotations | None = None) -> str:
     return repr(item)
 
 
-def variants(u: Unit, sources: Sequence[Source]) -> tuple[Variant, ...]:
+def variants(
+    u: Unit, sources: Sequence[Source], labels: Mapping[str, str] | None = None
+) -> tuple[Variant, ...]:
     """The versions of a unit, largest group first, then the absent sources (if any)."""
     out = [
         Variant(
             ms[0].item,
             tuple(ref_of(sources, m) for m in ms),
-            display(ms[0].item, sources[ms[0].source].annotations),
+            display(ms[0].item, sources[ms[0].source].annotations, labels),
         )
         for _, ms in groups(u)
     ]

@@ -47,6 +47,7 @@ class QueueScreen(ReloadingScreen):
         Binding("enter", "open", "Open", show=False),
         Binding("R", "reload", "Reload"),
         Binding("P", "progress", "Progress"),
+        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
     ]
 
     def __init__(self) -> None:
@@ -163,6 +164,8 @@ class AdjudicateScreen(BaseScreen):
         self.sides: bool | None = None
         """Sources shown beside the gold: None follows the width (side by side from WIDE columns)."""
         self._want_key: str | None = None
+        self.pending_hit: tuple[int, int] | None = None
+        """A search hit to show when the document opens (the corpus search screen sets it)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -224,6 +227,10 @@ class AdjudicateScreen(BaseScreen):
                 idx = min(keep or 0, len(self.shown) - 1)
             ol.highlighted = idx if idx is not None else 0
         self._update_detail()
+        if first and self.pending_hit is not None:  # opened from a search: the hit, marked, in view
+            hit, self.pending_hit = self.pending_hit, None
+            main.set_hits([hit])
+            self.call_after_refresh(main.reveal, *hit)
         dc = a.conflicts
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0

@@ -29,6 +29,7 @@ from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
 from tui.screens.clusters_panel import ClusterActions
+from tui.screens.doc_search import DocumentSearch
 from tui.screens.pickers import MessageScreen, PromptScreen
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
@@ -41,12 +42,15 @@ LISTS = ("spans", "links", "relations", "entities")
 TAB_NAMES = {"spans": "Spans", "links": "Links", "relations": "Rels", "entities": "Ents"}
 
 
-class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, SuggestionActions, BaseScreen):
+class AnnotateScreen(
+    DocumentSearch, AnnotationDialogs, ClusterActions, RelationPanel, SuggestionActions, BaseScreen
+):
     """One annotator's set on one document."""
 
     HELP = (
-        "Move with the arrows, w/b (word), ( ) or , . (sentence), n/N (next span). Select with "
-        "shift+arrows, v (select mode) or the mouse. Every action is saved at once; u undoes."
+        "Move with the arrows, w/b (word), ( ) or , . (sentence), n/N (next span), / search and > < "
+        "(next hit). Select with shift+arrows, v (select mode) or the mouse. Every action is saved at "
+        "once; u undoes."
     )
 
     COMMANDS: ClassVar[set[Any]] = {AnnotationCommands}
@@ -86,6 +90,9 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
         Binding("X", "reject_suggestion", "Reject the suggestion (not proposed to you again)", show=False),
         Binding("right_square_bracket", "next_suggestion(1)", "Next / previous suggestion", show=False),
         Binding("left_square_bracket", "next_suggestion(-1)", "Next / previous suggestion", show=False),
+        Binding("slash", "search_document", "Search the document", show=False),
+        Binding("greater_than_sign", "next_hit(1)", "Next / previous search hit", show=False),
+        Binding("less_than_sign", "next_hit(-1)", "Next / previous search hit", show=False),
         *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
     ]
 
@@ -224,7 +231,7 @@ class AnnotateScreen(AnnotationDialogs, ClusterActions, RelationPanel, Suggestio
             span = next(sp for sp in ann.spans if sp.id == self.active)
             others = [c.id for c in v.paint.covering(v.cursor) if c.id != span.id]
             entity = it.entity_of(self.cluster_view(ann), span.id)
-            line1 = it.span_details(span)
+            line1 = it.span_details(span, self.facade.labels)
             if entity is not None:  # the cluster the mention or name belongs to
                 line1 += f" · entity {entity.id} ({len(entity.members)} names/mentions)"
             if others:

@@ -240,6 +240,7 @@ class AnnotationDialogs:
         ref = await self.app.push_screen_wait(grounding_prompt(s.schema, span))
         if not ref:
             return
+        self.facade.label_picked(ref)
         self._act([Put(it.toggle_grounding(span, ref, s.schema))], f"{span.id} grounding {ref.split(' ')[0]}")
 
     def action_cycle(self) -> None:

@@ -22,14 +22,15 @@ class DocumentsScreen(ReloadingScreen):
     """My documents. The list is re-read whenever the screen comes back (after annotating one)."""
 
     HELP = (
-        "Your assigned documents. Enter opens one; ctrl+p finds a document by name. #N: your queue's "
-        "order (the lead's assign --order); from a system: a system's items copied into your set "
-        "(pre-annotated) or suggestions waiting for you to accept or reject them."
+        "Your assigned documents. Enter opens one; ctrl+p finds a document by name; / searches the corpus. "
+        "#N: your queue's order (the lead's assign --order); from a system: a system's items copied into "
+        "your set (pre-annotated) or suggestions waiting for you to accept or reject them."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", show=False),
         Binding("R", "reload", "Reload"),
+        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
     ]
 
     def __init__(self) -> None:

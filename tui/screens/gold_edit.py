@@ -94,7 +94,7 @@ class GoldEditScreen(ModalScreen[Any]):
             view.set_marks(ranges)
             view.move_to(d.fragments[0][0] if self.side == "start" else d.fragments[-1][1])
             where = ";".join(f"{a}-{b}" for a, b in d.fragments)
-            body = f"{it.span_details(d)} · {where} · moving the {self.side}"
+            body = f"{it.span_details(d, self.app.facade.labels)} · {where} · moving the {self.side}"  # type: ignore[attr-defined]
         else:
             spans = {s.id: s for s in self.gold.spans}
             ents = {e.id: e for e in self.gold.entities}
@@ -190,6 +190,7 @@ class GoldEditScreen(ModalScreen[Any]):
         ref = await self.app.push_screen_wait(grounding_prompt(self.schema, d))
         if not ref:
             return
+        self.app.facade.label_picked(ref)  # type: ignore[attr-defined]
         self.draft = it.toggle_grounding(d, ref, self.schema)
         self._refresh()
 

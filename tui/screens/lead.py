@@ -128,6 +128,7 @@ class LeadScreen(ReloadingScreen):
         Binding("R", "reload", "Reload"),
         Binding("A", "adjudicate", "Adjudication"),
         Binding("m", "next_measure", "Measure"),
+        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
         Binding("enter", "open_document", "Conflicts"),
         Binding("l", "next_tab", "Next tab", show=False),
         *[Binding(str(i + 1), f"tab({i})", "Go to that tab", show=False) for i in range(len(TABS))],

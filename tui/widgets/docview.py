@@ -34,6 +34,8 @@ from tui.textmodel import Boundaries, TextLayout, char_cells, display_char
 CURSOR = Style(reverse=True, bold=True)
 SELECTION = Style(bgcolor="#5f5f87", color="#ffffff", underline=True)
 MARK = Style(bold=True, underline=True, color="#ffff00", bgcolor="#303030")
+HIT = Style(bold=True, color="#000000", bgcolor="#ffaf00")
+"""The hits of a search in the document (``/``), under the other overlays."""
 PARTNER = Style(bold=True, underline=True, color="#000000", bgcolor="#ff87d7")
 """The other ends of the active span's relations (or of the relation selected in the list)."""
 REL_MARKER = Style(color="#af87ff")
@@ -103,6 +105,7 @@ class DocumentView(ScrollView, can_focus=True):
         self.sel_anchor: int | None = None
         self.marking = False
         self.marks: list[tuple[int, int]] = []
+        self.hits: list[tuple[int, int]] = []
         self.partners: list[tuple[int, int]] = []
         self.suggested: list[tuple[int, int, Style]] = []
         """Suggestions (``corpusdb.recommend``): drawn under everything else, in their own style."""
@@ -216,6 +219,14 @@ class DocumentView(ScrollView, can_focus=True):
         old, self.marks = self.marks, new
         for a, b in old + new:
             self._refresh_range(a, max(a + 1, b))
+
+    def set_hits(self, hits: Sequence[tuple[int, int]]) -> None:
+        """Highlight a search's hits (none: clear them); only the lines touched are redrawn."""
+        new = list(hits)
+        if new == self.hits:
+            return
+        old, self.hits = self.hits, new
+        self._refresh_ranges([(a, max(a + 1, b)) for a, b in old + new])
 
     @property
     def selection(self) -> tuple[int, int] | None:
@@ -473,6 +484,9 @@ class DocumentView(ScrollView, can_focus=True):
         for a, b, style in self.suggested:
             if a < end and b > start:
                 out.append((max(a, start), min(b, end), style))
+        for a, b in self.hits:
+            if a < end and b > start:
+                out.append((max(a, start), min(b, end), HIT))
         for a, b in self.partners:
             if a < end and b > start:
                 out.append((max(a, start), min(b, end), PARTNER))

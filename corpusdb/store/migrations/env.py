@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+from corpusdb.store.migrate import include_object
 from corpusdb.store.models import metadata
 
 config = context.config
@@ -16,6 +17,7 @@ context.configure(
     target_metadata=metadata,
     render_as_batch=True,  # SQLite cannot ALTER most things: batch mode copies the table
     compare_type=True,
+    include_object=include_object,  # the full-text indexes live beside the models' tables
 )
 with context.begin_transaction():
     context.run_migrations()

@@ -1,0 +1,65 @@
+"""What the documents' full-text index (``corpusdb.store.text_index``, kept by the database) is asked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sqlalchemy import ColumnElement, Connection, literal_column, select, text, true
+
+from corpusdb.search.patterns import Pattern
+from corpusdb.store import db
+from corpusdb.store.text_index import FTS, TRGM_INDEX, install, kind, outside_models, uninstall
+
+__all__ = ["FTS", "TRGM_INDEX", "install", "kind", "narrows", "outside_models", "text_filter", "uninstall"]
+
+_TRIGRAM = re.compile(r"[^\W_]{3}")
+
+
+def narrows(index: str, patterns: Sequence[Pattern]) -> bool:
+    """Whether the index can narrow the documents for these patterns (else they are scanned): FTS5
+    when a pattern has words, the trigram index when a literal has three letters or digits in a row
+    (shorter words give only trigrams most texts hold)."""
+    if index == "fts5":
+        return any(p.fts5() is not None for p in patterns)
+    if index == "pg_trgm":
+        return any(_TRIGRAM.search(lit) for p in patterns for lit in p.like_literals())
+    return False
+
+
+def _like(value: str) -> str:
+    return "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def text_filter(conn: Connection, index: str, column: ColumnElement[str], patterns: Sequence[Pattern],
+                document_id: ColumnElement[int] | None = None, *, like: bool = True) -> ColumnElement[bool]:  # fmt: skip
+    """SQL that every text matching *all* ``patterns`` satisfies (a superset: the caller checks the
+    candidates in Python). ``index`` is :func:`kind`; ``document_id`` (with ``fts5``) is the
+    document's id column, looked up in the FTS5 index; else the literals go through ``LIKE``
+    (SQLite: case-insensitive for ASCII) or ``ILIKE`` (PostgreSQL, served by the trigram index).
+    ``like=False``: only what the FTS5 index answers (no scan of the column)."""
+    conds: list[ColumnElement[bool]] = []
+    fts_parts = [q for p in patterns if (q := p.fts5()) is not None] if index == "fts5" else []
+    if fts_parts and document_id is not None:
+        match = " AND ".join(fts_parts)
+        sub = (
+            select(literal_column("rowid"))
+            .select_from(text(FTS))
+            .where(text(f"{FTS} MATCH :fts_match").bindparams(fts_match=match))
+        )
+        conds.append(document_id.in_(sub))
+    for p in patterns:
+        if p.fts5() is not None and fts_parts and document_id is not None:
+            continue  # the FTS5 index answered for it
+        lits = p.like_literals()
+        if not lits or not like:
+            continue
+        lit = lits[0]  # the longest: the most selective
+        like = column.like if db.is_sqlite(conn) else column.ilike
+        conds.append(like(_like(lit), escape="\\"))
+    if not conds:
+        return true()
+    out = conds[0]
+    for c in conds[1:]:
+        out = out & c
+    return out

@@ -1,0 +1,93 @@
+"""Blindness through the TUI's search (Pilot): what alice's screens show of a search is what the API
+lets her read — every text, her own spans — never bob's work; an adjudicator's search shows the
+complete document's sets, never those of a document still being annotated.
+
+The scene is test_blindness_api's: bob's span on ``open`` (in progress) and on ``done`` (submitted)
+are grounded to secrets.
+"""
+
+from __future__ import annotations
+
+from corpusdb.api import Corpus
+from corpusdb.basics.records import Document, Grounding, Span
+from corpusdb.services.edits import Put
+from tui.app import build_app
+from tui.facade import open_facade
+from tui.screens.annotate import AnnotateScreen
+from tui.screens.search import SearchScreen
+from tui.testing import press, run_async, screen_text, settle, type_text
+
+TEXT = "IL-2 binds the IL-2 receptor alpha chain in zebrafish T cells."
+SECRET_OPEN = "SECRET-OPEN-42"
+SECRET_DONE = "SECRET-DONE-77"
+
+
+def scene(url: str) -> Corpus:
+    c = Corpus.create("p", "biorelex-1.0", url=url)
+    for n in ("alice", "bob"):
+        c.add_annotator(n)
+    c.add_annotator("judy", "adjudicator")
+    c.add_documents([Document("open", TEXT), Document("done", TEXT)])
+    c.assign(["open", "done"], ["alice", "bob"])
+    for who in ("alice", "bob"):
+        me = c.as_user(who)
+        for doc in ("open", "done"):
+            s = me.my_set(doc).info
+            secret = SECRET_OPEN if doc == "open" else SECRET_DONE
+            span = (Span("T1", "protein", ((15, 28),), "IL-2 receptor", groundings=(Grounding(f"uniprot:{secret}"),))
+                    if who == "bob" else Span("T1", "protein", ((0, 4),), "IL-2"))  # fmt: skip
+            me.edit_set(s.id, [Put(span)], expected_version=s.version)
+            if not (who == "bob" and doc == "open"):
+                me.submit(s.id)
+    return c
+
+
+async def search(pilot, app, query: str) -> str:  # type: ignore[no-untyped-def]
+    if not isinstance(app.screen, SearchScreen):
+        await press(pilot, "slash")
+    else:
+        await press(pilot, "slash")
+        await press(pilot, "ctrl+u")
+    await type_text(pilot, query)
+    await press(pilot, "enter")
+    await settle(pilot)
+    return screen_text(app) + " ".join(str(n.message) for n in app._notifications)
+
+
+@run_async
+async def test_alices_search_screens_show_texts_and_her_own_spans_only(sqlite_url: str) -> None:
+    scene(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "p", "alice"))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        for q in ("grounding:*", "type:protein", "receptor", "/SECRET/", "grounding:uniprot:SECRET*"):
+            shown = await search(pilot, app, q)
+            assert SECRET_OPEN not in shown and SECRET_DONE not in shown, q
+            assert {h.annotator for h in app.screen.hits if h.item is not None} <= {"alice"}, q
+        assert len((await search(pilot, app, "receptor")) and app.screen.hits) == 2  # both texts
+        shown = await search(pilot, app, "annotator:bob")
+        assert "only their own sets" in shown and app.screen.hits == []
+        # in a document: "/" with fields finds her spans only, never bob's at the same place
+        await press(pilot, "escape")
+        app.open_document("open")
+        await settle(pilot)
+        ann = app.screen
+        assert isinstance(ann, AnnotateScreen)
+        await press(pilot, "slash")
+        await type_text(pilot, "type:protein")
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert ann.view.hits == [(0, 4)]  # hers; bob's 15-28 stays unseen
+        assert SECRET_OPEN not in screen_text(app)
+
+
+@run_async
+async def test_the_adjudicators_search_screen_never_shows_the_open_document(sqlite_url: str) -> None:
+    scene(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "p", "judy"))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        shown = await search(pilot, app, "grounding:*")
+        assert SECRET_DONE in shown and SECRET_OPEN not in shown
+        shown = await search(pilot, app, "annotator:bob")
+        assert {h.document for h in app.screen.hits} == {"done"} and SECRET_OPEN not in shown
