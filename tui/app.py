@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from textual import events, work
@@ -39,14 +39,26 @@ class CorpusApp(App[None]):
         Binding("G,f2", "guideline", "Guide"),
     ]
 
-    def __init__(self, facade: TuiFacade | None, *, start: str | None = None, gate: Any = None) -> None:
+    def __init__(
+        self,
+        facade: TuiFacade | None,
+        *,
+        start: str | None = None,
+        gate: Any = None,
+        opener: Callable[[], TuiFacade] | None = None,
+    ) -> None:
         """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.serving.gate.LoginGate``):
         the login screen comes first and the facade is the logged-in person's (served sessions and
-        ``corpusdb tui --login``). Before a login the app holds nothing of the project."""
+        ``corpusdb tui --login``). Before a login the app holds nothing of the project. Or None with
+        an ``opener``: the app paints first and opens the project with it in a worker
+        (``tui.screens.opening``; ``corpusdb tui``)."""
         super().__init__()
         self.facade: TuiFacade = facade  # type: ignore[assignment]  # set by the login when None
         self.start = start
         self.gate = gate
+        self.opener = opener
+        self.open_error: BaseException | None = None
+        """Why the ``opener`` failed (the app then ended): ``corpusdb tui`` raises it after ``run``."""
         self.login_session: Any = None
         """The person's ``corpusdb.store.login_session.LoginSession`` once logged in through ``gate``."""
 
@@ -93,6 +105,11 @@ class CorpusApp(App[None]):
 
         # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
         self._stop_listening = writers.on_wait(self._writer_waits)
+        if self.facade is None and self.opener is not None:
+            from tui.screens.opening import OpeningScreen
+
+            self.push_screen(OpeningScreen(self.opener))
+            return
         if self.facade is None:
             from tui.screens.login import LoginScreen
 
@@ -100,6 +117,20 @@ class CorpusApp(App[None]):
             return
         self.title = f"corpusdb · {self.facade.project.name}"
         self.push_screen(self._home())
+        if self.start:
+            self.open_document(self.start)
+
+    def opened(self, facade: TuiFacade, typed: list[events.Key]) -> None:
+        """The project is open (``OpeningScreen``): the user's first screen takes its place, with
+        the keys typed so far to replay once its data is shown."""
+        self.facade = facade
+        self.title = f"corpusdb · {facade.project.name}"
+        home = self._home()
+        if isinstance(home, ReloadingScreen) and home.typed_ahead is not None:
+            home.typed_ahead[:0] = typed
+        else:  # a screen without data to wait for: the keys act on it at once
+            self.call_after_refresh(lambda: [(self.focused or self.screen)._forward_event(k) for k in typed])
+        self.switch_screen(home)
         if self.start:
             self.open_document(self.start)
 
@@ -272,9 +303,13 @@ class CorpusApp(App[None]):
         yield SystemCommand("Help", "Every key of this screen", self.action_help)
 
 
-def build_app(facade: TuiFacade, *, start: str | None = None) -> CorpusApp:
-    """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this)."""
-    return CorpusApp(facade, start=start)
+def build_app(
+    facade: TuiFacade | None, *, start: str | None = None, opener: Callable[[], TuiFacade] | None = None
+) -> CorpusApp:
+    """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this),
+    or, with ``opener`` (``corpusdb tui``), over the facade it returns once the first screen is
+    painted."""
+    return CorpusApp(facade, start=start, opener=opener)
 
 
 def build_login_app(gate: Any) -> CorpusApp:

@@ -12,7 +12,6 @@ from typing import Any
 import typer
 
 from corpusdb.basics.terminal import SafeConsole
-from corpusdb.store import db
 
 INTERRUPTED = "the change in progress was rolled back (nothing of it is stored); what was saved before stays"
 """What a Ctrl-C keeps, for a command that says nothing more precise (an :class:`Interrupted`)."""
@@ -44,6 +43,8 @@ class State:
 
     @property
     def url(self) -> str:
+        from corpusdb.store import db  # SQLAlchemy: not before ``corpusdb tui`` paints (issue #25.11)
+
         return db.default_url(self.db)
 
     def corpus(self) -> Any:

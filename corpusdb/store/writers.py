@@ -18,11 +18,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-
-from sqlalchemy import Connection
-from sqlalchemy.exc import OperationalError
+from typing import TYPE_CHECKING
 
 from corpusdb.basics.errors import DatabaseError
+
+if TYPE_CHECKING:  # SQLAlchemy loads with the store: ``corpusdb tui`` paints first (issue #25.11)
+    from sqlalchemy import Connection
+    from sqlalchemy.exc import OperationalError
 
 Listener = Callable[[str], None]
 _listeners: list[Listener] = []
@@ -67,6 +69,8 @@ def _locked(exc: OperationalError) -> bool:
 @contextmanager
 def begin(conn: Connection, holder: str | None) -> Iterator[None]:
     """Begin the write transaction of ``conn``, waiting behind a noted long writer; commit at the end."""
+    from sqlalchemy.exc import OperationalError
+
     path = note_path(conn)
     told = False
     while True:
