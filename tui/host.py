@@ -7,7 +7,7 @@ circle; against this small interface the package reads top-down (app -> screens 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade
@@ -18,6 +18,11 @@ class AppHost(Protocol):
     """The app's navigation and its facade: all a screen or a command needs beyond Textual's ``App``."""
 
     facade: TuiFacade
+    open_error: BaseException | None
+    """Why the project could not be opened (``tui.screens.opening``); the app then ends."""
+
+    def opened(self, facade: TuiFacade, typed: list[Any]) -> None:
+        """The project is open: show the user's first screen, replaying the keys ``typed`` meanwhile."""
 
     def open_document(self, document: str) -> None:
         """Annotate my set on ``document``."""
