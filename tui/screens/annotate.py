@@ -187,7 +187,8 @@ class AnnotateScreen(
         self._fill("entities", self.entity_rows(ann))
         self.update_suggestions()
         self._update_tabs()
-        self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
+        # The schema check reads the whole set: after the paint, so an edit shows first.
+        self.call_after_refresh(self._count_problems)
         if self.active is not None and self.active not in spans:
             self.active = None
         self._update_marks()
@@ -202,6 +203,15 @@ class AnnotateScreen(
         label = it.span_label(span, colors, noted=noted)
         self._labels[span.id] = (span, noted, colors, label)
         return label
+
+    def _count_problems(self) -> None:
+        s = self.session
+        if s is None or not self.is_mounted:
+            return
+        problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
+        if problems != self._problems:
+            self._problems = problems
+            self._update_status()
 
     def _fill(self, list_id: str, rows: list[tuple[str, object]]) -> None:
         ol = self.query_one(f"#{list_id}", OptionList)

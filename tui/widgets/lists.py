@@ -12,6 +12,8 @@ so an upgrade re-checks it (the TUI tests fill these lists and read them back).
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.content import Content
@@ -38,6 +40,29 @@ def _plain_height(option: Option, room: int) -> int | None:
 class SideList(OptionList):
     """The annotation screen's side lists (spans, links, relations, entities)."""
 
+    MEASURED_MAX = 20_000
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._measured: dict[tuple[str, bool | None, str | None, int], int] = {}
+        """Heights of rows that wrap, by text and width: an edit refills the list with rows that are
+        mostly the same (a relation's row wraps at 80 columns), measured once."""
+
+    def _height(self, option: Option, room: int) -> int:
+        height = _plain_height(option, room)
+        if height is not None:
+            return height
+        prompt = option.prompt
+        if not isinstance(prompt, Text):
+            return self._get_visual(option).get_height(self.styles, room)
+        key = (prompt.plain, prompt.no_wrap, prompt.overflow, room)
+        height = self._measured.get(key)
+        if height is None:
+            if len(self._measured) >= self.MEASURED_MAX:
+                self._measured.clear()
+            height = self._measured[key] = self._get_visual(option).get_height(self.styles, room)
+        return height
+
     def _update_lines(self) -> None:
         if not self.scrollable_content_region:
             return
@@ -48,14 +73,9 @@ class SideList(OptionList):
         if next_index < len(self.options):
             padding = self.get_component_styles("option-list--option").padding
             room = width - padding.width
-            get_visual = self._get_visual
-            styles = self.styles
             for index, option in enumerate(self.options[next_index:], next_index):
                 line_cache.index_to_line[index] = len(lines)
-                height = _plain_height(option, room)
-                if height is None:
-                    height = get_visual(option).get_height(styles, room)
-                line_count = height + option._divider
+                line_count = self._height(option, room) + option._divider
                 line_cache.heights[index] = line_count
                 lines.extend([(index, line_no) for line_no in range(line_count)])
         last_divider = self.options and self.options[-1]._divider
