@@ -1,6 +1,8 @@
 """Benchmark: the annotation screen on a dense document (run by hand; prints figures, asserts nothing).
 
     python bench/bench_tui.py [--chars 2000] [--spans 300] [--keys 200] [--size 80x24] [--relations 0]
+    python bench/bench_tui.py --fulltext          # 60,000 characters at 80x24 and 200x60
+    python bench/bench_tui.py --first-screen 5    # corpusdb tui against a one-widget app
 
 Builds a real SQLite project with one document of ``--chars`` characters carrying ``--spans`` spans
 (nested and discontinuous ones included) in alice's set, runs the app headless at ``--size``, and
@@ -19,6 +21,14 @@ measures:
   times another checkout (``git archive REV | tar -x -C DIR``) in the same run, interleaved. Both
   trees are byte-compiled first, as an installed corpusdb is. Also ``corpusdb tui`` as a user starts
   it: the command line in a pseudo-terminal (80x24), timed to its first frame on that terminal.
+
+* ``--fulltext``: a PMC-sized full-text article (issue #25.10: 60,000 characters, 3,000 spans,
+  nested and discontinuous among them, 500 relations) at 80x24 and 200x60, targets open <= 1 s and
+  keystroke <= 50 ms; besides the figures above, open -> screen ready (side lists filled) and
+  scrolling without moving the cursor (a wheel notch, a page), to the last line rendered.
+* ``--first-screen N``: ``corpusdb tui --as alice`` and a one-widget Textual app, each in a
+  pseudo-terminal (80x24), interleaved, N of each (issue #25.11, goal <= x1.5): to the first frame
+  and to the document list showing its document, against the one widget's text; the ratios.
 
 Targets from issue 6: open < 100 ms, keystroke < 30 ms. The baseline, measured in the same run, is
 the same text with no spans: the ratios show what the spans cost (colouring, nesting, lists).

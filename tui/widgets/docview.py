@@ -156,7 +156,8 @@ class DocumentView(ScrollView, can_focus=True):
         self.first_render = None
         self._spans_key = None
         self.set_spans(spans, relations, entities)
-        self._relayout()
+        if self.size.width:  # not yet laid out: the first Resize (or paint) lays the text out once
+            self._relayout()
 
     def set_spans(
         self, spans: Sequence[Span], relations: Sequence[Relation] = (), entities: Sequence[Entity] = ()
