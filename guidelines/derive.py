@@ -11,6 +11,15 @@ The GI 2011 rule (``guidelines/schemas/gi-2011.toml``): ``BindTo(Agent: A, Targe
 polymerase binding the promoter of a gene interacts with the gene. We read it off the GI training
 data, where each such pair comes with that Interaction annotated (``tests/test_task_derive.py``
 measures it), not from the task paper's text.
+
+The BioRelEx rule (``guidelines/schemas/biorelex-1.0.toml``, a link rule): a ``bind`` whose
+argument is a part (``part_of`` link: a domain, a subunit) implies the ``bind`` of the whole, tagged
+``implicit`` and with the same label — "a binding with a part-of member implies the implicit
+bindings of the whole", as issue 28 reads BioRelEx 1.0's Table 4 (Khachatrian et al., BioNLP 2019).
+We could not re-read the paper's table offline; the official ``evaluate.py`` does not apply it
+(it scores the file's interactions as they are, implicit ones included: its skip of implicit
+interactions is commented out), so the rule is the annotation guideline's, applied where the schema
+says, never by the scorer.
 """
 
 from __future__ import annotations
@@ -25,8 +34,57 @@ def _arg(r: Relation, role: str) -> str | None:
     return next((a.ref for a in r.args if a.role == role), None)
 
 
-def derived_relations(rule: DeriveRule, ann: Annotations) -> list[Relation]:
+def _whole_of(ann: Annotations, link: str) -> dict[str, list[str]]:
+    """Part -> its wholes through ``link`` links (source part, target whole), by span id and, where
+    relations join entities, by entity id too (an entity is a part when one of its members is, and a
+    whole is named by its entity when it has one)."""
+    entity_of = {m: e.id for e in ann.entities for m in e.members}
+    out: dict[str, list[str]] = {}
+    for lk in ann.links:
+        if lk.type != link:
+            continue
+        whole = entity_of.get(lk.target, lk.target)
+        for part in {lk.source, entity_of.get(lk.source, lk.source)}:
+            if whole != part and whole not in out.setdefault(part, []):
+                out[part].append(whole)
+    return out
+
+
+def _lifted(rule: DeriveRule, ann: Annotations, directed: bool) -> list[Relation]:
+    """A link rule: each ``first`` relation with a part in an argument, that argument lifted to
+    the whole (every whole, one argument at a time), tagged; not where one is annotated already."""
+
+    def key(typ: str, args: tuple[Argument, ...]) -> tuple[str, object]:
+        if directed:
+            return typ, tuple(sorted((a.role, a.ref) for a in args))
+        return typ, tuple(sorted(a.ref for a in args))  # undirected: the same pair in either order
+
+    wholes = _whole_of(ann, rule.link)
+    have = {key(r.type, r.args) for r in ann.relations}
+    out: list[Relation] = []
+    for r in ann.relations:
+        if r.type != rule.first or r.extra.get("derived"):
+            continue
+        for i, arg in enumerate(r.args):
+            for whole in wholes.get(arg.ref, ()):
+                args = tuple(Argument(a.role, whole) if j == i else a for j, a in enumerate(r.args))
+                selfish = (
+                    len({a.ref for a in args}) == 1 < len({a.ref for a in r.args})
+                )  # whole binds its part
+                if key(rule.relation, args) in have or selfish:
+                    continue
+                have.add(key(rule.relation, args))
+                tags = tuple(dict.fromkeys((*r.tags, *((rule.tag,) if rule.tag else ()))))
+                out.append(Relation("", rule.relation, args, label=r.label, tags=tags, kind=r.kind,
+                                    extra={"derived": rule.name, "from": [r.id]}))  # fmt: skip
+    return out
+
+
+def derived_relations(rule: DeriveRule, ann: Annotations, schema: Schema | None = None) -> list[Relation]:
     """What ``rule`` implies in ``ann`` that is not annotated already (ids ``D1``, ``D2``...)."""
+    if rule.link:
+        rt = schema.relation(rule.relation) if schema is not None else None
+        return _lifted(rule, ann, rt.directed if rt is not None else True)
     firsts = [r for r in ann.relations if r.type == rule.first and not r.extra.get("derived")]
     seconds = [r for r in ann.relations if r.type == rule.second and not r.extra.get("derived")]
     have = {(r.type, tuple(sorted((a.role, a.ref) for a in r.args))) for r in ann.relations}
@@ -57,7 +115,7 @@ def with_derived(schema: Schema, ann: Annotations) -> Annotations:
     annotated relations, so the result never depends on the order of the rules)."""
     new: list[Relation] = []
     for rule in schema.derive:
-        new += derived_relations(rule, replace(ann, relations=(*ann.relations, *new)))
+        new += derived_relations(rule, replace(ann, relations=(*ann.relations, *new)), schema)
     taken = {r.id for r in ann.relations}
     numbered, n = [], 0
     for r in new:

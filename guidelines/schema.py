@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -142,7 +142,11 @@ class Rules:
 class DeriveRule:
     """A relation implied by two others sharing an argument (``guidelines.derive``): when ``first``
     and ``second`` relations exist with ``first.join[0] == second.join[1]``, the ``relation`` with
-    roles taken as ``roles`` says (``{"Agent": "first.Agent", "Target": "second.Target"}``) is implied."""
+    roles taken as ``roles`` says (``{"Agent": "first.Agent", "Target": "second.Target"}``) is implied.
+
+    Or, with ``link`` (and no ``second``): a ``first`` relation one of whose arguments is the part
+    (source) of a ``link`` link implies the same relation with the whole (its target) in that
+    argument's place, tagged ``tag`` (BioRelEx's ``part_of`` and ``implicit``)."""
 
     name: str
     relation: str
@@ -152,6 +156,10 @@ class DeriveRule:
     roles: tuple[tuple[str, str], ...]
     source: str = ""
     """Where the rule comes from (a paper, a guideline section)."""
+    link: str = ""
+    """A link type (``part_of``): the rule lifts ``first`` from a part to its whole."""
+    tag: str = ""
+    """A tag of ``relation`` the derived items carry (``implicit``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -632,7 +640,12 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         rules=rules,
         guideline=r.get(head, "guideline", str, "[schema]", None),
         knowledge_bases=kbs,
-        derive=_derive_rules(r, data.get("derive", []), {x.name: x for x in relations}),
+        derive=_derive_rules(
+            r,
+            data.get("derive", []),
+            {x.name: x for x in relations},
+            {n for lt in links for n in (lt.name, *lt.aliases)},
+        ),
     )
 
 
@@ -678,7 +691,34 @@ def _knowledge_bases(r: _Reader, raw: Any, check_types: Any) -> tuple[KnowledgeB
     return tuple(out)
 
 
-def _derive_rules(r: _Reader, raw: Any, relations: Mapping[str, RelationType]) -> tuple[DeriveRule, ...]:
+def _link_rule(
+    r: _Reader,
+    x: Mapping[str, Any],
+    where: str,
+    relations: Mapping[str, RelationType],
+    links: Collection[str],
+) -> DeriveRule:
+    """A ``[[derive]]`` with ``link``: ``first`` lifted from a part to its whole (see DeriveRule)."""
+    rel, first, link = (r.get(x, key, str, where) for key in ("relation", "first", "link"))
+    for key, name in (("relation", rel), ("first", first)):
+        if name not in relations:
+            raise r.fail(where, f"{key} {name!r} is not a relation type of the schema")
+    if rel != first:
+        raise r.fail(where, "a link rule derives the relation it lifts: relation and first must be equal")
+    if link not in links:
+        raise r.fail(where, f"link {link!r} is not a link type of the schema")
+    if "second" in x or "join" in x or "roles" in x:
+        raise r.fail(where, "a link rule has no second, join or roles")
+    tag = r.get(x, "tag", str, where, "")
+    if tag and tag not in relations[rel].tags:
+        raise r.fail(where, f"tag {tag!r} is not a tag of {rel}")
+    return DeriveRule(r.get(x, "name", str, where), rel, first, "", ("", ""), (), r.get(x, "source", str, where, ""),
+                      link, tag)  # fmt: skip
+
+
+def _derive_rules(
+    r: _Reader, raw: Any, relations: Mapping[str, RelationType], links: Collection[str] = ()
+) -> tuple[DeriveRule, ...]:
     if not isinstance(raw, list):
         raise r.fail("[[derive]]", "must be an array of tables")
     out: list[DeriveRule] = []
@@ -686,7 +726,10 @@ def _derive_rules(r: _Reader, raw: Any, relations: Mapping[str, RelationType]) -
         where = f"[[derive]] #{k + 1}"
         if not isinstance(x, dict):
             raise r.fail(where, "must be a table")
-        r.known(x, {"name", "relation", "first", "second", "join", "roles", "source"}, where)
+        r.known(x, {"name", "relation", "first", "second", "join", "roles", "source", "link", "tag"}, where)
+        if "link" in x:
+            out.append(_link_rule(r, x, where, relations, links))
+            continue
         rel, first, second = (r.get(x, key, str, where) for key in ("relation", "first", "second"))
         for key, name in (("relation", rel), ("first", first), ("second", second)):
             if name not in relations:

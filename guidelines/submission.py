@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from corpusdb.basics.errors import Problem
 from corpusdb.basics.records import Annotations
 from guidelines.schema import Schema
+from guidelines.standoff_fields import relation_fields
 from guidelines.validate import validate as validate_annotations
 from importers.standoff.layout import ANN_EXTENSIONS
 from importers.standoff.reader import _parse_document
@@ -147,6 +148,7 @@ def check_submission(
         problems += probs
         if parsed is None:
             continue
+        parsed = replace(parsed, annotations=relation_fields(schema, parsed.annotations))
         where = _id_lines(anns)
         found: list[tuple[str, str, str]] = [
             (v.severity, v.item_id, str(v))

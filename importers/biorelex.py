@@ -76,6 +76,7 @@ from corpusdb.basics.records import (
     Relation,
     Span,
 )
+from corpusdb.basics.unionfind import UnionFind
 from importers import jsonin
 from importers.standoff import ReadResult
 
@@ -463,19 +464,8 @@ class _Clusters:
     """Spans grouped into clusters: read clusters by index, others by their links' closure."""
 
     def __init__(self, ann: Annotations, link_types: Collection[str]) -> None:
-        parent: dict[str, str] = {s.id: s.id for s in ann.spans}
-
-        def find(x: str) -> str:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        def union(a: str, b: str) -> None:
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[rb] = ra
-
+        uf = UnionFind((s.id for s in ann.spans), root="first")
+        union = uf.union
         by_index: dict[Any, str] = {}
         for s in ann.spans:
             ci = s.extra.get("cluster")
@@ -487,9 +477,9 @@ class _Clusters:
         for c in clusters(ann, link_types):  # the one cluster model: entities and symmetric links alike
             for m in c.members[1:]:
                 union(c.members[0], m)
-        groups: dict[str, list[Span]] = {}
+        groups: dict[object, list[Span]] = {}
         for s in ann.spans:
-            groups.setdefault(find(s.id), []).append(s)
+            groups.setdefault(uf.find(s.id), []).append(s)
 
         position = {s.id: k for k, s in enumerate(ann.spans)}
 
@@ -501,7 +491,7 @@ class _Clusters:
         self.index_of: dict[str, int] = {s.id: i for i, members in enumerate(self.clusters) for s in members}
         self.entity: dict[int, Entity] = {}
         for e in ann.entities:
-            known = [m for m in e.members if m in parent]
+            known = [m for m in e.members if m in uf.parent]
             if known:
                 self.index_of[e.id] = self.index_of[known[0]]
                 self.entity.setdefault(self.index_of[e.id], e)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from corpusdb.basics.clusters import clusters
 from corpusdb.basics.records import Annotations, Document
+from corpusdb.basics.unionfind import UnionFind
 
 __all__ = ["CLUSTER_LINKS", "Network", "build_network", "entities_of", "format_graphml", "format_sif"]
 
@@ -40,21 +41,14 @@ class Entity:
 
 def entities_of(ann: Annotations) -> dict[str, Entity]:
     """Span id -> its entity (spans joined by ``CLUSTER_LINKS`` share one)."""
-    parent = {s.id: s.id for s in ann.spans}
-
-    def find(x: str) -> str:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    uf = UnionFind((s.id for s in ann.spans), root="first")
     for c in clusters(ann, CLUSTER_LINKS):  # the one cluster model: entities and symmetric links alike
         for m in c.members[1:]:
-            parent[find(m)] = find(c.members[0])
-    groups: dict[str, Entity] = {}
+            uf.union(c.members[0], m)
+    groups: dict[object, Entity] = {}
     out: dict[str, Entity] = {}
     for s in ann.spans:
-        e = groups.setdefault(find(s.id), Entity([], [], [], []))
+        e = groups.setdefault(uf.find(s.id), Entity([], [], [], []))
         e.spans.append(s.id)
         e.names.append(s.text)
         e.types.append(s.type)

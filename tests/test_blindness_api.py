@@ -228,6 +228,9 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     "score_task": lambda s: s.alice.score_task("t", bootstrap=0),
     "leaderboard": lambda s: s.alice.leaderboard("t", bootstrap=0),
     "feedback": lambda s: s.alice.feedback("t", "x"),
+    "hand_in_run": lambda s: s.alice.hand_in_run("t", "x", []),
+    "task_submissions": lambda s: s.alice.task_submissions("t"),
+    "intake_runs": lambda s: s.alice.intake_runs("t"),
     # knowledge bases: shared vocabularies, no annotation content; loading is the owner's
     "kb_add": lambda s: s.alice.kb_add("peek", s.tmp / "x.obo", "obo"),
     "kb_update": lambda s: s.alice.kb_update("peek", s.tmp / "x.obo"),

@@ -206,6 +206,8 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "task score": ["task", "score", "t"],
         "task leaderboard": ["task", "leaderboard", "t"],
         "task feedback": ["task", "feedback", "t", "x"],
+        "task intake": ["task", "intake", "t"],
+        "task submissions": ["task", "submissions", "t"],
         "task list": ["task", "list"],
         # knowledge bases: shared vocabularies (no annotation content); loading is the owner's
         "kb add": ["kb", "add", "peek", str(out / "x.obo")],
@@ -219,9 +221,9 @@ def attempts(ids: dict[str, int], out: Path) -> dict[str, list[str] | None]:
         "recommend remove": ["recommend", "remove", "peek"],
         "recommend train": ["recommend", "train", "--for", "bob"],
         "recommend evaluate": ["recommend", "evaluate", "peek"],
-        "recommend suggestions": ["recommend", "suggestions", "-d", "open"],
-        "recommend accept": ["recommend", "accept", "1", "-d", "open"],
-        "recommend reject": ["recommend", "reject", "1", "-d", "open"],
+        "recommend suggestions": ["recommend", "suggestions", "open"],
+        "recommend accept": ["recommend", "accept", "open", "1"],
+        "recommend reject": ["recommend", "reject", "open", "1"],
         # search: texts and her own sets (test_search_shows_alice_texts_and_her_own_sets_only)
         "search": ["search", "grounding:*"],
     }

@@ -116,6 +116,29 @@ def test_old_spellings_work_with_one_note(project: Path, capsys: Cap) -> None:
     assert main(["export", "brat", "out", "-a", "alice", "--overwrite"]) == 0
 
 
+def test_agree_partial_is_now_overlap_with_one_note(project: Path, capsys: Cap) -> None:
+    """corpusdb's any-overlap criterion was named ``partial``, which SemEval-2013 and nervaluate use for
+    half credit (issue 27): it is ``overlap``; the old value still works, with one note."""
+    assert main(["agree", "-c", "overlap", "-f", "json"]) == 0
+    new = capsys.readouterr()
+    assert new.err == "" and json.loads(new.out)["settings"]["criterion"] == "overlap"
+    for old_args in (["-c", "partial"], ["--criterion=partial"]):
+        assert main(["agree", *old_args, "-f", "json"]) == 0
+        old = capsys.readouterr()
+        same = [{k: v for k, v in json.loads(o).items() if k != "generated"} for o in (old.out, new.out)]
+        assert same[0] == same[1]
+        assert old.err.count("\n") == 1 and old.err.startswith("corpusdb: note: "), old.err
+        assert "is deprecated" in old.err and "overlap" in old.err and "half-credit" in old.err
+    assert main(["conflicts", "--criterion", "partial", "--counts"]) == 0
+    assert "use --criterion overlap" in capsys.readouterr().err
+    # the Python API takes the old name too, with a DeprecationWarning, and reports the new one
+    from corpusdb.api import Corpus
+
+    with pytest.warns(DeprecationWarning, match="now named 'overlap'"):
+        rep = Corpus.open(url=f"sqlite:///{project / 'corpusdb.sqlite'}").agreement(criterion="partial")
+    assert rep.body["settings"]["criterion"] == "overlap"
+
+
 def test_typos_are_one_line_with_the_suggestion(capsys: Cap) -> None:
     assert main(["stauts"]) == 2
     assert (
@@ -135,3 +158,105 @@ def test_bad_choice_is_a_usage_error_and_missing_folder_a_file_error(project: Pa
     assert main(["import", "brat", str(project / "nowhere"), "-a", "alice"]) == 7
     assert capsys.readouterr().err.strip().endswith("nowhere: no such file or folder")
     assert main(["import", "texts", str(project / "nowhere")]) == 7
+
+
+def test_types_is_one_option_with_one_rule_everywhere() -> None:
+    """-t/--types: on every command that compares spans, the same names, help and default (None:
+    ``required``, or ``merged`` when classes are given; ``corpusdb.cli.common.types_mode``); -t means
+    nothing else than --types or --type (one annotation type)."""
+    from corpusdb.cli.common import TYPES_HELP, types_mode
+
+    having, wrong = [], []
+    for path, cmd in every_command():
+        for names, param in options(cmd):
+            if "--types" in names:
+                having.append(path)
+                if names != {"-t", "--types"} or param.default is not None or param.help != TYPES_HELP:  # type: ignore[attr-defined]
+                    wrong.append(f"{path}: {sorted(names)} default {param.default!r}")  # type: ignore[attr-defined]
+            if "-t" in names and not names & {"--types", "--type"}:
+                wrong.append(f"{path}: -t is {sorted(names)}")
+    assert not wrong, wrong
+    assert {"corpusdb agree", "corpusdb evaluate ner", "corpusdb conflicts", "corpusdb adjudicate"} <= set(
+        having
+    )
+    assert types_mode(None) == "required" and types_mode(None, merged=True) == "merged"
+    assert types_mode("ignored") == "ignored"
+
+
+@pytest.fixture()
+def type_dispute(project: Path, capsys: Cap) -> Path:
+    """alice says doc1's 'soil' is Soil, bob says Water: a type dispute on the same words."""
+    (project / "t").mkdir()
+    for who, typ in (("alice", "Soil"), ("bob", "Water")):
+        d = project / "t" / who
+        d.mkdir()
+        (d / "doc9.txt").write_text("Bacillus subtilis lives in soil.", encoding="utf-8")
+        (d / "doc9.ann").write_text(
+            f"T1\tBacterium 0 17\tBacillus subtilis\nT2\t{typ} 27 31\tsoil\n", encoding="utf-8"
+        )
+        assert main(["import", "brat", str(d), "-a", who]) == 0
+    capsys.readouterr()
+    return project
+
+
+def test_types_default_is_required_and_a_type_dispute_is_one_conflict(
+    type_dispute: Path, capsys: Cap
+) -> None:
+    def conflicts(*extra: str) -> list[tuple[str, list[str]]]:
+        assert main(["-f", "json", "conflicts", "doc9", *extra]) == 0
+        [dc] = json.loads(capsys.readouterr().out)
+        return [(x["key"], x["differs"]) for x in dc["conflicts"]]
+
+    default = conflicts()
+    assert default == [("span:27-31", ["type"])]  # one conflict with both versions, not two presences
+    assert conflicts("-t", "required") == default == conflicts("--types", "ignored")
+
+    def agree(*extra: str) -> dict:
+        assert main(["agree", "-d", "doc9", "-f", "json", *extra]) == 0
+        rep = json.loads(capsys.readouterr().out)
+        rep.pop("generated", None)
+        return rep
+
+    assert agree() == agree("-t", "required") != agree("-t", "ignored")  # agree counts the type dispute
+    assert main(["conflicts", "doc9", "-t", "exactt"]) == 2
+    assert "--types must be one of required, ignored, merged" in capsys.readouterr().err
+
+
+def test_single_document_commands_name_it_as_their_argument() -> None:
+    """Where a command's subject is one document it is the argument; ``-d/--document`` is left to
+    commands that take several (repeatable) and to ``submit``, whose subject is a set (SET_ID, or
+    ``-d DOC``: your own set on that document)."""
+    single = [
+        path
+        for path, cmd in every_command()
+        for names, param in options(cmd)
+        if "--document" in names and not param.multiple and path != "corpusdb submit"  # type: ignore[attr-defined]
+    ]
+    assert not single, single
+    cmds = dict(every_command())
+    for path in ("corpusdb recommend suggestions", "corpusdb recommend accept", "corpusdb recommend reject",
+                 "corpusdb conflicts", "corpusdb adjudicate", "corpusdb correct", "corpusdb skip"):  # fmt: skip
+        first = next(p for p in cmds[path].params if p.param_type_name == "argument")  # type: ignore[attr-defined]
+        assert first.name == "document", path
+
+
+def test_old_document_option_of_a_single_document_command_still_works(project: Path, capsys: Cap) -> None:
+    assert main(["--as", "alice", "-f", "json", "recommend", "suggestions", "doc1"]) == 0
+    new = capsys.readouterr()
+    assert new.err == ""
+    assert main(["--as", "alice", "-f", "json", "recommend", "suggestions", "-d", "doc1"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out
+    assert old.err == (
+        "corpusdb: note: -d is deprecated here and goes in the next version; name the document first: "
+        "corpusdb recommend suggestions DOCUMENT ...\n"
+    )
+
+
+def test_old_short_options_of_topic_and_task_are_rewritten() -> None:
+    from corpusdb.cli.deprecated import rewrite
+
+    assert rewrite(["pool", "-t", "1", "-t", "2"], 0) == ["pool", "--topic", "1", "--topic", "2"]
+    assert rewrite(["--as", "x", "task", "submit", "a", "f", "-t", "st"], 2)[-2:] == ["--task", "st"]
+    args = ["recommend", "accept", "3", "4", "-d", "D1", "--all-of-name"]
+    assert rewrite(args, 0) == ["recommend", "accept", "D1", "3", "4", "--all-of-name"]

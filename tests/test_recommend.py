@@ -218,7 +218,7 @@ def adjudicate_p1(owner: Corpus) -> None:
 
 
 def cli_suggestions(url: str, capsys: pytest.CaptureFixture[str], doc: str) -> str:
-    assert main(["--db", url, "--as", "alice", "-f", "json", "recommend", "suggestions", "-d", doc]) == 0
+    assert main(["--db", url, "--as", "alice", "-f", "json", "recommend", "suggestions", doc]) == 0
     return capsys.readouterr().out
 
 
@@ -549,7 +549,7 @@ def test_a_systems_relations_are_suggested_and_accepted_with_their_arguments(
     ]  # fmt: skip
     rel = next(s for s in found if s.kind == "relation")
     assert rel.text == "Bacillus subtilis → soil" and rel.payload["args"][1]["role"] == "Localization"
-    assert main(["--db", sqlite_url, "--as", "alice", "recommend", "suggestions", "-d", "b1"]) == 0
+    assert main(["--db", sqlite_url, "--as", "alice", "recommend", "suggestions", "b1"]) == 0
     assert "Bacterium:0-17 Localization:27-31" in capsys.readouterr().out
     info = alice.my_set("b1").info
     res = alice.accept_suggestions(info.id, [rel.id], expected_version=info.version)

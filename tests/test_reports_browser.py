@@ -70,3 +70,20 @@ def test_agree_and_evaluate_reports_in_chromium(sqlite_url: str, tmp_path: Path)
     assert r.exit_code == 0, r.output
     assert ev.exists() and str(BRATIAA) not in ev.read_text(encoding="utf-8")
     _assert_figures(ev, tmp_path, 1)
+
+
+def test_by_group_and_unitizing_reports_in_chromium(sqlite_url: str, tmp_path: Path) -> None:
+    """Issue 27: the ``--by`` page and alpha_u's per-document page, laid out with their figures."""
+    from corpusdb.demo import build_demo
+
+    build_demo(sqlite_url)
+    by = tmp_path / "by.html"
+    r = CliRunner().invoke(
+        app, ["--db", sqlite_url, "agree", "--by", "time", "--window", "2", "--html", str(by)]
+    )
+    assert r.exit_code == 0, r.output
+    _assert_figures(by, tmp_path, 1)
+    au = tmp_path / "alpha_u.html"
+    r = CliRunner().invoke(app, ["--db", sqlite_url, "agree", "-m", "alpha_u", "--html", str(au)])
+    assert r.exit_code == 0, r.output
+    _assert_figures(au, tmp_path, 1)

@@ -72,3 +72,50 @@ def test_by_split_and_the_cli(amended: Corpus, sqlite_url: str) -> None:
     r = CliRunner().invoke(app, ["--db", sqlite_url, "agree", "--by", "time", "--window", "2"])
     assert r.exit_code == 0, r.output
     assert "alice" in r.output and "0.500" in r.output and "1.000" in r.output
+
+
+def test_by_in_html_with_its_picture_and_in_markdown(amended: Corpus, sqlite_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27: ``--by`` in the HTML report too: the rise after the amendment drawn, the table sortable,
+    every row the JSON's figure; the learning curve drawn one line per annotator."""
+    from html.parser import HTMLParser
+
+    page = tmp_path / "by.html"
+    r = CliRunner().invoke(
+        app, ["--db", sqlite_url, "agree", "--by", "guideline", "-B", "50", "--html", str(page)]
+    )
+    assert r.exit_code == 0, r.output
+    html = page.read_text(encoding="utf-8")
+    assert html.count("<svg") == 1 and "Agreement by guideline version: p" in html
+    assert 'class="sortable"' in html and "guideline version" in html and str(tmp_path) not in html
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cells: list[str] = []
+            self._in = False
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            self._in = tag == "td"
+
+        def handle_data(self, data: str) -> None:
+            if self._in:
+                self.cells.append(data)
+                self._in = False
+
+    p = Cells()
+    p.feed(html)
+    assert p.cells[:4] == ["1", "2", "2", "0.500"] and p.cells[6:10] == ["2", "2", "2", "1.000"]
+    assert "v1" in html and "v2" in html  # the picture's axis names the versions
+    out = tmp_path / "curve.html"
+    r = CliRunner().invoke(
+        app, ["--db", sqlite_url, "agree", "--by", "time", "--window", "2", "-o", str(out)]
+    )
+    assert r.exit_code == 0, r.output
+    curve = out.read_text(encoding="utf-8")
+    assert "learning curve" in curve and curve.count("<svg") == 1 and "alice" in curve and "bob" in curve
+    r = CliRunner().invoke(app, ["--db", sqlite_url, "agree", "--by", "split", "-f", "markdown"])
+    assert r.exit_code == 0, r.output
+    assert (
+        "| split | documents | compared | value | pairs | CI |" in r.output
+        and "| (none) | 4 | 4 | 0.750 |" in r.output
+    )

@@ -63,6 +63,7 @@ def test_json_schema_keys_are_stable(db: str, capsys: pytest.CaptureFixture[str]
         "relation_mode",
         "label",
         "ordinal",
+        "level",
         "documents",
         "bootstrap",
         "unanswered",

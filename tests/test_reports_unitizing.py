@@ -128,3 +128,58 @@ def test_gamma_from_the_cli_with_a_seeded_document_sample(demo: str, tmp_path: P
     assert again["documents"] == body["documents"] and again["value"] == body["value"]  # seeded
     html = out.read_text(encoding="utf-8")
     assert "<svg" in html and "Mathet" in html and str(tmp_path) not in html
+
+
+def test_alpha_u_per_document_over_every_annotator_sortable(demo: str, tmp_path: Path) -> None:
+    """Issue 27: per-document agreement across all annotators (not pairs), sortable: each document's
+    own alpha_u over the four annotators equals the engine on that document's continuum alone."""
+    from corpusdb.agreement.unitizing import unitizing_alpha_spans
+
+    c = Corpus.open(url=demo)
+    body = c.unitizing_agreement("alpha_u")
+    assert len(body["raters"]) == 4
+    rows = {r["document"]: r for r in body["per_document"]}
+    assert list(rows) == body["documents"]  # JSON: document order
+    doc = "esp.train-doc-29"
+    with c._read() as conn:
+        raters = load_raters(conn, c.project_id, c.actor, AgreementOptions.build(layer="relations"), None)
+    length = len(c.document(doc).text)
+    want = unitizing_alpha_spans([(length, {r.name: r.sets[doc].spans for r in raters})],
+                                 observers=[r.name for r in raters])  # fmt: skip
+    assert rows[doc]["value"] == pytest.approx(want.alpha, abs=1e-12) and rows[doc]["units"] > 0
+    assert any(r["value"] is not None and r["value"] < 1 for r in rows.values())
+    # sorted by value from the CLI: lowest first in the text table; HTML has the figure and a sortable table
+    out = tmp_path / "au.html"
+    r = CliRunner().invoke(
+        app, ["--db", demo, "agree", "-m", "alpha_u", "--sort", "value", "--html", str(out)]
+    )
+    assert r.exit_code == 0, r.output
+    table = r.output.split("alpha_u (all raters)")[1].strip().splitlines()[1:]  # after the header
+    shown = [float(line.split("\t")[1]) for line in table if line.split("\t")[1] != "–"]
+    assert shown == sorted(shown) and len(shown) >= 2
+    html = out.read_text(encoding="utf-8")
+    assert "alpha_u per document (all raters)" in html and html.count('class="sortable"') == 2
+    r = CliRunner().invoke(app, ["--db", demo, "agree", "-m", "alpha_u", "--sort", "size"])
+    assert r.exit_code != 0 and "document, value" in str(r.exception) + r.output
+
+
+def test_every_document_has_alpha_over_all_its_raters(demo: str) -> None:
+    """Issue 27: the pairwise report's documents also get one coefficient over every rater at once:
+    Krippendorff's alpha on the types of the document's multi-rater units, which is exactly the
+    multi-rater alpha of ``agree -d <that document>``; the HTML table shows it beside the pairs."""
+    c = Corpus.open(url=demo)
+    body = c.agreement("spans").body
+    rows = body["per_document"]["rows"]
+    assert len(body["raters"]) == 4 and all("krippendorff_alpha" in r for r in rows)
+    assert any(r["krippendorff_alpha"] is not None and r["krippendorff_alpha"] < 1 for r in rows)
+    for r in rows:
+        alone = c.agreement("spans", documents=[r["document"]]).body["multirater"]
+        want = alone["coefficients"].get("krippendorff_alpha", {}).get("value") if alone else None
+        if want is None:
+            assert r["krippendorff_alpha"] is None
+        else:
+            assert r["krippendorff_alpha"] == pytest.approx(want, abs=1e-12), r["document"]
+    from corpusdb.reports.tables import documents_section
+
+    sec = documents_section(body)
+    assert sec is not None and sec.headers[-1] == "alpha (all raters)" and "every rater at once" in sec.note

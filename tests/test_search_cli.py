@@ -48,6 +48,10 @@ def test_kwic_lines_name_document_offsets_and_context(
     assert out and all(
         ln.split("\t")[2].startswith("Lisa T") and " LOC" in ln.split("\t")[2] for ln in out.splitlines()
     )
+    # -d (repeatable) keeps to those documents: exactly their hits, in the same order
+    docs = sorted({ln.split("\t")[0] for ln in lines})[:2]
+    out, _ = run(capsys, [*db, "search", "Madrid", "-C", "15", "-d", docs[0], "-d", docs[-1]])
+    assert out.splitlines() == [ln for ln in lines if ln.split("\t")[0] in docs]
     # a limit says there is more
     out, err = run(capsys, [*db, "search", "de", "-n", "3"])
     assert len(out.splitlines()) == 3 and "more: --limit 30" in err

@@ -43,9 +43,9 @@ print(json.dumps({"codes": codes, "heavy": heavy}))
 """
 
 
-def _run(runs: list[list[str]]) -> dict[str, list]:
+def _run(runs: list[list[str]], heavy: tuple[str, ...] = HEAVY) -> dict[str, list]:
     res = subprocess.run(
-        [sys.executable, "-c", _PROBE, json.dumps(runs), json.dumps(HEAVY)],
+        [sys.executable, "-c", _PROBE, json.dumps(runs), json.dumps(heavy)],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -77,12 +77,45 @@ def _help_runs() -> list[list[str]]:
     return runs
 
 
+CLI_HEAVY = (
+    *HEAVY, "sqlalchemy", "rich.console", "rich.table", "numpy", "textual", "corpusdb.api",
+    "corpusdb.services", "corpusdb.workflow", "corpusdb.store.tables", "corpusdb.basics.records",
+    "corpusdb.kb", "corpusdb.recommend", "corpusdb.serving", "corpusdb.relevance", "corpusdb.reports",
+    "corpusdb.interchange", "guidelines.schema",
+)  # fmt: skip
+"""Not loaded by importing the command line, nor by any ``--help``: SQLAlchemy, rich's console (made
+on first output), the API and every domain package load when a command runs (issue #26)."""
+
+
+def test_importing_the_cli_loads_no_heavy_module() -> None:
+    """Harlequin's start-up test, ours: in a fresh interpreter, import what the console script imports
+    and list ``sys.modules`` (no timing: ``bench/bench_startup.py`` times)."""
+    code = (
+        "import json, sys\n"
+        "import corpusdb.cli, corpusdb.cli.main, corpusdb.cli.commands\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert res.returncode == 0, res.stderr
+    loaded = set(json.loads(res.stdout.strip().splitlines()[-1]))
+    assert {"typer", "corpusdb.cli.main", "corpusdb.cli.agree", "corpusdb.cli.recommend"} <= loaded
+    heavy = sorted(m for m in CLI_HEAVY if m in loaded)
+    assert heavy == [], f"importing corpusdb.cli loads {heavy}"
+
+
 def test_every_help_loads_no_heavy_library() -> None:
     runs = _help_runs()
     assert len(runs) > 30  # the program, its groups and commands: a broken walk would check nothing
-    out = _run(runs)
+    out = _run(runs, CLI_HEAVY)
     assert out["codes"] == [0] * len(runs)
     assert out["heavy"] == [], f"`corpusdb ... --help` loads {out['heavy']}"
+
+
+def test_the_command_line_spells_the_set_statuses_as_the_records_do() -> None:
+    from corpusdb.basics.records import SET_STATUSES
+    from corpusdb.cli import workflow_sets
+
+    assert workflow_sets.SET_STATUSES == SET_STATUSES
 
 
 @pytest.fixture
@@ -139,7 +172,7 @@ def test_agreement_loads_what_it_computes_with(project: str) -> None:
     corpus.as_user("bob").replace_set(info.id, ann, expected_version=info.version)
     corpus.as_user("bob").submit(info.id)
     corpus.as_user("alice").submit(corpus.as_user("alice").my_set("D1").info.id)
-    out = _run([["--db", project, "agree", "-c", "partial"]])
+    out = _run([["--db", project, "agree", "-c", "overlap"]])
     assert out["codes"] == [0]
     assert "scipy" in out["heavy"] and "statsmodels" not in out["heavy"]
 

@@ -76,3 +76,86 @@ def test_derive_rules_are_checked_when_the_schema_is_read(tmp_path) -> None:  # 
     bad.write_text(src.replace('join = ["Target", "Agent"]', 'join = ["Target", "Nope"]'), encoding="utf-8")
     with pytest.raises(SchemaError, match="join must name a role of BindTo and a role of PromoterOf"):
         load_schema(bad)
+
+
+# -- BioRelEx: a binding with a part-of member implies the implicit binding of the whole --------------
+
+SH2 = {
+    "id": "1.0alpha7.train.9", "paperid": "9000001", "url": None, "_line_": 9,
+    "text": "Grb2 binds the SH2 domain of Shc, and Sos binds Grb2.",
+    "entities": [
+        {"label": "protein", "is_mentioned": True, "is_state": False, "is_mutant": False, "grounding": None,
+         "names": {"Grb2": {"is_mentioned": True, "mentions": [[0, 4], [48, 52]]}}},
+        {"label": "protein-domain", "is_mentioned": True, "is_state": False, "is_mutant": False,
+         "grounding": None, "names": {"SH2 domain": {"is_mentioned": True, "mentions": [[15, 25]]}}},
+        {"label": "protein", "is_mentioned": True, "is_state": False, "is_mutant": False, "grounding": None,
+         "names": {"Shc": {"is_mentioned": True, "mentions": [[29, 32]]}}},
+        {"label": "protein", "is_mentioned": True, "is_state": False, "is_mutant": False, "grounding": None,
+         "names": {"Sos": {"is_mentioned": True, "mentions": [[38, 41]]}}},
+    ],
+    "interactions": [
+        {"participants": [0, 1], "type": "bind", "implicit": False, "label": 1},
+        {"participants": [3, 0], "type": "bind", "implicit": False, "label": 1},
+    ],
+}  # fmt: skip
+
+
+def _sh2(tmp_path):  # type: ignore[no-untyped-def]
+    import json
+
+    from corpusdb.basics.records import Link
+    from importers.biorelex import read_biorelex
+
+    path = tmp_path / "sh2.json"
+    path.write_text(json.dumps([SH2], indent=1), encoding="utf-8")
+    ann = read_biorelex(path)[0].annotations
+    span = {s.text: s.id for s in ann.spans}
+    # the domain is part of Shc (a part_of link of the schema, between the two mentions)
+    return replace(ann, links=(*ann.links, Link("L9", "part_of", span["SH2 domain"], span["Shc"])))
+
+
+def test_the_biorelex_rule_lifts_a_binding_from_the_part_to_the_whole_as_implicit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    schema = load_schema("biorelex-1.0")
+    ann = _sh2(tmp_path)
+    cluster = {e.id: next(s.text for s in ann.spans if s.id == e.members[0]) for e in ann.entities}
+    got = with_derived(schema, ann)
+    derived = [r for r in got.relations if r.extra.get("derived")]
+    assert [
+        (sorted(cluster[a.ref] for a in r.args), r.label, r.tags, r.extra["derived"], r.id) for r in derived
+    ] == [
+        (["Grb2", "Shc"], 1, ("implicit",), "biorelex-part-of", "D1")
+    ]  # Grb2 binds the SH2 domain of Shc: Grb2 binds Shc, implicitly; Sos-Grb2 has no part: nothing
+    assert without_derived(got) == ann
+    # annotated already (either order: bind is undirected): not derived again
+    from corpusdb.basics.records import Argument, Relation
+
+    shc, grb2 = (next(e.id for e in ann.entities if cluster[e.id] == n) for n in ("Shc", "Grb2"))
+    have = replace(
+        ann,
+        relations=(
+            *ann.relations,
+            Relation("R9", "bind", (Argument("Arg1", shc), Argument("Arg2", grb2)), label=1),
+        ),
+    )
+    assert [r for r in with_derived(schema, have).relations if r.extra.get("derived")] == []
+    # the official counting sees the derived interaction as an implicit one
+    from corpusdb.evaluation.adapters import sentence_from_records
+
+    s = sentence_from_records("x", SH2["text"], got)
+    assert sum(it.implicit for it in s.interactions) == 1 and len(s.interactions) == 3
+
+
+def test_a_link_rule_is_checked_when_the_schema_is_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from importlib import resources
+
+    import pytest
+
+    from corpusdb.basics.errors import SchemaError
+
+    src = (resources.files("guidelines") / "schemas" / "biorelex-1.0.toml").read_text(encoding="utf-8")
+    for old, new, msg in (('link = "part_of"', 'link = "nope"', "link 'nope' is not a link type"),
+                          ('tag = "implicit"', 'tag = "maybe"', "tag 'maybe' is not a tag of bind")):  # fmt: skip
+        bad = tmp_path / "bad.toml"
+        bad.write_text(src.replace(old, new), encoding="utf-8")
+        with pytest.raises(SchemaError, match=msg):
+            load_schema(bad)

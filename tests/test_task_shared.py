@@ -265,3 +265,148 @@ def test_team_logins_see_only_their_own_teams_runs(tmp_path: Path) -> None:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         roles.drop()  # after the database: the roles' rights there went with it
+
+
+# -- intake: all or nothing ----------------------------------------------------------------------------
+
+
+def _small_task(tmp: Path) -> tuple[object, list[str]]:
+    from corpusdb.api import Corpus
+
+    db = str(tmp / "t.sqlite")
+    for args in (["init", "bb", "--schema", "bb-2011"], ["import", "brat", str(MINI), "--kind", "gold"],
+                 ["split", "--ratios", "50/50", "--names", "train/test"],
+                 ["release", "v1", "--blind", "test", "--out", str(tmp / "rel")]):  # fmt: skip
+        assert main(["--db", db, *args]) == 0, args
+    c = Corpus.open(url=f"sqlite:///{db}")
+    c.create_task("st", release="v1", split="test", metric="bb", runs_per_team=2)
+    c.add_team("st", "alpha", ["alpha-1"])
+    return c, sorted(p.stem for p in (tmp / "rel" / "participants" / "texts").glob("*.txt"))
+
+
+def _stored(c: object) -> tuple[int, int, int]:
+    from sqlalchemy import text
+
+    with c._read() as conn:  # type: ignore[attr-defined]
+        return tuple(  # type: ignore[return-value]
+            conn.execute(text(q)).scalar_one()
+            for q in ("SELECT count(*) FROM annotation_set WHERE kind = 'prediction'",
+                      "SELECT count(*) FROM annotator WHERE name LIKE 'task:%'", "SELECT count(*) FROM task_run")
+        )  # fmt: skip
+
+
+def test_a_run_whose_task_run_row_fails_leaves_no_prediction_set(tmp_path: Path, capsys: Cap) -> None:
+    """The run's sets and its task_run row are one transaction: a failing row write (here a real
+    SQLite trigger refusing it, as a full disk or a concurrent submission would) undoes the import."""
+    from sqlalchemy import text
+
+    c, docs = _small_task(tmp_path)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for d in docs:
+        shutil.copy(MINI / f"{d}.a2", folder / f"{d}.a2")
+    with c._write() as conn:  # type: ignore[attr-defined]
+        conn.execute(
+            text("CREATE TRIGGER no_runs BEFORE INSERT ON task_run BEGIN SELECT RAISE(ABORT, 'no room'); END")
+        )
+    with pytest.raises(Exception, match="no room"):
+        c.submit_run("st", "alpha", [folder])  # type: ignore[attr-defined]
+    assert _stored(c) == (0, 0, 0)  # no prediction set, no system annotator, no run
+    with c._write() as conn:  # type: ignore[attr-defined]
+        conn.execute(text("DROP TRIGGER no_runs"))
+    info = c.submit_run("st", "alpha", [folder])  # type: ignore[attr-defined]
+    assert info.name == "run1" and _stored(c) == (len(docs), 1, 1)
+
+
+@pytest.mark.postgres
+def test_a_team_login_hands_in_a_run_and_reads_nothing_of_others_nor_the_gold(tmp_path: Path) -> None:
+    """On the real PostgreSQL server, connected as a team member's login: ``task submit`` hands the
+    run in (the login may not create prediction sets: row-level security keeps that a lead's), the
+    organizer's ``task intake`` stores it, and the login reads its own team's submissions and runs
+    only, never another team's, never the gold, the release or the task's reference."""
+    from sqlalchemy.engine import make_url
+
+    from corpusdb.api import Corpus
+    from tests.conftest import TeamRoles, role_url
+
+    reason = pg_available()
+    if reason:
+        pytest.skip(reason)
+    import psycopg
+
+    name = f"task_{uuid.uuid4().hex[:12]}"
+    base = PG_URL.replace("postgresql+psycopg", "postgresql")
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    roles = TeamRoles()
+    owner = None
+    try:
+        url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+        for args in (["init", "bb", "--schema", "bb-2011"], ["import", "brat", str(MINI), "--kind", "gold"],
+                     ["split", "--ratios", "50/50", "--names", "train/test"],
+                     ["release", "v1", "--blind", "test", "--out", str(tmp_path / "rel")]):  # fmt: skip
+            assert main(["--db", url, *args]) == 0, args
+        owner = Corpus.open(url=url)
+        owner.create_task("st", release="v1", split="test", metric="bb", runs_per_team=2)
+        docs = [p.stem for p in (tmp_path / "rel" / "participants" / "texts").glob("*.txt")]
+        folders = {}
+        for team in ("alpha", "beta"):
+            owner.add_team("st", team, [f"{team}1"])
+            owner.team_login(f"{team}1", login=roles.name(f"{team}1"))
+            folders[team] = tmp_path / team
+            folders[team].mkdir()
+            for d in docs:
+                shutil.copy(MINI / f"{d}.a2", folders[team] / f"{d}.a2")
+        owner.submit_run("st", "alpha", [folders["alpha"]])  # alpha's run, stored by the organizer
+        beta = roles.open(url, "beta1")
+        with pytest.raises(Exception, match=r"not a member of team alpha|no team 'alpha'"):
+            beta.hand_in_run("st", "alpha", [folders["beta"]])  # type: ignore[attr-defined]
+        sid = beta.hand_in_run("st", "beta", [folders["beta"]], run="mine")  # type: ignore[attr-defined]
+        bad = tmp_path / "bad"
+        shutil.copytree(folders["beta"], bad)
+        with open(bad / f"{docs[0]}.a2", "a", encoding="utf-8") as fh:
+            fh.write("\nE999\tLocalization Bacterium:T1 Nowhere:T2\n")
+        n = len((bad / f"{docs[0]}.a2").read_text("utf-8").splitlines())
+        beta.hand_in_run("st", "beta", [bad], run="bad")  # type: ignore[attr-defined]
+        assert [s["status"] for s in beta.task_submissions("st")] == ["queued", "queued"]  # type: ignore[attr-defined]
+        taken = {r["run"]: r for r in owner.intake_runs("st")}
+        assert taken["mine"]["status"] == "stored" and taken["bad"]["status"] == "refused"
+        assert taken["bad"]["problems"][0].startswith(
+            f"{docs[0]}.a2:{n}: error: relation E999: Localization has no role 'Nowhere'"
+        )  # the file as handed in, its line, what is wrong
+        assert sorted((r.team, r.name) for r in owner.task_runs("st")) == [
+            ("alpha", "run1"),
+            ("beta", "mine"),
+        ]
+        assert [(r.team, r.name) for r in beta.task_runs("st")] == [("beta", "mine")]  # type: ignore[attr-defined]
+        assert {s["id"] for s in beta.task_submissions("st")} >= {sid}  # type: ignore[attr-defined]
+        sql = role_url(url, roles.name("beta1")).replace("+psycopg", "")
+        with psycopg.connect(sql, autocommit=True) as b:  # plain SQL as beta's login
+            one = lambda q: b.execute(q).fetchone()[0]  # noqa: E731
+            assert one("SELECT count(*) FROM task_run") == 1  # its own run only
+            assert one("SELECT count(*) FROM task_submission WHERE team_id <> "
+                       "(SELECT id FROM task_team WHERE name = 'beta')") == 0  # fmt: skip
+            assert one("SELECT count(*) FROM release") == 0  # the release (and its gold snapshot)
+            assert one("SELECT count(*) FROM annotation_set WHERE kind = 'gold'") == 0  # the gold
+            assert one("SELECT count(*) FROM span") == 0  # no span of anyone's: gold, alpha's run, its own
+            team_ids = dict(b.execute("SELECT name, id FROM shared_task").fetchall())
+            assert list(team_ids) == ["st"]
+            alpha_team = one("SELECT count(*) FROM task_team WHERE name = 'alpha'")
+            assert alpha_team == 0
+            task_id = team_ids["st"]
+            for values in (  # for another team, as someone else, or already stored: refused
+                f"({task_id}, (SELECT min(id) FROM task_team), 'x', '{{}}', 'beta1', 'stored', now())",
+                f"({task_id}, (SELECT min(id) FROM task_team), 'x', '{{}}', 'alpha1', 'queued', now())",
+            ):
+                with pytest.raises(psycopg.Error):
+                    b.execute("INSERT INTO task_submission (task_id, team_id, run, files, submitted_by, status,"
+                              f" created) VALUES {values}")  # fmt: skip
+            assert b.execute("UPDATE task_submission SET status = 'stored'").rowcount == 0
+    finally:
+        if owner is not None:
+            owner.engine.dispose()  # type: ignore[attr-defined]
+        for e in roles.engines:
+            e.dispose()  # type: ignore[attr-defined]
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        roles.drop()

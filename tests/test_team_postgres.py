@@ -159,6 +159,7 @@ def expected_for_alice(team: Team) -> dict[str, int]:
         alices = "(SELECT id FROM task_team WHERE members::jsonb ? 'alice')"
         out["task_team"] = count(f"SELECT count(*) FROM task_team WHERE id IN {alices}")
         out["task_run"] = count(f"SELECT count(*) FROM task_run WHERE team_id IN {alices}")
+        out["task_submission"] = count(f"SELECT count(*) FROM task_submission WHERE team_id IN {alices}")
         out["team_login"] = 1
         out["alembic_version"] = 1
         for t in ("kb", "kb_concept", "kb_name", "kb_parent"):  # knowledge bases: every member reads them

@@ -239,3 +239,60 @@ def test_snapshot_suggestions_at_80x24(snap_compare: Any, url: str) -> None:
         await press(pilot, "right_square_bracket")
 
     assert snap_compare(app_for(url), run_before=run_before)
+
+
+def _put(url: str, doc: str, needle: str, user: str = "alice") -> None:
+    from corpusdb.services.edits import Put
+
+    who = db(url, user)
+    cur = who.my_set(doc).info
+    text = who.document(doc).text
+    start = text.index(needle)
+    span = Span("T1", "protein", ((start, start + len(needle)),), needle)
+    who.edit_set(cur.id, [Put(span)], expected_version=cur.version)
+
+
+@run_async
+async def test_a_recommender_added_after_the_tui_started_proposes_in_the_open_document(
+    sqlite_url: str,
+) -> None:
+    """No recommender when alice opens d1 (her IL-2 tagged): the lead adds one while she works, and
+    its suggestions appear in the open document at the next check, without reopening it."""
+    owner = build_sample(sqlite_url)
+    _put(sqlite_url, "d1", "IL-2")
+    app = app_for(sqlite_url)
+    app.facade.suggestion_poll = 0.2  # type: ignore[attr-defined]
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        scr = screen(app)
+        await pilot.pause(0.5)
+        assert scr.shown_suggestions() == [] and not app.facade.has_recommenders()
+        owner.add_recommender("names", "string")  # the lead, elsewhere
+        await wait_until(
+            pilot, lambda: len(scr.shown_suggestions()) == 2, "suggestions of the new recommender"
+        )
+        await press(pilot, "right_square_bracket")
+        assert "suggested protein «IL-2» by names v0" in screen_text(app)
+
+
+@run_async
+async def test_a_model_retrained_after_the_tui_started_is_used_in_the_open_document(sqlite_url: str) -> None:
+    """alice's own part is retrained (here by the owner; the TUI does it in the background on close)
+    after she opened d1: the names it learned from her d2 are proposed in d1 at the next check."""
+    owner = build_sample(sqlite_url)
+    owner.add_recommender("names", "string")
+    _put(sqlite_url, "d2", "Raf-1")  # alice's own d2: the name her own part will learn
+    owner.add_documents([Document("d4", "Raf-1 and MEK1 again: Raf-1 binds.")])
+    owner.create_set("d4", "alice")
+    app = app_for(sqlite_url, start="d4")
+    app.facade.suggestion_poll = 0.2  # type: ignore[attr-defined]
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        scr = screen(app)
+        await pilot.pause(0.5)
+        assert scr.shown_suggestions() == []  # no model has Raf-1 yet
+        owner.train_recommender(annotator="alice")
+        await wait_until(
+            pilot, lambda: len(scr.shown_suggestions()) == 2, "suggestions of the retrained model"
+        )
+        assert {x.text for x in scr.shown_suggestions()} == {"Raf-1"}

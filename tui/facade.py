@@ -90,6 +90,20 @@ class LeadAgreement:
 
 
 @dataclass(frozen=True, slots=True)
+class LeadGroups:
+    """The lead view's unitizing measures and agreement by group: the API's bodies, unchanged
+    (``Corpus.unitizing_agreement``, schema ``corpusdb.unitizing/1``; ``Corpus.agreement_by``,
+    ``corpusdb.agreement-by/1``), as ``corpusdb agree -m`` and ``agree --by`` give them."""
+
+    unitizing: dict[str, dict[str, Any]]
+    """``alpha_u`` and ``gamma`` -> report body (gamma on a seeded document sample: see its ``sample``)."""
+    by: dict[str, dict[str, Any]]
+    """``guideline``, ``split``, ``time`` -> grouped body."""
+    errors: dict[str, str]
+    """Measure or grouping -> why it has no figure."""
+
+
+@dataclass(frozen=True, slots=True)
 class Progress:
     report: StatusReport
     documents: tuple[DocProgress, ...]
@@ -126,6 +140,11 @@ class TuiFacade:
         """Documents whose agreed items this app merged into gold (merge once, when acting)."""
         self.labels: dict[str, str] = {}
         """Grounding id -> its knowledge-base label, for the documents opened (shown beside the id)."""
+        self._recommenders: list[Any] | None = None
+        """The project's recommenders as last read (``reload_recommenders``, in a worker)."""
+        self.suggestion_poll = 30.0
+        """Seconds between two checks, while a document is open, for recommenders added or
+        retrained since (a lead's ``recommend add``/``train``, my own background training)."""
 
     # -- who and what -----------------------------------------------------------------------------
     @property
@@ -216,17 +235,37 @@ class TuiFacade:
             session.skipped = found[0].reason if found else None
         if self.has("suggestions"):  # those stored; ``refresh_suggestions`` asks the models next
             session.suggestions = self.corpus.suggestions(document, refresh=False)
-            self.has_recommenders()  # read here, in the worker: the screen asks it on the UI thread
+            self.reload_recommenders()  # in the worker, at each open: one added since is used at once
         self.learn_labels(aset.annotations)
         return session
 
     # -- suggestions (corpusdb.recommend) ---------------------------------------------------------
     def has_recommenders(self) -> bool:
-        return self.has("recommenders") and bool(self._recommenders)
+        """Whether the project had recommenders when last read (read once if never: blocking)."""
+        if not self.has("recommenders"):
+            return False
+        if self._recommenders is None:
+            self.reload_recommenders()
+        return bool(self._recommenders)
 
-    @cached_property
-    def _recommenders(self) -> list[Any]:
-        return list(self.corpus.recommenders())
+    def reload_recommenders(self) -> tuple[Any, ...]:
+        """Read the project's recommenders again (blocking: a worker calls it); returns what
+        identifies their models (name, version, last training), which changes when one is added,
+        removed or retrained."""
+        if not self.has("recommenders"):
+            return ()
+        self._recommenders = list(self.corpus.recommenders())
+        return tuple((r.name, r.version, r.trained) for r in self._recommenders)
+
+    def poll_suggestions(self, session: DocumentSession) -> list[Any] | None:
+        """The periodic check while a document is open (blocking: a worker calls it): the
+        recommenders read again and, when the project has some, my set's suggestions refreshed from
+        their current models (a retrained shared part or my own, a recommender added since the TUI
+        started). None when there is nothing to ask."""
+        self.reload_recommenders()
+        if not self.has_recommenders() or session.readonly:
+            return None
+        return self.refresh_suggestions(session)
 
     def refresh_suggestions(self, session: DocumentSession) -> list[Any]:
         """My set's suggestions, refreshed from the recommenders' models (blocking: a worker calls it;
@@ -400,6 +439,41 @@ class TuiFacade:
                 errors["conflicts"] = str(exc)
         complete = conflicts and set(self.lead_layers()) <= set(wanted)
         return LeadAgreement(done, errors, counts, n, seed, complete)
+
+    GAMMA_DOCUMENTS = 10
+    """gamma in the lead view: a seeded sample of at most this many documents (the alignment is an
+    integer program per document; ``corpusdb agree -m gamma`` computes every one)."""
+    GAMMA_SAMPLES = 10
+    """gamma's random continua for the expected disorder in the lead view (stated on screen)."""
+    BY_WINDOW = 10
+    """Documents per window of the learning curve (``agree --by time --window``)."""
+
+    def lead_groups(self, progress: Any = None, *, seed: int = 0) -> LeadGroups:
+        """alpha_u and gamma over every annotator (corpus and per document), and span agreement by
+        guideline version, by split and by annotator over time, for the lead view; what this user may
+        read only. ``progress(done, total, what)`` is the API's callback (gamma is slow)."""
+        from corpusdb.reports.unitized import GammaOptions
+
+        unit: dict[str, dict[str, Any]] = {}
+        by: dict[str, dict[str, Any]] = {}
+        errors: dict[str, str] = {}
+        for measure in ("alpha_u", "gamma"):
+            try:
+                unit[measure] = self.corpus.unitizing_agreement(
+                    measure, seed=seed, progress=progress,
+                    sample_documents=self.GAMMA_DOCUMENTS if measure == "gamma" else None,
+                    gamma=GammaOptions(samples=self.GAMMA_SAMPLES),
+                )  # fmt: skip
+            except CorpusError as exc:
+                errors[measure] = str(exc)
+        for grouping in ("guideline", "split", "time"):
+            if progress is not None:
+                progress(0, None, f"agreement by {grouping}")
+            try:
+                by[grouping] = self.corpus.agreement_by(grouping, window=self.BY_WINDOW, criterion="exact")
+            except CorpusError as exc:
+                errors[grouping] = str(exc)
+        return LeadGroups(unit, by, errors)
 
     def complete_lead(self, first: LeadAgreement) -> LeadAgreement:
         """The rest of the lead view's agreement after its quick first part (the other layers, the

@@ -26,9 +26,9 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from corpusdb.agreement._graph import UnionFind
 from corpusdb.basics.clusters import SYMMETRIC_LINK_TYPES, clusters
 from corpusdb.basics.records import Annotations
+from corpusdb.basics.unionfind import UnionFind
 
 
 @dataclass(frozen=True, slots=True)

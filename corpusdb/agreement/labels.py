@@ -27,6 +27,7 @@ from corpusdb.agreement.multirater import (
     per_category_fleiss,
 )
 from corpusdb.agreement.results import AgreementInputError, BootstrapCI, Coefficient, _ToDict
+from corpusdb.agreement.weights import agreement_weights
 from corpusdb.basics.records import Annotations, DocLabel
 
 T = TypeVar("T")
@@ -112,14 +113,23 @@ def label_agreement(
     annotators: Sequence[str] | None = None,
     categories: Sequence[Any] | None = None,
     ordered: bool = False,
+    level: str | None = None,
     n_resamples: int = 0,
     seed: int = 0,
 ) -> LabelAgreement:
     """All coefficients on documents x annotators ratings (None = not judged).
 
     ``ordered``: the categories (given in order, e.g. ["NR", "PR", "DR"]) are ordinal: alpha is
-    ordinal and kappa/AC2 get linear weights. ``n_resamples`` > 0 adds document bootstrap CIs.
+    ordinal and kappa/AC2 get linear weights. ``level`` (``nominal``, ``ordinal``, ``interval``,
+    ``ratio``) says the same for any level: at ``interval`` or ``ratio`` the values are numbers
+    (``"4"`` or 4), alpha uses Krippendorff's interval or ratio distance on them, and kappa/AC2 get
+    Gwet's quadratic or ratio weights on them (the weights that give interval or ratio alpha).
+    ``n_resamples`` > 0 adds document bootstrap CIs.
     """
+    level = level or ("ordinal" if ordered else "nominal")
+    if level not in LEVEL_WEIGHTS:
+        raise AgreementInputError(f"level must be one of {', '.join(LEVEL_WEIGHTS)}, got {level!r}")
+    ordered = level == "ordinal"
     if ordered and categories is None:
         raise AgreementInputError("ordered=True needs the categories in their order")
     codes, cats = ratings_to_codes(ratings, categories)
@@ -128,14 +138,17 @@ def label_agreement(
     if len(names) != n_ann:
         raise AgreementInputError(f"{len(names)} annotator names for {n_ann} rating columns")
     counts = codes_to_counts(codes, len(cats))
-    weights = "linear" if ordered else None
-    level = "ordinal" if ordered else "nominal"
+    scores = numeric_values(cats, level) if level in ("interval", "ratio") else None
+    weights: Any = LEVEL_WEIGHTS[level]
+    if scores is not None:
+        weights = agreement_weights(weights, list(scores))  # on the values, not on their ranks
+    alpha_data = _codes_to_data(codes) if scores is None else _codes_to_values(codes, scores)
     coeffs: dict[str, Coefficient] = {
         "fleiss_kappa": fleiss_kappa(counts, weights, categories=cats),
         "gwet_ac": gwet_ac(counts, weights, categories=cats),
         "brennan_prediger": brennan_prediger(counts, weights, categories=cats),
         "krippendorff_alpha": krippendorff_alpha(
-            _codes_to_data(codes), level, value_domain=list(range(len(cats)))
+            alpha_data, level, value_domain=list(range(len(cats))) if scores is None else list(scores)
         ),
     }
     if n_ann >= 2 and len(cats) >= 1:
@@ -171,13 +184,52 @@ def label_agreement(
     boot: dict[str, BootstrapCI] = {}
     if n_resamples > 0:
         for name in ("fleiss_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement"):
-            if not ordered or name == "percent_agreement":
+            if level == "nominal" or name == "percent_agreement":
                 boot[name] = bootstrap_units(counts, name, n_resamples=n_resamples, seed=seed)
-        if not ordered:
-            boot["krippendorff_alpha"] = bootstrap_alpha(
-                counts, 1 - np.eye(len(cats)), n_resamples=n_resamples, seed=seed
-            )
+        delta = alpha_distance(level, cats)
+        if delta is not None:
+            boot["krippendorff_alpha"] = bootstrap_alpha(counts, delta, n_resamples=n_resamples, seed=seed)
     return LabelAgreement(coeffs, per_cat, pairwise, tuple(cats), tuple(names), codes.shape[0], boot)
+
+
+LEVEL_WEIGHTS: dict[str, str | None] = {"nominal": None, "ordinal": "linear", "interval": "quadratic",
+                                         "ratio": "ratio"}  # fmt: skip
+"""The kappa/AC2 weights that go with each level of measurement (Gwet 2014: quadratic weights give
+interval alpha, ratio weights ratio alpha; linear ones are the usual ordinal kappa)."""
+
+
+def numeric_values(categories: Sequence[Any], level: str) -> np.ndarray:
+    """The categories as numbers, for interval or ratio alpha (``"4"`` -> 4.0); says which is not."""
+    out = []
+    for c in categories:
+        try:
+            out.append(float(c))
+        except (TypeError, ValueError):
+            raise AgreementInputError(
+                f"{level} alpha needs numeric values; {c!r} is not a number (use nominal or ordinal)"
+            ) from None
+    x = np.asarray(out)
+    if level == "ratio" and (x < 0).any():
+        raise AgreementInputError("ratio alpha needs values of 0 or more (a ratio scale has a true zero)")
+    return x
+
+
+def alpha_distance(level: str, categories: Sequence[Any]) -> np.ndarray | None:
+    """alpha's distance matrix over the categories when it does not depend on the data (nominal,
+    interval, ratio): what a bootstrap may hold fixed. Ordinal's depends on the margins: None."""
+    if level == "ordinal":
+        return None
+    from corpusdb.agreement.alpha import distance_matrix
+
+    scores = (
+        numeric_values(categories, level) if level in ("interval", "ratio") else np.arange(len(categories))
+    )
+    return distance_matrix(level, scores, np.zeros(len(categories)))
+
+
+def _codes_to_values(codes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Documents x annotators int codes -> annotators x documents numeric values, NaN missing."""
+    return np.where(codes < 0, np.nan, scores[np.clip(codes, 0, None)]).T
 
 
 def _codes_to_data(codes: np.ndarray) -> np.ndarray:

@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 
 from corpusdb.agreement import entities as ent
-from corpusdb.agreement._graph import UnionFind
 from corpusdb.agreement.relations import SYMMETRIC_LINK_TYPES, Alignment
 from corpusdb.agreement.results import PRF, _ToDict, clean_float
 from corpusdb.basics.records import Annotations, Link
+from corpusdb.basics.unionfind import UnionFind
 
 DIRECTED_LINK_TYPES: frozenset[str] = frozenset({"part_of", "PartOf", "Part-of", "partOf"})
 

@@ -6,7 +6,8 @@ Criteria (a pair of spans is *eligible* when):
 ``left``/``right`` same start / same end
 ``left_or_right``  either
 ``approximate``    one span's characters contain the other's
-``partial``        any character in common
+``overlap``        any character in common, full credit (formerly ``partial``, still accepted: not
+                   SemEval-2013's half-credit partial, which :func:`semeval_counts` gives)
 ``fragment``       the same set of tokens covered (token level; needs the document texts)
 ``jaccard``        characters in common / characters in either >= the threshold
 
@@ -40,7 +41,7 @@ from corpusdb.agreement.results import PRF, AgreementInputError, Coefficient, _T
 from corpusdb.basics.records import Span
 
 Criterion = Literal[
-    "exact", "left", "right", "left_or_right", "approximate", "partial", "fragment", "jaccard"
+    "exact", "left", "right", "left_or_right", "approximate", "overlap", "partial", "fragment", "jaccard"
 ]
 CRITERIA: tuple[str, ...] = (
     "exact",
@@ -48,10 +49,20 @@ CRITERIA: tuple[str, ...] = (
     "right",
     "left_or_right",
     "approximate",
-    "partial",
+    "overlap",
     "fragment",
     "jaccard",
 )
+OLD_NAMES = {"partial": "overlap"}
+"""Old criterion names, still accepted: ``partial`` gave full credit to any overlap, which SemEval-2013's
+(and nervaluate's) ``partial`` does not (half credit); ours is named ``overlap`` so it cannot be mistaken."""
+
+
+def canonical_criterion(criterion: str) -> str:
+    """A criterion under its current name (``partial`` -> ``overlap``)."""
+    return OLD_NAMES.get(criterion, criterion)
+
+
 TypeMode = Literal["required", "ignored", "merged"]
 TYPE_MODES: tuple[str, ...] = ("required", "ignored", "merged")
 
@@ -487,7 +498,7 @@ def eligible_pairs(prepared: PreparedSpans, criterion: Criterion | str, jaccard:
         return p.same_start | p.same_end
     if criterion == "approximate":
         return p.contains & p.overlap
-    if criterion == "partial":
+    if criterion in ("overlap", "partial"):
         return p.overlap.copy()
     if criterion == "fragment":
         return p.token_sets_equal()
@@ -651,9 +662,10 @@ def compare_spans(
     >>> b = [Span("T1", "Protein", ((0, 4),), "IL-2"), Span("T5", "Cell", ((9, 15),), "-Tcell")]
     >>> compare_spans({"d1": (a, b)}, "exact").overall.f1
     0.5
-    >>> compare_spans({"d1": (a, b)}, "partial").overall.f1
+    >>> compare_spans({"d1": (a, b)}, "overlap").overall.f1
     1.0
     """
+    criterion = canonical_criterion(criterion)
     prep = documents if isinstance(documents, PreparedSpans) else PreparedSpans(documents, texts)
     tmap = _type_map(prep, types, type_classes)
     names = prep._merged_names if types == "merged" else prep.type_names  # type: ignore[attr-defined]

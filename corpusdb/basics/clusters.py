@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from corpusdb.basics.records import Annotations, Argument, Entity, Grounding
+from corpusdb.basics.unionfind import UnionFind
 
 
 class _LinkType(Protocol):
@@ -99,34 +100,6 @@ class Cluster:
         return Entity(self.id, self.type, self.members, dict(self.attributes), self.groundings, extra)
 
 
-class _Joined:
-    """Union-find over span ids (roots: the smallest first-seen position, so results are stable)."""
-
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-        self.seen: dict[str, int] = {}
-
-    def add(self, x: str) -> None:
-        if x not in self.parent:
-            self.parent[x] = x
-            self.seen[x] = len(self.seen)
-
-    def find(self, x: str) -> str:
-        self.add(x)
-        root = x
-        while self.parent[root] != root:
-            root = self.parent[root]
-        while self.parent[x] != root:
-            self.parent[x], x = root, self.parent[x]
-        return root
-
-    def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            lo, hi = sorted((ra, rb), key=self.seen.__getitem__)
-            self.parent[hi] = lo
-
-
 def members_type(types: Iterable[str]) -> str:
     """The type of a cluster drawn only by links: its members' one type, or ``A|B`` when they differ."""
     return "|".join(sorted(set(types))) or "entity"
@@ -135,7 +108,7 @@ def members_type(types: Iterable[str]) -> str:
 def clusters(ann: Annotations, symmetric: Collection[str] = SYMMETRIC_LINK_TYPES) -> list[Cluster]:
     """Every cluster of the set, explicit entities first (in their order), then those only links draw."""
     spans = {s.id: s for s in ann.spans}
-    uf = _Joined()
+    uf = UnionFind(root="first")  # roots: the first-seen member, so results are stable
     for e in ann.entities:
         known = [m for m in e.members if m in spans]
         for m in known:

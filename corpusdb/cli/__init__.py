@@ -1,16 +1,19 @@
 """The ``corpusdb`` command line (``corpusdb.cli.main``)."""
 
+import contextlib
 import gc
 import os
 import signal
 import sys
+from collections.abc import Iterator
 
 # Start-up (issue #14): run as the ``corpusdb`` console script, the cyclic garbage collector is
 # paused while the command's modules load (they create hundreds of thousands of long-lived objects,
 # and each full collection walks them all: ~15% of a short command), then ``resume_gc`` freezes what
 # was loaded and resumes it before the command works. Not when corpusdb.cli is imported by another
 # program (tests, scripts).
-PAUSED_GC = os.path.basename(sys.argv[0] if sys.argv else "") == "corpusdb" and gc.isenabled()
+CONSOLE_SCRIPT = os.path.basename(sys.argv[0] if sys.argv else "") == "corpusdb"
+PAUSED_GC = CONSOLE_SCRIPT and gc.isenabled()
 if PAUSED_GC:
     gc.disable()
 
@@ -23,6 +26,22 @@ def resume_gc() -> None:
         PAUSED_GC = False
         gc.freeze()
         gc.enable()
+
+
+@contextlib.contextmanager
+def loading() -> Iterator[None]:
+    """Pause the collector again while a command loads the modules it needs (the API and the domain
+    load lazily, when a command opens the project: ``corpusdb --help`` never does), then freeze what
+    they made, as ``resume_gc`` does. Only as the console script, and only if the collector runs."""
+    pause = CONSOLE_SCRIPT and gc.isenabled()
+    if pause:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if pause:
+            gc.freeze()
+            gc.enable()
 
 
 def interrupted_while_loading(_signum: int, _frame: object) -> None:

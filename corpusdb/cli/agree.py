@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import Format, err, out, progress, state
+from corpusdb.cli.common import TYPES, Format, err, out, progress, state, types_mode
 
 
 class ReportFormat(StrEnum):
@@ -84,18 +84,12 @@ def agree(
         typer.Option(
             "--criterion",
             "-c",
-            help="exact, left, right, left_or_right, approximate, partial, fragment or jaccard.",
+            help="exact, left, right, left_or_right, approximate, overlap (any character in common, full "
+            "credit; 'partial' is its old name), fragment or jaccard.",
         ),
     ] = "exact",
     jaccard: Annotated[float, typer.Option("--jaccard", help="Threshold for --criterion jaccard.")] = 0.5,
-    types: Annotated[
-        str | None,
-        typer.Option(
-            "--types",
-            "-t",
-            help="required, ignored or merged (default: required; merged when --merge is given).",
-        ),
-    ] = None,
+    types: Annotated[str | None, TYPES] = None,
     merge: Annotated[
         list[str] | None,
         typer.Option(
@@ -109,8 +103,16 @@ def agree(
         str | None, typer.Option("--label", help="Document label to compare (layer labels).")
     ] = None,
     ordinal: Annotated[
-        bool, typer.Option("--ordinal", help="Label values are ordered (schema order).")
+        bool, typer.Option("--ordinal", help="Label values are ordered (schema order): --level ordinal.")
     ] = False,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level",
+            help="Level of measurement of the label's values (layer labels): nominal, ordinal, interval "
+            "or ratio (numeric values; Krippendorff's alpha at that level, its CI with -B).",
+        ),
+    ] = None,
     split: Annotated[str | None, typer.Option("--split", help="Only documents of this split.")] = None,
     documents: Annotated[
         list[str] | None,
@@ -174,6 +176,14 @@ def agree(
             "--sample-documents", help="With -m: a sample of this many documents, seeded by --seed."
         ),
     ] = None,
+    sort: Annotated[
+        str,
+        typer.Option(
+            "--sort",
+            help="With -m: the per-document table (each document's figure over every rater) by "
+            "document or by value (lowest first).",
+        ),
+    ] = "document",
     gamma_samples: Annotated[
         int, typer.Option("--gamma-samples", help="gamma: random continua for the expected disorder.")
     ] = 30,
@@ -215,11 +225,14 @@ def agree(
 ) -> None:
     """Agreement between annotators (and gold or predictions) with the lowest documents and types."""
     st = state(ctx)
+    types = types_mode(types, merged=bool(merge))
     if fmt is None:
         fmt = SUFFIX.get(output.suffix.lower()) if output is not None else None
         fmt = fmt or (ReportFormat.json if st.format == Format.json else ReportFormat.text)
     if lowest < 0:
         raise UsageError("--lowest must be 0 or more")
+    if sort != "document" and measure is None:
+        raise UsageError("--sort orders the per-document table of -m alpha_u|gamma; give -m")
     corpus = st.corpus()
     if by is not None:
         res = corpus.agreement_by(
@@ -227,27 +240,11 @@ def agree(
             criterion=criterion, jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode,
             split=split, bootstrap=bootstrap, seed=seed, confidence=confidence,
         )  # fmt: skip
-        if fmt == ReportFormat.json:
-            sys.stdout.write(json.dumps(res, indent=2, ensure_ascii=False, default=str) + "\n")
-            return
-        from rich.table import Table
-
-        key = "annotator" if by == "time" else "group"
-        t = Table(key, *(["window", "first", "last"] if by == "time" else []), "documents", "value",
-                  title=f"Agreement by {by}: {res['measure']}")  # fmt: skip
-        for r in res["rows"]:
-            v = "–" if r["value"] is None else f"{r['value']:.3f}"
-            extra = [str(r["window"]), r.get("first", ""), r.get("last", "")] if by == "time" else []
-            t.add_row(str(r[key]), *extra, str(r["documents"]), v)
-        out.print(t)
-        if res.get("rule"):
-            out.print(
-                f"{res['rule']}; {res['mixed_documents']} document(s) with sets under different versions"
-            )
+        _grouped(res, fmt, output, html)
         return
     if measure is not None:
         _unitizing(corpus, measure, layer, _names(annotators), split, _names(documents), sample_documents, seed,
-                   (gamma_samples, gamma_alpha, gamma_beta, gamma_empty), fmt, output, html)  # fmt: skip
+                   (gamma_samples, gamma_alpha, gamma_beta, gamma_empty), fmt, output, html, sort)  # fmt: skip
         return
     with progress("comparing") as bar:
         task = bar.add_task("comparing", total=None)
@@ -258,7 +255,7 @@ def agree(
         report = corpus.agreement(
             layer, raters=_names(annotators), gold=gold, predictions=predictions, criterion=criterion,
             jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode, label=label, ordinal=ordinal,
-            split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
+            level=level, split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
             lowest=lowest, unanswered="skipped" if answered_only else "misses", exclude_suggested=exclude_suggested,
             semantic=semantic, semantic_weight=wang_weight, progress=step)  # fmt: skip
     body = report.body  # not ``to_dict()``'s deep copy (0.1 s at 10^6 spans): the report goes no further
@@ -287,6 +284,48 @@ def agree(
         sys.stdout.write(_render(body, fmt, matrix))
 
 
+def _grouped(res: dict[str, Any], fmt: ReportFormat, output: Path | None, html: Path | None) -> None:
+    """``agree --by``: the table (text, Markdown), JSON, or the HTML page with its picture."""
+    from corpusdb.reports.grouped_render import TITLES, lines, render_grouped_html, rows
+
+    head, table = rows(res)
+
+    def markdown() -> str:
+        md = [f"# {TITLES[res['by']]}: {res.get('project', '')}", "", *(f"- {x}" for x in lines(res)), "",
+              "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *("| " + " | ".join(r) + " |" for r in table)]  # fmt: skip
+        return "\n".join(md) + "\n"
+
+    def text() -> str:
+        return (
+            "\n".join([f"{TITLES[res['by']]}", *lines(res), "\t".join(head), *("\t".join(r) for r in table)])
+            + "\n"
+        )
+
+    render = {
+        ReportFormat.json: lambda: json.dumps(res, indent=2, ensure_ascii=False, default=str) + "\n",
+        ReportFormat.html: lambda: render_grouped_html(res),
+        ReportFormat.markdown: markdown,
+    }.get(fmt, text)
+    if html is not None:
+        html.write_text(render_grouped_html(res), encoding="utf-8")
+        err.print(f"wrote {html.name}")
+    if output is not None:
+        output.write_text(render(), encoding="utf-8")
+        err.print(f"wrote {output.name}")
+        return
+    if fmt == ReportFormat.text:
+        from rich.table import Table
+
+        t = Table(*head, title=f"{TITLES[res['by']]}: {res['measure']}")
+        for r in table:
+            t.add_row(*r)
+        out.print(t)
+        for x in lines(res)[1:-1]:
+            out.print(x, markup=False)
+        return
+    sys.stdout.write(render())
+
+
 def _unitizing(
     corpus: Any,
     measure: str,
@@ -300,15 +339,18 @@ def _unitizing(
     fmt: ReportFormat,
     output: Path | None,
     html: Path | None,
+    sort: str = "document",
 ) -> None:
     """``agree -m alpha_u|gamma``: the unitizing report (``corpusdb.reports.unitized``)."""
     from corpusdb.reports.unitized import MEASURES, GammaOptions
-    from corpusdb.reports.unitized_render import lines, render_unitizing_html, rows
+    from corpusdb.reports.unitized_render import SORTS, lines, render_unitizing_html, tables
 
     if measure not in MEASURES:
         raise UsageError(f"--measure must be one of {', '.join(MEASURES)}, not {measure!r}")
     if layer != "spans":
         raise UsageError(f"--measure {measure} compares spans; --layer {layer} is not for it")
+    if sort not in SORTS:
+        raise UsageError(f"--sort must be one of {', '.join(SORTS)}, not {sort!r}")
     if sample is not None and sample < 1:
         raise UsageError("--sample-documents must be 1 or more")
     if g[0] < 1:
@@ -322,13 +364,15 @@ def _unitizing(
         )  # fmt: skip
 
     def text() -> str:
-        head, table = rows(body)
-        return "\n".join([*lines(body), "\t".join(head), *("\t".join(r) for r in table)]) + "\n"
+        out = lines(body)
+        for head, table in tables(body, sort):
+            out += ["", "\t".join(head), *("\t".join(r) for r in table)]
+        return "\n".join(out) + "\n"
 
     render = {ReportFormat.json: lambda: json.dumps(body, indent=2, ensure_ascii=False) + "\n",
-              ReportFormat.html: lambda: render_unitizing_html(body)}.get(fmt, text)  # fmt: skip
+              ReportFormat.html: lambda: render_unitizing_html(body, sort)}.get(fmt, text)  # fmt: skip
     if html is not None:
-        html.write_text(render_unitizing_html(body), encoding="utf-8")
+        html.write_text(render_unitizing_html(body, sort), encoding="utf-8")
         err.print(f"wrote {html.name}")
     if output is not None:
         output.write_text(render(), encoding="utf-8")

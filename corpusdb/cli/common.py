@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 import typer
-
-from corpusdb.basics.terminal import SafeConsole
 
 INTERRUPTED = "the change in progress was rolled back (nothing of it is stored); what was saved before stays"
 """What a Ctrl-C keeps, for a command that says nothing more precise (an :class:`Interrupted`)."""
@@ -43,21 +42,68 @@ class State:
 
     @property
     def url(self) -> str:
-        from corpusdb.store import db  # SQLAlchemy: not before ``corpusdb tui`` paints (issue #25.11)
+        from corpusdb.store import db
 
         return db.default_url(self.db)
 
     def corpus(self) -> Any:
         """The project, opened once per command as the ``--as`` user (or the owner)."""
         if self._corpus is None:
-            from corpusdb.api import Corpus
+            from corpusdb.cli import loading
+
+            with loading():  # the API and the domain load here, not with the command line
+                from corpusdb.api import Corpus
 
             self._corpus = Corpus.open(self.project, url=self.url, user=self.user)
         return self._corpus
 
 
-out = SafeConsole(soft_wrap=True)
-err = SafeConsole(stderr=True)
+TYPES_MODES = ("required", "ignored", "merged")
+TYPES_HELP = (
+    "How span types count when spans are compared: required (the default: a span of another type does "
+    "not match), ignored, or merged (into the classes --merge gives; the default when it is given)."
+)
+TYPES = typer.Option("--types", "-t", help=TYPES_HELP, show_default=False)
+"""``-t/--types``: one option, one rule, on every command that compares spans (docs/cli/index.md)."""
+
+
+def types_mode(types: str | None, *, merged: bool = False) -> str:
+    """The one rule for ``--types`` (issue #26): what the user gave, else ``required``, or ``merged``
+    when the command was given classes to merge. ``agree``, ``evaluate ner``, ``conflicts`` and
+    ``adjudicate`` all count a span of another type as another span unless told otherwise."""
+    if types is None:
+        return "merged" if merged else "required"
+    if types not in TYPES_MODES:
+        from corpusdb.basics.errors import UsageError
+
+        raise UsageError(f"--types must be one of {', '.join(TYPES_MODES)} (not {types!r})")
+    return types
+
+
+class LazyConsole:
+    """A ``corpusdb.basics.terminal.SafeConsole`` made when something is first printed: rich's console
+    (and the terminal probing it does) loads with the first output, not with the command line's
+    modules (start-up, issue #26: ``corpusdb --help`` prints through click and never needs it)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._kwargs = kwargs
+        self._console: Any = None
+
+    @property
+    def console(self) -> Any:
+        """The real console (for rich objects that want one, e.g. ``Progress(console=...)``)."""
+        if self._console is None:
+            from corpusdb.basics.terminal import SafeConsole
+
+            self._console = SafeConsole(**self._kwargs)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.console, name)
+
+
+out: Any = LazyConsole(soft_wrap=True)
+err: Any = LazyConsole(stderr=True)
 
 
 def state(ctx: typer.Context) -> State:
@@ -76,11 +122,43 @@ def emit(st: State, data: Any, render: Callable[[], None]) -> None:
         render()
 
 
+PROGRESS_ENV = "CORPUSDB_PROGRESS"
+"""``always``: draw progress bars on a terminal's stderr also when stdout is piped or redirected;
+``never``: never draw them; unset (``auto``): only when stdout and stderr are both terminals."""
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def progress_shown() -> bool:
+    """Whether a long command draws its progress bar: on stderr, only when it is a terminal, and only
+    when stdout is one too unless asked (``CORPUSDB_PROGRESS=always``): piped output gets no bar."""
+    import os
+
+    want = os.environ.get(PROGRESS_ENV, "auto").strip().lower()
+    if want == "never" or not err.is_terminal:
+        return False
+    return want == "always" or _stdout_is_terminal()
+
+
 def progress(description: str, total: int | None = None) -> Any:
-    """A progress bar on stderr (silent when stderr is not a terminal)."""
+    """A progress bar on stderr (drawn when ``progress_shown()``, else silent)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=True, disable=not err.is_terminal,
+        console=err.console, transient=True, disable=not progress_shown(),
     )  # fmt: skip
+
+
+@contextmanager
+def progress_callback(description: str) -> Iterator[Callable[[int, int | None, str], None]]:
+    """A bar (as ``progress``) and the ``(done, total, what)`` callback the Python API takes."""
+    with progress(description) as bar:
+        task = bar.add_task(description, total=None)
+
+        def step(done: int, total: int | None, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=what or description)
+
+        yield step

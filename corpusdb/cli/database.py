@@ -5,7 +5,6 @@ from __future__ import annotations
 import typer
 
 from corpusdb.cli.common import emit, out, state
-from corpusdb.store import db, migrate
 
 db_app = typer.Typer(help="The database itself: schema version and upgrades.", no_args_is_help=True)
 
@@ -13,6 +12,8 @@ db_app = typer.Typer(help="The database itself: schema version and upgrades.", n
 @db_app.command("upgrade")
 def upgrade(ctx: typer.Context) -> None:
     """Bring the database to the schema this corpusdb uses (creates it when empty)."""
+    from corpusdb.store import db, migrate
+
     st = state(ctx)
     engine = db.make_engine(st.url)
     before, after = migrate.upgrade(engine)
@@ -30,6 +31,8 @@ def upgrade(ctx: typer.Context) -> None:
 @db_app.command("current")
 def current(ctx: typer.Context) -> None:
     """Show the database's schema revision and the newest this corpusdb knows."""
+    from corpusdb.store import db, migrate
+
     st = state(ctx)
     engine = db.make_engine(st.url)
     rev, head = migrate.current(engine), migrate.head()

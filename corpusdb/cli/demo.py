@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from corpusdb.cli.common import emit, out, state
 
@@ -55,6 +54,8 @@ def demo(
     fresh: Annotated[bool, typer.Option(help="Refuse to reuse an existing sample project.")] = False,
 ) -> None:
     """Build a sample project (biomedical by default) and print its status, agreement and what to try next."""
+    from rich.table import Table
+
     from corpusdb.demo import build_demo, demo_agreement
     from corpusdb.reports.render import render_text
 

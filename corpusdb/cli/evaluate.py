@@ -20,7 +20,7 @@ from typing import Annotated, Any
 import typer
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import Format, err, progress, state
+from corpusdb.cli.common import TYPES, Format, err, progress, state, types_mode
 
 evaluate_app = typer.Typer(
     help="Score systems against gold, a release split or files with the shared tasks' own metrics.",
@@ -346,7 +346,7 @@ def ner(
     system: Systems = None,
     criterion: Annotated[str, typer.Option("--criterion", "-c", help="exact left right left_or_right approximate overlap (any overlap, full credit; 'partial' is its old name) fragment jaccard core, or semeval: SemEval-2013's strict, exact, partial (half credit) and type schemes side by side.")] = "exact",
     jaccard: Annotated[float, typer.Option("--jaccard", help="Threshold for --criterion jaccard.")] = 0.5,
-    types: Annotated[str | None, typer.Option("--types", "-t", help="required, ignored or merged.")] = None,
+    types: Annotated[str | None, TYPES] = None,
     merge: Annotated[list[str] | None, typer.Option("--merge", help="'protein,DNA,RNA=macromolecule' (repeatable).")] = None,
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
     test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None, html: Html = None,
@@ -358,7 +358,7 @@ def ner(
     from corpusdb.reports.options import type_classes_from
 
     classes = type_classes_from(merge)
-    mode = types or ("merged" if classes else "required")
+    mode = types_mode(types, merged=bool(classes))
     if criterion == "semeval":
         if classes or types:
             raise UsageError(

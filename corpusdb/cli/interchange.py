@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from corpusdb.basics.errors import Conflict, CorpusError, Problem
-from corpusdb.basics.terminal import clean
 from corpusdb.cli.common import Interrupted, emit, out, progress, state
 
 if TYPE_CHECKING:  # the store loads when a command runs, not to parse the arguments (issue #14)
@@ -107,6 +106,8 @@ def _refused(err: ImportProblems) -> CorpusError:
 
 def _lines(lines: list[str]) -> None:
     """Plain lines on stderr (problems name files; no markup, no wrapping: scripts grep them)."""
+    from corpusdb.basics.terminal import clean
+
     for line in lines:
         sys.stderr.write(clean(" ".join(line.split("\n"))) + "\n")
     sys.stderr.flush()

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from corpusdb.cli.common import emit, err, out, state
+from corpusdb.cli.common import emit, err, out, progress_callback, state
 
 kb_app = typer.Typer(
     help="Knowledge bases for groundings: load, update, list, search (shared by the database's projects).",
@@ -44,7 +44,8 @@ def kb_add(
 ) -> None:
     """Load FILE as the knowledge base NAME: all or nothing (every problem with its file and line)."""
     st = state(ctx)
-    got = st.corpus().kb_add(name, file, fmt)
+    with progress_callback(f"loading {name}") as step:
+        got = st.corpus().kb_add(name, file, fmt, progress=step)
     emit(st, _info(got), lambda: out.print(
         f"{got.name}: {got.concepts:,} concepts, {got.names:,} names ({got.format}, search index: {got.index})",
         markup=False))  # fmt: skip
@@ -61,7 +62,8 @@ def kb_update(
 ) -> None:
     """Replace NAME with FILE; list the ids that disappeared and the groundings that point at them."""
     st = state(ctx)
-    got = st.corpus().kb_update(name, file, fmt)
+    with progress_callback(f"updating {name}") as step:
+        got = st.corpus().kb_update(name, file, fmt, progress=step)
     data = {
         "info": _info(got.info),
         "disappeared": list(got.disappeared),

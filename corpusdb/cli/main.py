@@ -233,11 +233,6 @@ def main(argv: list[str] | None = None) -> int:
     except CorpusError as exc:
         _say(f"corpusdb: error: {exc}")
         return exc.exit_code
-    except _dbapi_error() as exc:  # a driver error no layer below expected: still one line, exit 7
-        from corpusdb.store.db import explain
-
-        _say(f"corpusdb: error: {explain(exc)}")
-        return 7
     except BrokenPipeError:  # stdout closed early (`corpusdb agree | head -1`): nothing to say
         _quiet_stdout()
         return CLOSED_PIPE
@@ -247,7 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         _say(f"corpusdb: interrupted: {exc.note if isinstance(exc, Interrupted) else INTERRUPTED}")
         return 130
-    except Exception as exc:  # a bug: say so plainly, with the traceback for the report
+    except Exception as exc:
+        if _is_driver_error(exc):  # a driver error no layer below expected: still one line, exit 7
+            from corpusdb.store.db import explain
+
+            _say(f"corpusdb: error: {explain(exc)}")
+            return 7
+        # a bug: say so plainly, with the traceback for the report
         traceback.print_exc(file=sys.stderr)
         _say(f"corpusdb: internal error: {type(exc).__name__}: {exc}")
         return 1
@@ -256,15 +257,11 @@ def main(argv: list[str] | None = None) -> int:
             stop_listening()
 
 
-class _NoDriverError(Exception):
-    """Stands for SQLAlchemy's ``DBAPIError`` when SQLAlchemy was never loaded (none was raised)."""
-
-
-def _dbapi_error() -> type[Exception]:
-    """SQLAlchemy's ``DBAPIError``, without loading SQLAlchemy for it (``corpusdb tui`` paints
-    before it loads the store, issue #25.11; ``--help`` never loads it)."""
-    exc = sys.modules.get("sqlalchemy.exc")
-    return exc.DBAPIError if exc is not None else _NoDriverError
+def _is_driver_error(exc: BaseException) -> bool:
+    """``exc`` is SQLAlchemy's ``DBAPIError``, told without importing SQLAlchemy: a command that never
+    loaded it (``--help``, ``validate``) cannot have raised it, and start-up stays cheap (issue #26)."""
+    exc_module = sys.modules.get("sqlalchemy.exc")
+    return exc_module is not None and isinstance(exc, exc_module.DBAPIError)
 
 
 def _invoke(command: Any, args: list[str]) -> int:

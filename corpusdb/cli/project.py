@@ -6,12 +6,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import emit, err, out, progress, state
-from guidelines.schema import load_schema, shipped_schemas
 
 
 def init(
@@ -73,6 +70,9 @@ def status(
     ] = None,
 ) -> None:
     """Documents, annotators and annotation sets by status: where the project stands."""
+    from rich.table import Table
+    from rich.text import Text
+
     st = state(ctx)
     if html is not None and not time:
         raise UsageError("--html needs --time (the progress report)")
@@ -135,6 +135,9 @@ def status(
 
 
 def _render_time(d: dict) -> None:  # type: ignore[type-arg]
+    from rich.table import Table
+    from rich.text import Text
+
     from corpusdb.reports.progress_html import hms
 
     rate = lambda v: "–" if v is None else f"{v:.1f}"  # noqa: E731
@@ -176,6 +179,8 @@ schema_app = typer.Typer(help="Annotation schemas: list, show, check.", no_args_
 @schema_app.command("list")
 def schema_list(ctx: typer.Context) -> None:
     """The schemas shipped with corpusdb."""
+    from guidelines.schema import load_schema, shipped_schemas
+
     st = state(ctx)
     rows = [{"name": n, "title": load_schema(n).title} for n in shipped_schemas()]
     emit(st, rows, lambda: [out.print(f"{r['name']:<16} {r['title']}") for r in rows])
@@ -189,6 +194,10 @@ def schema_show(
     ] = None,
 ) -> None:
     """A schema's types, relations, links, labels and attributes."""
+    from rich.text import Text
+
+    from guidelines.schema import load_schema
+
     st = state(ctx)
     sch = load_schema(name) if name is not None else st.corpus().schema()
 
@@ -220,6 +229,8 @@ def schema_check(
     ctx: typer.Context, path: Annotated[Path, typer.Argument(help="A schema .toml file.")]
 ) -> None:
     """Check a schema file; errors name the file and the problem (exit code 4)."""
+    from guidelines.schema import load_schema
+
     st = state(ctx)
     sch = load_schema(path)
     emit(

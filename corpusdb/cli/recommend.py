@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.common import emit, out, progress_callback, state
 
 recommend_app = typer.Typer(
     help="Recommenders that suggest items while annotating: string matcher, CRF tagger, a system's predictions.",
@@ -135,9 +135,11 @@ def train(
         proc = corpus.train_in_background(name, url=st.url, project=st.project)
         emit(st, {"pid": proc.pid}, lambda: out.print(f"training in the background (process {proc.pid})"))
         return
-    results = corpus.train_recommender(name, annotator=annotator)
     if quiet:
+        corpus.train_recommender(name, annotator=annotator)
         return
+    with progress_callback("training") as step:
+        results = corpus.train_recommender(name, annotator=annotator, progress=step)
 
     def render() -> None:
         for r in results:
@@ -202,7 +204,7 @@ def evaluate(
 @recommend_app.command("suggestions")
 def suggestions(
     ctx: typer.Context,
-    document: Annotated[str, typer.Option("--document", "-d", help="Your document (with --as).")],
+    document: Annotated[str, typer.Argument(help="Your document (external id; with --as).")],
     status: Annotated[str | None, typer.Option("--status", help="open, accepted or rejected.")] = None,
     no_refresh: Annotated[bool, typer.Option("--no-refresh", help="Only what is stored.")] = False,
 ) -> None:
@@ -250,8 +252,8 @@ def _decide(ctx: typer.Context, document: str, ids: list[int], accept: bool, sam
 @recommend_app.command("accept")
 def accept(
     ctx: typer.Context,
+    document: Annotated[str, typer.Argument(help="Your document (external id; with --as).")],
     ids: Annotated[list[int], typer.Argument(help="Suggestion ids (from `recommend suggestions`).")],
-    document: Annotated[str, typer.Option("--document", "-d", help="Your document (with --as).")],
     same_name: Annotated[
         bool, typer.Option("--all-of-name", help="Every open suggestion of the first one's name and type.")
     ] = False,
@@ -263,8 +265,8 @@ def accept(
 @recommend_app.command("reject")
 def reject(
     ctx: typer.Context,
+    document: Annotated[str, typer.Argument(help="Your document (external id; with --as).")],
     ids: Annotated[list[int], typer.Argument(help="Suggestion ids.")],
-    document: Annotated[str, typer.Option("--document", "-d", help="Your document (with --as).")],
 ) -> None:
     """Reject suggestions: they are not proposed to you again."""
     _decide(ctx, document, ids, False)

@@ -170,7 +170,7 @@ def pool(
     double: Annotated[float, typer.Option(help="Fraction of documents given one judge more (agreement).")] = 0.0,
     seed: Annotated[int, typer.Option(help="Seed of the shuffle and the draws.")] = 0,
     judges: Annotated[list[str] | None, typer.Option("--judge", "-j", help="A judge (repeatable; default: every annotator).")] = None,
-    topics: Annotated[list[str] | None, typer.Option("--topic", "-t", help="A topic (repeatable; default: all).")] = None,
+    topics: Annotated[list[str] | None, typer.Option("--topic", help="A topic (repeatable; default: all).")] = None,
     runs: Annotated[list[str] | None, typer.Option("--run", "-r", help="A run tag (repeatable; default: all).")] = None,
     skip_missing: Annotated[bool, typer.Option("--skip-missing", help="Skip pooled documents without text.")] = False,
 ) -> None:  # fmt: skip

@@ -35,7 +35,9 @@ def search(
     count: Annotated[
         bool, typer.Option("--count", help="Hits per document and type instead of the hits.")
     ] = False,
-    document: Annotated[str | None, typer.Option("--document", "-d", help="Only this document.")] = None,
+    document: Annotated[
+        list[str] | None, typer.Option("--document", "-d", help="Only this document (repeatable).")
+    ] = None,
     annotate: Annotated[
         str | None,
         typer.Option("--annotate", help="Annotate every hit as this type in your own sets (--as NAME)."),
@@ -71,7 +73,7 @@ def search(
         emit(st, done.to_dict(), lambda: _bulk_report(done))
         return
     if annotate is not None:
-        got = corpus.search_annotate(q, annotate, document=document)
+        got = corpus.search_annotate(q, annotate, document=document or None)
         emit(st, got.to_dict(), lambda: _bulk_report(got))
         return
     if set_type is not None or delete or add is not None:
@@ -101,7 +103,7 @@ def search(
         emit(st, [c.to_dict() for c in fixed], render_fixed)
         return
     if count:
-        counts = corpus.search_counts(q, document=document)
+        counts = corpus.search_counts(q, document=document or None)
 
         def render_counts() -> None:
             by_type = counts.by_type()
@@ -117,7 +119,7 @@ def search(
         return
     from corpusdb.search import kwic
 
-    res = corpus.search(q, limit=limit or None, context=context, document=document)
+    res = corpus.search(q, limit=limit or None, context=context, document=document or None)
 
     def render() -> None:
         for h in res.hits:

@@ -26,9 +26,7 @@ task_app = typer.Typer(help="Shared tasks: teams, submissions, scores, leaderboa
 team_app = typer.Typer(help="Teams of a shared task.", no_args_is_help=True, rich_markup_mode=None)
 task_app.add_typer(team_app, name="team")
 
-TaskOpt = Annotated[
-    str | None, typer.Option("--task", "-t", help="The task (default: the project's only one).")
-]
+TaskOpt = Annotated[str | None, typer.Option("--task", help="The task (default: the project's only one).")]
 PhaseOpt = Annotated[
     str | None, typer.Option("--phase", help="The phase (default: the open one, else the last).")
 ]
@@ -107,7 +105,8 @@ def submit(
     check: Annotated[bool, typer.Option("--check", help="Only validate (store nothing).")] = False,
     task: TaskOpt = None,
 ) -> None:
-    """Validate a team's run and store it as prediction sets; late, over-limit or malformed runs are refused."""
+    """Validate a team's run and store it as prediction sets; late, over-limit or malformed runs are
+    refused. A team member (not a lead) hands the run in: it waits for the organizers' `task intake`."""
     st = state(ctx)
     c = st.corpus()
     name = _task(c, task)
@@ -122,6 +121,12 @@ def submit(
             for p in problems:
                 err.print(str(p), markup=False, soft_wrap=True)
             out.print("the run is well formed", markup=False)
+            return
+        if c.actor.role != "lead":  # a team member: queued for the organizers' `task intake`
+            sid = c.hand_in_run(name, team, files, run=run)
+            emit(st, {"task": name, "team": team, "submission": sid, "status": "queued"},
+                 lambda: out.print(f"run handed in (submission {sid}); the organizers' intake validates and "
+                                   "stores it: see `corpusdb task submissions`", markup=False))  # fmt: skip
             return
         info = c.submit_run(name, team, files, run=run)
     except FormatError as exc:
@@ -235,7 +240,8 @@ def leaderboard(ctx: typer.Context, task: TaskOpt = None, phase: PhaseOpt = None
 def feedback(
     ctx: typer.Context, team: Annotated[str, typer.Argument(help="The team.")], task: TaskOpt = None
 ) -> None:
-    """One team's own runs and scores (per type, per document counts); nothing of other teams."""
+    """One team's own runs and scores (per type, per document counts) and its false positives and
+    negatives item by item; nothing of other teams."""
     st = state(ctx)
     c = st.corpus()
     rows = c.feedback(_task(c, task), team)
@@ -249,6 +255,51 @@ def feedback(
                 )
             if not r["scores"]:
                 out.print("  not scored yet", markup=False)
+            errs = r.get("errors") or {}
+            for key, label in (("false_negatives", "missed (false negatives)"),
+                               ("false_positives", "wrong (false positives)")):  # fmt: skip
+                items = errs.get(key) or []
+                if r["scores"]:
+                    out.print(f"  {label}: {len(items)}", markup=False)
+                for e in items:
+                    credit = f" (credit {e['credit']:g})" if e.get("credit") else ""
+                    out.print(f"    {e['document']}: {e['item']}{credit}", markup=False)
+
+    emit(st, rows, render)
+
+
+@task_app.command("intake")
+def intake(ctx: typer.Context, task: TaskOpt = None) -> None:
+    """Take in the runs team members handed in: each validated and stored, or refused with its problems."""
+    st = state(ctx)
+    c = st.corpus()
+    rows = c.intake_runs(_task(c, task))
+
+    def render() -> None:
+        if not rows:
+            out.print("no run waiting for intake", markup=False)
+        for r in rows:
+            out.print(f"submission {r['id']} of {r['team']}: {r['status']}"
+                      + (f" as {r['run']}" if r["status"] == "stored" else ""), markup=False)  # fmt: skip
+            for p in r["problems"]:
+                out.print(f"  {p}", markup=False)
+
+    emit(st, rows, render)
+
+
+@task_app.command("submissions")
+def submissions(ctx: typer.Context, task: TaskOpt = None) -> None:
+    """Handed-in runs and what became of them (a member: their own team's only)."""
+    st = state(ctx)
+    c = st.corpus()
+    rows = c.task_submissions(_task(c, task))
+
+    def render() -> None:
+        for r in rows:
+            out.print(f"{r['id']}: {r['team']} {r['run'] or '(next run)'} by {r['submitted_by']}, {r['status']}",
+                      markup=False)  # fmt: skip
+            for p in r["problems"]:
+                out.print(f"  {p}", markup=False)
 
     emit(st, rows, render)
 

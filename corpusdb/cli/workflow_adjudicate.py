@@ -6,17 +6,14 @@ from collections import Counter
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.cli.common import emit, out, state
+from corpusdb.cli.common import TYPES, emit, out, progress_callback, state, types_mode
 from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import bar, codes, kind_of_key, parse_item
-from corpusdb.workflow.types import open_summary
 
-CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, partial, "
+CRITERION = typer.Option(help="Span matching: exact, left, right, left_or_right, approximate, overlap, "
                               "fragment or jaccard (groups disputes; identical versions still needed).")  # fmt: skip
-TYPES = typer.Option(help="Span types when aligning: ignored (a type dispute is one conflict) or required.")
 SOURCES = typer.Option("--source", "-s", help="Compare these sets (annotator or set id; repeatable), e.g. a "
                                                "system's predictions; default: the submitted annotation sets.")  # fmt: skip
 
@@ -27,7 +24,7 @@ def conflicts(
         str | None, typer.Argument(help="One document; default: every ready document.")
     ] = None,
     criterion: Annotated[str, CRITERION] = "exact",
-    types: Annotated[str, TYPES] = "ignored",
+    types: Annotated[str | None, TYPES] = None,
     sources: Annotated[list[str] | None, SOURCES] = None,
     all_items: Annotated[
         bool, typer.Option("--all", help="Include resolved conflicts and agreed items.")
@@ -37,7 +34,12 @@ def conflicts(
     ] = False,
 ) -> None:
     """Items on which the submitted sets of a document disagree, each with a stable key."""
+    from rich.text import Text
+
+    from corpusdb.workflow.types import open_summary
+
     st = state(ctx)
+    types = types_mode(types)
     c = st.corpus()
     if counts:
         if document is not None:
@@ -110,7 +112,7 @@ def adjudicate(
         int | None, typer.Option(help="Auto-merge: accept a version at least K sources agree on (majority).")
     ] = None,
     criterion: Annotated[str, CRITERION] = "exact",
-    types: Annotated[str, TYPES] = "ignored",
+    types: Annotated[str | None, TYPES] = None,
     sources: Annotated[list[str] | None, SOURCES] = None,
     every: Annotated[
         bool, typer.Option("--all", help="With --take: take that source's version of every open conflict.")
@@ -161,6 +163,7 @@ def adjudicate(
     --item with --take NAME records the item as edited from NAME's version.
     """
     st = state(ctx)
+    types = types_mode(types)
     c = st.corpus()
     if revise and (key is None or undo or finish or check or every or item_type is not None):
         raise UsageError(
@@ -197,8 +200,9 @@ def adjudicate(
                              "--none, --item or --threshold")  # fmt: skip
         if take is None:
             raise UsageError("--all/--type need --take NAME (whose version to take)")
-        bulk = c.resolve_bulk(document, take=take, item_type=item_type, reason=reason, criterion=criterion,
-                              types=types, sources=sources)  # fmt: skip
+        with progress_callback("taking") as step:
+            bulk = c.resolve_bulk(document, take=take, item_type=item_type, reason=reason, criterion=criterion,
+                                  types=types, sources=sources, progress=step)  # fmt: skip
         emit(st, [b.to_dict() for b in bulk], lambda: _print_bulk(bulk))
         breached = [b for b in bulk if b.breaches]
         if breached:  # the decisions are stored; the exit code says gold breaks the schema (exit 4)
@@ -266,7 +270,8 @@ def _finish(st: Any, c: Any, document: str, *, finish: bool, force: bool, **kw: 
 def _finish_all(st: Any, c: Any, *, dry_run: bool, **kw: Any) -> None:
     """Every ready document: finish (or check) each gold that can be; list the rest with why; exit 6
     when a ready document's gold could not be finished (documents not ready are listed, not counted)."""
-    rep = c.finish_golds(dry_run=dry_run, **kw)
+    with progress_callback("checking gold" if dry_run else "finishing gold") as step:
+        rep = c.finish_golds(dry_run=dry_run, progress=step, **kw)
     done = "can be finished" if dry_run else "gold finished"
 
     def render() -> None:

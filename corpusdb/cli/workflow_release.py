@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from corpusdb.basics.errors import UsageError
 from corpusdb.cli.common import Interrupted, emit, err, out, state
@@ -28,6 +27,8 @@ def split(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the splits without saving them.")] = False,
 ) -> None:
     """Split documents into train/dev/test, group-aware and stratified; documents already split stay."""
+    from rich.table import Table
+
     st = state(ctx)
     try:
         r = [float(x) for x in ratios.split("/")]

@@ -12,10 +12,13 @@ from typing import Annotated
 import typer
 
 from corpusdb.basics.errors import UsageError
-from corpusdb.basics.records import SET_STATUSES
 from corpusdb.cli.common import emit, state
 from corpusdb.cli.tables import print_table
 from corpusdb.cli.workflow_common import codes
+
+SET_STATUSES = ("assigned", "in_progress", "submitted")
+"""``corpusdb.basics.records.SET_STATUSES``, spelled here so that building the command line does not
+load the records (start-up; tests/test_startup.py keeps the two equal)."""
 
 
 def sets(

@@ -15,6 +15,7 @@ from collections.abc import Collection
 
 from corpusdb.basics.clusters import clusters as clusters_of
 from corpusdb.basics.records import Annotations, Span
+from corpusdb.basics.unionfind import UnionFind
 from corpusdb.evaluation.biorelex import Cluster, Interaction, Name, Sentence
 
 CLUSTER_LINK_TYPES: frozenset[str] = frozenset({"synonym", "abbreviation", "coreference", "Equiv"})
@@ -25,26 +26,18 @@ def sentence_from_records(
 ) -> Sentence:
     """A document's annotations as a BioRelEx sentence: clusters of names with their mentions, and
     interactions (two-argument relations) between clusters, with label and ``implicit`` tag."""
-    parent = {s.id: s.id for s in ann.spans}
-
-    def find(x: str) -> str:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    uf = UnionFind((s.id for s in ann.spans), root="first")
     first_of_cluster: dict[object, str] = {}
     for s in ann.spans:
         ci = s.extra.get("cluster")
         if isinstance(ci, int):
-            root = first_of_cluster.setdefault(ci, s.id)
-            parent[find(s.id)] = find(root)
+            uf.union(first_of_cluster.setdefault(ci, s.id), s.id)
     for c in clusters_of(ann, link_types):  # the one cluster model: entities and symmetric links alike
         for m in c.members[1:]:
-            parent[find(m)] = find(c.members[0])
-    groups: dict[str, list[Span]] = {}
+            uf.union(c.members[0], m)
+    groups: dict[object, list[Span]] = {}
     for s in ann.spans:
-        groups.setdefault(find(s.id), []).append(s)
+        groups.setdefault(uf.find(s.id), []).append(s)
     index: dict[str, int] = {}
     clusters: list[Cluster] = []
     for k, members in enumerate(groups.values()):

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from corpusdb.basics.records import Annotations, Relation, Span
+from corpusdb.basics.unionfind import UnionFind
 from corpusdb.evaluation.counts import EvaluationInputError, Score
 
 BB_ROLES: dict[str, tuple[str, str]] = {
@@ -58,21 +59,14 @@ def jaccard(a: Span, b: Span) -> float:
 
 def equivalents(ann: Annotations) -> dict[str, set[str]]:
     """Span id -> its coreference set (itself included), the closure of the ``Equiv`` links."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    uf = UnionFind()
     for lk in ann.links:
         if lk.type in EQUIV_TYPES:
-            parent[find(lk.source)] = find(lk.target)
-    groups: dict[str, set[str]] = {}
+            uf.union(lk.source, lk.target)
+    groups: dict[object, set[str]] = {}
     for s in ann.spans:
-        groups.setdefault(find(s.id), set()).add(s.id)
-    return {sid: groups[find(sid)] for s in ann.spans for sid in [s.id]}
+        groups.setdefault(uf.find(s.id), set()).add(s.id)
+    return {s.id: groups[uf.find(s.id)] for s in ann.spans}
 
 
 def _arg(rel: Relation, role: str) -> str | None:

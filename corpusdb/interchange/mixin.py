@@ -21,7 +21,7 @@ Decisions users see:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +67,7 @@ class InterchangeMixin(ServiceBase):
         allow_unknown: bool = False,
         force: bool = False,
         progress: Progress | None = None,
+        then: Callable[[Any], None] | None = None,
     ) -> ImportReport:
         """Import a brat/BioNLP directory (``.txt`` + ``.ann`` or ``.a1``/``.a2``, subfolders too) or
         one ``.txt`` as ``annotator``'s sets (None with ``kind="gold"``), all or nothing.
@@ -77,7 +78,9 @@ class InterchangeMixin(ServiceBase):
         ``keep_unknown`` keeps non-brat lines (BioNLP GI ``W`` lines) verbatim instead of refusing them.
         Documents using names the schema does not define are refused unless ``allow_unknown``;
         annotation sets stored as submitted pass the submit check (``pipeline.Checks``) unless
-        ``force`` (as ``submit(force=True)``; the audit trail records it).
+        ``force`` (as ``submit(force=True)``; the audit trail records it). ``then(conn)`` runs in the
+        import's own transaction once the sets are written: whatever it raises undoes the import too
+        (a shared-task run and its ``task_run`` row are stored together or not at all).
         """
         t0 = perf_counter()
         with gc_paused():  # from the start: loading the readers and listing the files allocate too
@@ -90,7 +93,7 @@ class InterchangeMixin(ServiceBase):
             source = brat_source(
                 spath, keep_unknown=keep_unknown, schema=schema, checks=_checks(target, allow_unknown, force)
             )
-            return self._import(source, schema, "brat", spath, target, t0, progress, forced=force)
+            return self._import(source, schema, "brat", spath, target, t0, progress, forced=force, then=then)
 
     def import_biorelex(
         self,
@@ -177,6 +180,7 @@ class InterchangeMixin(ServiceBase):
         progress: Progress | None,
         *,
         forced: bool = False,
+        then: Callable[[Any], None] | None = None,
     ) -> ImportReport:
 
         from corpusdb.interchange.importing import load
@@ -201,6 +205,8 @@ class InterchangeMixin(ServiceBase):
             )
             rejected = [*source.rejected, *out.rejected]
             self._check_groundings(conn, schema, source.external_ids, target, forced, out)
+            if then is not None:
+                then(conn)
             self._audit(
                 conn, f"import_{fmt}", path, annotator=target.annotator, kind=target.kind, status=target.status,
                 documents=out.documents, sets_created=out.sets_created, sets_replaced=out.sets_replaced,

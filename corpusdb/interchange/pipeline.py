@@ -20,7 +20,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.pool import AsyncResult
 from typing import Any
 
@@ -32,6 +32,7 @@ from corpusdb.interchange.store import fingerprint
 from corpusdb.services.content import ContentRows, build_rows
 from corpusdb.services.documents import sha256_text
 from guidelines.schema import Schema
+from guidelines.standoff_fields import relation_fields
 from importers.standoff import DocumentFiles
 
 
@@ -197,6 +198,9 @@ def sort_documents(
     checker = SchemaUsage(schema)
     refused = SchemaUsage(schema)
     for d, set_id, loc in zip(parsed, set_ids, where, strict=True):
+        lifted = relation_fields(schema, d.annotations)  # brat's label/tag attributes, as written
+        if lifted is not d.annotations:
+            d = replace(d, annotations=lifted)
         ext = d.document.external_id
         sha = stored.get(ext)
         digest = _digest(d.document.text)

@@ -68,9 +68,12 @@ class KnowledgeBaseMixin(ServiceBase):
                 "database and loaded by its owner (run without --as, connected as the owner)"
             )
 
-    def kb_add(self, name: str, path: str | Path, fmt: str) -> KbInfo:
+    def kb_add(
+        self, name: str, path: str | Path, fmt: str, *, progress: store.Progress | None = None
+    ) -> KbInfo:
         """Load ``path`` (``obo``, ``ncbi-taxonomy`` or ``tsv``) as the knowledge base ``name``: all
-        or nothing (a problem anywhere in the file, listed with its line, stores nothing)."""
+        or nothing (a problem anywhere in the file, listed with its line, stores nothing).
+        ``progress(done, total, what)``: concepts stored so far (total None while the file is read)."""
         from importers.kb_formats import reader
 
         self._require_owner("load a knowledge base")
@@ -78,9 +81,11 @@ class KnowledgeBaseMixin(ServiceBase):
             raise InvalidInput(f"knowledge-base name {name!r}: letters, digits and _ . + - only (at most 64)")
         read = reader(fmt)
         with self._write(holder=f"loading the knowledge base {name}") as conn:
-            return store.add(conn, name, fmt, str(path), read(path))
+            return store.add(conn, name, fmt, str(path), read(path), progress)
 
-    def kb_update(self, name: str, path: str | Path, fmt: str | None = None) -> KbUpdate:
+    def kb_update(
+        self, name: str, path: str | Path, fmt: str | None = None, *, progress: store.Progress | None = None
+    ) -> KbUpdate:
         """Replace the content of ``name`` from ``path``; report the ids that disappeared and the
         groundings of this project that point at them."""
         from importers.kb_formats import reader
@@ -89,7 +94,7 @@ class KnowledgeBaseMixin(ServiceBase):
         with self._write(holder=f"updating the knowledge base {name}") as conn:
             old = store.info(conn, name)
             fmt = fmt or old.format
-            info, gone = store.replace(conn, name, fmt, str(path), reader(fmt)(path))
+            info, gone = store.replace(conn, name, fmt, str(path), reader(fmt)(path), progress)
             affected = [u for u in self._uses(conn, name) if u.ref in gone or split_key(u.ref)[1] in gone]
         return KbUpdate(info, tuple(sorted(gone)), tuple(affected))
 

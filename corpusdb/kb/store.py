@@ -8,7 +8,7 @@ raises at the end and the whole load rolls back (all or nothing).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
@@ -21,6 +21,9 @@ from corpusdb.basics.records import Concept
 from corpusdb.kb import index
 from corpusdb.kb.norm import normalize
 from corpusdb.store import db, tables
+
+Progress = Callable[[int, int | None, str], None]
+"""``progress(done, total, what)``: concepts stored so far (total None while the file is read)."""
 
 K = tables.kb
 C = tables.kb_concept
@@ -78,9 +81,12 @@ def _json(value: Any) -> Any:
     return None if not value else db._json_dumps(value)
 
 
-def write_concepts(conn: Connection, kid: int, concepts: Iterable[Concept]) -> tuple[int, int]:
+def write_concepts(
+    conn: Connection, kid: int, concepts: Iterable[Concept], progress: Progress | None = None
+) -> tuple[int, int]:
     """Insert every concept (its row, its names, its parent edges); returns (concepts, names).
-    Duplicate ids are refused with the id (the reader's problems come first when it has some)."""
+    Duplicate ids are refused with the id (the reader's problems come first when it has some).
+    ``progress(done, None, what)`` after each batch (the file's number of concepts is not known)."""
     n_concepts = n_names = 0
     seen: set[str] = set()
     dupes: list[str] = []
@@ -110,12 +116,21 @@ def write_concepts(conn: Connection, kid: int, concepts: Iterable[Concept]) -> t
         _copy(conn, "kb_parent", ("kb_id", "child", "parent"), prow)
         n_concepts += len(crow)
         n_names += len(nrow)
+        if progress is not None:
+            progress(n_concepts, None, f"read and stored {n_concepts} concepts, {n_names} names")
     if dupes:
         raise FormatError([Problem("(knowledge base)", None, f"id {d} is defined twice") for d in dupes[:20]])
     return n_concepts, n_names
 
 
-def add(conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[Concept]) -> KbInfo:
+def add(
+    conn: Connection,
+    name: str,
+    fmt: str,
+    source: str,
+    concepts: Iterable[Concept],
+    progress: Progress | None = None,
+) -> KbInfo:
     """A new knowledge base ``name`` from ``concepts`` (refused if the name is taken)."""
     if conn.execute(select(K.c.id).where(K.c.name == name)).first() is not None:
         raise Conflict(
@@ -126,7 +141,9 @@ def add(conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[C
     kid = conn.execute(
         insert(K).values(name=name, format=fmt, source=source, created=now, updated=now).returning(K.c.id)
     ).scalar_one()
-    nc, nn = write_concepts(conn, kid, concepts)
+    nc, nn = write_concepts(conn, kid, concepts, progress)
+    if progress is not None:
+        progress(nc, nc, f"indexing {nn} names")
     index.add_rows(conn, kid)
     conn.execute(update(K).where(K.c.id == kid).values(concepts=nc, names=nn))
     _analyze(conn)
@@ -157,14 +174,21 @@ def codes(conn: Connection, kid: int) -> set[str]:
 
 
 def replace(
-    conn: Connection, name: str, fmt: str, source: str, concepts: Iterable[Concept]
+    conn: Connection,
+    name: str,
+    fmt: str,
+    source: str,
+    concepts: Iterable[Concept],
+    progress: Progress | None = None,
 ) -> tuple[KbInfo, set[str]]:
     """Replace the content of ``name``; returns its new info and the ids that disappeared."""
     kid = kb_id(conn, name)
     before = codes(conn, kid)
     clear(conn, kid)
     index.ensure(conn)
-    nc, nn = write_concepts(conn, kid, concepts)
+    nc, nn = write_concepts(conn, kid, concepts, progress)
+    if progress is not None:
+        progress(nc, nc, f"indexing {nn} names")
     index.add_rows(conn, kid)
     conn.execute(
         update(K)

@@ -12,7 +12,7 @@ system's predictions as suggestions.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, insert, select, update
@@ -34,14 +34,20 @@ class TrainingMixin(RecommendersMixin):
 
     # -- training ---------------------------------------------------------------------------------
     def train_recommender(
-        self, name: str | None = None, *, annotator: str | None = None
+        self,
+        name: str | None = None,
+        *,
+        annotator: str | None = None,
+        progress: Callable[[int, int | None, str], None] | None = None,
     ) -> list[TrainingResult]:
         """Train one recommender (``name``) or every trainable one.
 
         A lead (or the owner) without ``annotator`` trains the shared part, from gold of adjudicated
         documents (and dictionaries); an external recommender instead offers its system's predictions
         as suggestions on every annotation set of a predicted document. An annotator trains her own
-        part (``annotator`` may only be herself); the owner may name any annotator."""
+        part (``annotator`` may only be herself); the owner may name any annotator.
+        ``progress(done, total, what)``: each recommender's steps (reading, each training iteration,
+        storing), ``what`` naming the recommender."""
         if annotator is None and self.actor.name is not None and not self.actor.is_lead:
             annotator = self.actor.name
         if annotator is not None and self.actor.name not in (None, annotator):
@@ -54,13 +60,22 @@ class TrainingMixin(RecommendersMixin):
         recs = [self.recommender(name)] if name is not None else self.recommenders()
         out: list[TrainingResult] = []
         for rec in recs:
+            tick = None
+            if progress is not None:
+
+                def tick(done: int, total: int | None, what: str, rec: RecommenderInfo = rec) -> None:
+                    progress(done, total, f"{rec.name}: {what}")
+
+                tick(0, None, "reading examples")
             if annotator is None:
                 if rec.kind == "external":
                     out.append(self._offer_external(rec))
                 else:
-                    out.append(self._train_shared(rec))
+                    out.append(self._train_shared(rec, tick))
             elif rec.kind in TRAINABLE:
-                out.append(self._train_own(rec, annotator))
+                out.append(self._train_own(rec, annotator, tick))
+            if tick is not None:
+                tick(1, 1, "stored")
         return out
 
     def _names_from_sources(self, rec: RecommenderInfo) -> list[tuple[str, str]]:
@@ -69,7 +84,7 @@ class TrainingMixin(RecommendersMixin):
         out = self.dictionary_names(rec.name)
         return out + external_names(self, dict(rec.options), rec.types)
 
-    def _train_shared(self, rec: RecommenderInfo) -> TrainingResult:
+    def _train_shared(self, rec: RecommenderInfo, progress: Any = None) -> TrainingResult:
         from corpusdb.recommend import models
         from corpusdb.recommend.matcher import count_names
         from corpusdb.recommend.records import TrainingResult
@@ -94,7 +109,9 @@ class TrainingMixin(RecommendersMixin):
                 raise InvalidInput(
                     f"{rec.name}: no adjudicated gold to train on yet (finish gold of some documents)"
                 )
-            model = train(((ex.text, ex.items) for ex in examples), TaggerOptions.from_dict(rec.options))
+            model = train(
+                ((ex.text, ex.items) for ex in examples), TaggerOptions.from_dict(rec.options), progress
+            )
             payload = {
                 "crf": models.encode_bytes(model),
                 "gold": {ex.document: [[t, [list(f) for f in fr]] for t, fr in ex.items] for ex in examples},
@@ -119,7 +136,7 @@ class TrainingMixin(RecommendersMixin):
             )
         return TrainingResult(rec.name, "shared", version, seconds, len(examples), detail)
 
-    def _train_own(self, rec: RecommenderInfo, annotator: str) -> TrainingResult:
+    def _train_own(self, rec: RecommenderInfo, annotator: str, progress: Any = None) -> TrainingResult:
         from corpusdb.recommend import models
         from corpusdb.recommend.matcher import count_names
         from corpusdb.recommend.records import TrainingResult
@@ -163,7 +180,9 @@ class TrainingMixin(RecommendersMixin):
             examples = [
                 ex for ex in gold if ex.document not in mine
             ] + own  # her own version of a document wins
-            model = train(((ex.text, ex.items) for ex in examples), TaggerOptions.from_dict(rec.options))
+            model = train(
+                ((ex.text, ex.items) for ex in examples), TaggerOptions.from_dict(rec.options), progress
+            )
             payload = {"crf": models.encode_bytes(model)}
             detail = {"gold_documents": len(examples) - len(own), "model_bytes": len(model)}
         seconds = time.perf_counter() - t0

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,9 +148,12 @@ class TaggerOptions:
 
 
 def train(
-    examples: Iterable[tuple[str, Sequence[tuple[str, Sequence[Sequence[int]]]]]], options: TaggerOptions
+    examples: Iterable[tuple[str, Sequence[tuple[str, Sequence[Sequence[int]]]]]],
+    options: TaggerOptions,
+    progress: Callable[[int, int | None, str], None] | None = None,
 ) -> bytes:
-    """A CRF model (crfsuite's file, as bytes) from (text, items) examples."""
+    """A CRF model (crfsuite's file, as bytes) from (text, items) examples. ``progress(done, total,
+    what)`` after each L-BFGS iteration (total: the most it may take; it stops earlier on convergence)."""
     import sklearn_crfsuite  # scikit-learn: seconds to import, so only where training happens
 
     xs, ys = [], []
@@ -171,10 +174,25 @@ def train(
             max_iterations=options.max_iterations,
             all_possible_transitions=True,
             model_filename=path,
+            **({"trainer_cls": _trainer_reporting(progress, options.max_iterations)} if progress else {}),
         )
         crf.fit(xs, ys)
         with open(path, "rb") as f:
             return f.read()
+
+
+def _trainer_reporting(progress: Callable[[int, int | None, str], None], most: int) -> type:
+    """A crfsuite trainer that calls ``progress`` after each iteration. Why not ``verbose``: that
+    prints to stdout; crfsuite's log is parsed here instead (the model is the same byte for byte)."""
+    import pycrfsuite
+
+    class Reporting(pycrfsuite.Trainer):  # type: ignore[misc]
+        def message(self, message: str) -> None:
+            if self.logparser.feed(message) == "iteration":
+                k = int(self.logparser.last_iteration.get("num", 0))
+                progress(k, most, f"training: iteration {k} (at most {most})")
+
+    return Reporting
 
 
 class Tagger:

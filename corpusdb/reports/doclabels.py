@@ -23,8 +23,17 @@ from corpusdb.agreement.coefficients import (
     percent_agreement,
     scott_pi,
 )
-from corpusdb.agreement.labels import LabelAgreement, label_agreement, label_ratings
+from corpusdb.agreement.labels import (
+    LEVEL_WEIGHTS,
+    LabelAgreement,
+    alpha_distance,
+    label_agreement,
+    label_ratings,
+    numeric_values,
+)
 from corpusdb.agreement.multirater import ratings_to_counts
+from corpusdb.agreement.results import AgreementInputError
+from corpusdb.agreement.weights import agreement_weights
 from corpusdb.basics.errors import InvalidInput
 from corpusdb.reports.options import AgreementOptions, Rater
 from guidelines.schema import Schema
@@ -75,9 +84,22 @@ def compute_labels(
     if cats is not None:
         seen = {v for row in ratings for v in row if v is not None}
         cats = cats + sorted(seen - set(cats))  # values outside the schema still count (and show)
-    la = label_agreement(ratings, annotators=names, categories=cats, ordered=opts.ordinal)
+    level = opts.level
+    if level in ("interval", "ratio"):
+        if cats is None:
+            cats = sorted({v for row in ratings for v in row if v is not None})
+        try:
+            cats = sorted(cats, key=float)  # numbers in their order (the schema may list them otherwise)
+        except (TypeError, ValueError):
+            numeric_values(cats, level)  # says which value is not a number
+    try:
+        la = label_agreement(ratings, annotators=names, categories=cats, level=level)
+    except AgreementInputError as exc:
+        raise InvalidInput(f"document label {name!r}: {exc}") from None
     cats = list(la.categories)
-    weights = "linear" if opts.ordinal else None
+    weights: Any = LEVEL_WEIGHTS[level]
+    if level in ("interval", "ratio"):
+        weights = agreement_weights(weights, list(numeric_values(cats, level)))
     boot = {"n_resamples": opts.bootstrap, "seed": opts.seed, "confidence": opts.confidence}
     q = len(cats)
     cidx = {c: i for i, c in enumerate(cats)}
@@ -102,15 +124,15 @@ def compute_labels(
             "gwet_ac1": gwet_ac1(table, weights),
             "krippendorff_alpha": krippendorff_alpha_table(table, weights),
         }
-        if opts.ordinal:
-            # The same ordinal alpha as the multi-rater figure (one pair: the same number), not a
-            # linear-weighted one beside it under the same name.
+        if level != "nominal":
+            # The same ordinal (interval, ratio) alpha as the multi-rater figure (one pair: the same
+            # number), not a weighted one beside it under the same name.
             both = [[u, v] for u, v in zip(x, y, strict=True) if u is not None and v is not None]
             coeffs["krippendorff_alpha"] = label_agreement(
-                both, annotators=[names[i], names[j]], categories=cats, ordered=True
+                both, annotators=[names[i], names[j]], categories=cats, level=level
             ).coefficients["krippendorff_alpha"]
         ci = None
-        if opts.bootstrap and not opts.ordinal:
+        if opts.bootstrap and level == "nominal":
             per_doc = np.zeros((len(docs), q, q))
             both = [k for k in range(len(docs)) if x[k] is not None and y[k] is not None]
             per_doc[both, [cidx[x[k]] for k in both], [cidx[y[k]] for k in both]] = 1
@@ -148,11 +170,14 @@ def compute_labels(
     multi_boot: dict[str, Any] = {}
     if opts.bootstrap:
         for coef in (
-            ("fleiss_kappa", "gwet_ac1", "percent_agreement") if not opts.ordinal else ("percent_agreement",)
+            ("fleiss_kappa", "gwet_ac1", "percent_agreement")
+            if level == "nominal"
+            else ("percent_agreement",)
         ):
             multi_boot[coef] = bootstrap_units(counts, coef, **boot).to_dict()
-        if not opts.ordinal:
-            multi_boot["krippendorff_alpha"] = bootstrap_alpha(counts, 1 - np.eye(q), **boot).to_dict()
+        delta = alpha_distance(level, cats)  # fixed for nominal, interval and ratio; ordinal's is not
+        if delta is not None:
+            multi_boot["krippendorff_alpha"] = bootstrap_alpha(counts, delta, **boot).to_dict()
     doc_rows = []
     for d, row in zip(docs, ratings, strict=True):
         given = [v for v in row if v is not None]
@@ -204,6 +229,7 @@ def compute_labels(
         "confusion": confusion,
         "summary": {
             "measure": "krippendorff_alpha",
+            "level": level,
             "value": alpha.value,
             "n_pairs": n_pairs,
             "ci": multi_boot.get("krippendorff_alpha"),

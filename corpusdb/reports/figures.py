@@ -267,3 +267,48 @@ def scatter_svg(xs: Sequence[float], ys: Sequence[float], xlabel: str, ylabel: s
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return _svg(fig)
+
+
+def grouped_svg(res: Mapping[str, Any]) -> str:
+    """Agreement per group (``agree --by``): per guideline version or split, the value with its
+    bootstrap CI as whiskers when there is one (did it rise after each amendment?); over time, one
+    line per annotator across windows of documents (a learning curve)."""
+    fig = _figure(6.5, 3.2)
+    ax = fig.add_subplot()
+    if res["by"] == "time":
+        for who in sorted({r["annotator"] for r in res["rows"]}):
+            pts = [
+                (r["window"], r["value"])
+                for r in res["rows"]
+                if r["annotator"] == who and r["value"] is not None
+            ]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=who)
+        ax.set_xlabel(f"window of {res.get('window', '?')} documents, in submission order")
+        ax.set_ylabel("mean F1 against the others")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8, loc="lower right")
+    else:
+        rows = [r for r in res["rows"] if r["value"] is not None]
+        x = np.arange(len(rows))
+        vals = np.array([r["value"] for r in rows], dtype=float)
+        err = None
+        if rows and all((r.get("ci") or {}).get("ci_low") is not None for r in rows):
+            lo = vals - np.array([r["ci"]["ci_low"] for r in rows], dtype=float)
+            hi = np.array([r["ci"]["ci_high"] for r in rows], dtype=float) - vals
+            err = np.vstack([np.clip(lo, 0, None), np.clip(hi, 0, None)])
+        if res["by"] == "guideline":
+            ax.errorbar(x, vals, yerr=err, marker="o", capsize=4, color="#4c72b0")
+            ax.set_xlabel("guideline version")
+        else:
+            ax.bar(x, vals, yerr=err, capsize=4, color="#4c72b0", ecolor="#333333")
+            ax.set_xlabel("split")
+        prefix = "v" if res["by"] == "guideline" else ""
+        ax.set_xticks(x, labels=[f"{prefix}{r['group']}" for r in rows])
+        for xi, v in zip(x, vals, strict=True):
+            ax.annotate(
+                f"{v:.3f}", (xi, v), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8
+            )
+        ax.set_ylabel("mean pairwise F1")
+    ax.set_ylim(0.0, 1.1)
+    return _svg(fig)

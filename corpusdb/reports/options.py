@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from corpusdb.agreement.spans import CRITERIA, TYPE_MODES, SpanColumns
+from corpusdb.agreement.spans import CRITERIA, OLD_NAMES, TYPE_MODES, SpanColumns
 from corpusdb.basics.errors import InvalidInput, OptionError
 from corpusdb.basics.records import Annotations
 
 LAYERS: tuple[str, ...] = ("spans", "relations", "links", "groundings", "labels")
 RELATION_MODES: tuple[str, ...] = ("strict", "relaxed")
+LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
+"""Levels of measurement of a document label's values (Krippendorff's alpha's distance function)."""
 UNANSWERED: tuple[str, ...] = ("misses", "skipped")
 """What a document the reference (gold) has and the other rater has no set for counts as: ``misses``
 (the reference's items there are missed, as an evaluation counts them) or ``skipped`` (left out:
@@ -101,7 +103,12 @@ class AgreementOptions:
     label: str | None = None
     """The document label to compare (default: the schema's first, or the only one present)."""
     ordinal: bool = False
-    """Document-label categories are ordered (schema order): ordinal alpha, linearly weighted kappa."""
+    """Document-label categories are ordered (schema order): ordinal alpha, linearly weighted kappa.
+    The same as ``level="ordinal"`` (kept: scripts pass it)."""
+    level: str = "nominal"
+    """Level of measurement of document-label values: ``nominal``, ``ordinal`` (schema order),
+    ``interval`` or ``ratio`` (the values are numbers: alpha with Krippendorff's interval or ratio
+    distance, its bootstrap CI over documents; kappa-type pair figures get linear weights)."""
     split: str | None = None
     documents: tuple[str, ...] | None = None
     bootstrap: int = 0
@@ -121,11 +128,28 @@ class AgreementOptions:
     """Wang's edge weight (0.65: the BB-cat 2016 task's)."""
 
     def __post_init__(self) -> None:
+        if self.criterion in OLD_NAMES:  # "partial": the old name of "overlap", reported under the new
+            import warnings
+
+            warnings.warn(
+                f"criterion {self.criterion!r} is now named {OLD_NAMES[self.criterion]!r} (any overlap, full "
+                "credit; not SemEval-2013's half-credit partial)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+            object.__setattr__(self, "criterion", OLD_NAMES[self.criterion])
         problems = []
+        if self.ordinal and self.level not in ("nominal", "ordinal"):
+            problems.append(f"ordinal and level {self.level!r} contradict each other")
+        if self.ordinal and self.level == "nominal":
+            object.__setattr__(self, "level", "ordinal")
+        object.__setattr__(self, "ordinal", self.level == "ordinal")
         if self.layer not in LAYERS:
             problems.append(f"layer must be one of {', '.join(LAYERS)}, got {self.layer!r}")
         if self.criterion not in CRITERIA:
             problems.append(f"criterion must be one of {', '.join(CRITERIA)}, got {self.criterion!r}")
+        if self.level not in LEVELS:
+            problems.append(f"level must be one of {', '.join(LEVELS)}, got {self.level!r}")
         if self.types not in TYPE_MODES:
             problems.append(f"types must be one of {', '.join(TYPE_MODES)}, got {self.types!r}")
         if self.types == "merged" and not self.type_classes:
@@ -197,6 +221,7 @@ class AgreementOptions:
             "relation_mode": self.relation_mode if self.layer == "relations" else None,
             "label": self.label if self.layer == "labels" else None,
             "ordinal": self.ordinal if self.layer == "labels" else None,
+            "level": self.level if self.layer == "labels" else None,
             "documents": {
                 "split": self.split,
                 "ids": list(self.documents) if self.documents is not None else None,

@@ -217,6 +217,8 @@ def build_report(
     doc_rows = aggregate.per_document_rows(pairs)
     n_doc = _raters.document_counts(raters, head["documents"], opts.layer)
     doc_rows = [{**r, "n": n_doc.get(r["document"], 0)} for r in doc_rows]
+    if units is not None:  # every rater at once, not pairs: alpha on the types of the document's units
+        doc_rows = [{**r, "krippendorff_alpha": units.per_document.get(r["document"])} for r in doc_rows]
     rater_rows, one_sided = _raters.per_rater(raters, pairs, compared, opts.layer, texts, fetch_texts)
     suggested = _suggested(raters, head["documents"], opts, rater_rows, notes)
     body = {

@@ -35,6 +35,7 @@ class AgreementMixin(ServiceBase):
         relation_mode: str = "strict",
         label: str | None = None,
         ordinal: bool = False,
+        level: str | None = None,
         split: str | None = None,
         documents: Sequence[str] | None = None,
         bootstrap: int = 0,
@@ -60,6 +61,9 @@ class AgreementMixin(ServiceBase):
         leave out items accepted from suggestions (the report always counts them per rater). ``semantic``
         (layer groundings): a loaded ontology's name; near concepts then earn partial credit, Wang et al.
         (2007) similarity on its is_a graph with edge weight ``semantic_weight``, beside exact match.
+        ``level`` (labels): the label values' level of measurement, ``nominal`` (default), ``ordinal``
+        (schema order; the same as ``ordinal=True``), ``interval`` or ``ratio`` (numeric values:
+        Krippendorff's alpha at that level, with a document-bootstrap CI when ``bootstrap`` > 0).
 
         >>> corpus.agreement(criterion="exact").matrix("f1")  # doctest: +SKIP
         """
@@ -67,7 +71,9 @@ class AgreementMixin(ServiceBase):
         from corpusdb.reports.options import AgreementOptions
 
         if options is None:
-            extra = {"types": types} if types is not None else {}
+            extra: dict[str, Any] = {"types": types} if types is not None else {}
+            if level is not None:
+                extra["level"] = level
             options = AgreementOptions.build(
                 layer=layer, raters=raters, gold=gold, predictions=predictions, criterion=criterion,
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
@@ -179,7 +185,8 @@ class AgreementMixin(ServiceBase):
                     )
                 ).all()
             )
-        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "by": by, "measure": "mean_pairwise_f1"}
+        out: dict[str, Any] = {"schema": grouped.SCHEMA_ID, "project": self.info().name, "by": by,  # type: ignore[attr-defined]
+                               "measure": "mean_pairwise_f1"}  # fmt: skip
         if by == "time":
             submitted: dict[str, list[tuple[Any, str]]] = {}
             for h in headers:

@@ -63,7 +63,8 @@ def describe(body: Mapping[str, Any]) -> str:
     s = body["settings"]
     raters = ", ".join(r["name"] for r in body["raters"])
     if body["layer"] == "labels":
-        how = f"document label {s['label']!r}" + (" (ordinal)" if s.get("ordinal") else "")
+        level = s.get("level") or ("ordinal" if s.get("ordinal") else "nominal")
+        how = f"document label {s['label']!r}" + (f" ({level})" if level != "nominal" else "")
     else:
         how = f"{body['layer']}, criterion {s['criterion']}"
         if s.get("jaccard") is not None:
@@ -91,8 +92,9 @@ def describe(body: Mapping[str, Any]) -> str:
 
 def _summary(body: Mapping[str, Any]) -> Section:
     sm = body["summary"]
+    level = f" ({sm['level']})" if sm.get("level") not in (None, "nominal") else ""
     lines = [
-        f"{NAMES.get(sm['measure'], sm['measure'])}: {num(sm['value'])}"
+        f"{NAMES.get(sm['measure'], sm['measure'])}{level}: {num(sm['value'])}"
         + (
             f"  {int(sm['ci']['confidence'] * 100)}% CI {ci_text(sm['ci'])} (document bootstrap, "
             f"{sm['ci']['n_resamples']} resamples, seed {sm['ci']['seed']})"
@@ -418,6 +420,7 @@ def documents_section(body: Mapping[str, Any]) -> Section | None:
     pd = body.get("per_document")
     if not pd or body["layer"] == "labels":
         return None
+    every = any("krippendorff_alpha" in r for r in pd["rows"])  # 3+ raters: alpha over all of them
     rows = tuple(
         (
             r["document"],
@@ -427,15 +430,19 @@ def documents_section(body: Mapping[str, Any]) -> Section | None:
             str(r["n_pairs"]),
             str(r["matched"]),
             str(r["only_a"] + r["only_b"]),
+            *([num(r.get("krippendorff_alpha"))] if every else []),
         )
         for r in pd["rows"]
     )
     return Section(
         f"Every document ({len(rows)})",
-        ("document", "mean F1", "min F1", "worst pair", "pairs", "matched", "one-sided"),
+        ("document", "mean F1", "min F1", "worst pair", "pairs", "matched", "one-sided",
+         *(["alpha (all raters)"] if every else [])),
         rows,
-        "click a column header to sort",
-    )
+        "click a column header to sort"
+        + ("; alpha (all raters): Krippendorff's alpha on the types of the document's multi-rater units, "
+           "every rater at once" if every else ""),
+    )  # fmt: skip
 
 
 def one_sided_section(body: Mapping[str, Any]) -> Section | None:

@@ -7,7 +7,9 @@ examples and pygamma-agreement); this module lays a project's spans out as their
 
 * ``alpha_u``: the documents the raters share are laid end to end as one continuum (character
   offsets); each span fragment is a unit of its type; overlapping same-type fragments of one rater
-  are merged (alpha_u needs a partition: a rater's overlapping units cannot be told apart).
+  are merged (alpha_u needs a partition: a rater's overlapping units cannot be told apart). Each
+  document's own alpha_u (its continuum alone, every rater at once: the per-document agreement of all
+  annotators, not of pairs) is listed under ``per_document``.
 * ``gamma``: one continuum per document (the alignment is a document's); the corpus figure is the
   mean of the documents' gamma, each document's figure listed. Its expected disorder is sampled
   (``samples`` continua, seeded); ``sample_documents`` draws that many documents (seeded) when the
@@ -118,8 +120,24 @@ def compute(
         ]
         if res.note:
             notes.append(res.note)
-        if progress:
-            progress(1, 1, "alpha_u")
+        rows_u = []
+        for k, d in enumerate(docs):  # each document's own alpha_u, over every rater (not pairs)
+            per_doc = {r.name: r.sets[d].spans for r in raters}
+            n_units = sum(
+                1 for sp in (s for v in per_doc.values() for s in v) for b, e in sp.fragments if e > b
+            )
+            if not n_units:
+                rows_u.append(
+                    {"document": d, "value": None, "units": 0, "do": None, "de": None, "note": "no units"}
+                )
+            else:
+                rd = unitizing_alpha_spans([(lengths[d], per_doc)], observers=names)
+                rows_u.append({"document": d, "value": rd.alpha, "units": n_units,
+                               "do": sum(c.do for c in rd.per_category.values()),
+                               "de": sum(c.de for c in rd.per_category.values()), "note": rd.note})  # fmt: skip
+            if progress:
+                progress(k + 1, len(docs), f"alpha_u: {d}")
+        body["per_document"] = rows_u
         return body
     from corpusdb.agreement.gamma import gamma_agreement
 

@@ -44,6 +44,9 @@ class UnitAgreement(_ToDict):
     ambiguous: int
     policy: str
     bootstrap: dict[str, BootstrapCI] = field(default_factory=dict)
+    per_document: dict[str, float | None] = field(default_factory=dict, metadata={"json": False})
+    """Document -> Krippendorff's (nominal) alpha over that document's units, every rater at once;
+    None where undefined (a single type among its units). Shown in the report's ``per_document``."""
 
 
 def span_units(
@@ -125,4 +128,29 @@ def span_units(
                 "krippendorff_alpha": bootstrap_alpha(counts, 1 - np.eye(counts.shape[1]), unit_doc, **kw),
                 "gwet_ac1": bootstrap_units(counts, "gwet_ac1", clusters=unit_doc, **kw),
             }
-    return UnitAgreement(coeffs, cat_names, int(keep.sum()), by_raters, int(ambiguous.sum()), POLICY, boot)
+    doc_names = {i: d for d, i in docs.items()}
+    per_doc = {doc_names[int(d)]: a for d, a in document_alpha(counts, unit_doc).items()}
+    return UnitAgreement(
+        coeffs, cat_names, int(keep.sum()), by_raters, int(ambiguous.sum()), POLICY, boot, per_doc
+    )
+
+
+def document_alpha(counts: np.ndarray, unit_doc: np.ndarray) -> dict[int, float | None]:
+    """Krippendorff's nominal alpha per document from units x categories counts (units of two or
+    more ratings) and each unit's document, all documents at once: per document, the coincidences
+    sum to n (values), their diagonal to sum_u sum_c n_uc(n_uc - 1)/(m_u - 1), each category's margin
+    to its count, and alpha = 1 - (n - 1)(n - diagonal) / (n^2 - sum_c n_c^2) (None when every
+    value is one category: no expected disagreement)."""
+    if not len(counts):
+        return {}
+    m = counts.sum(axis=1)
+    docs, inv = np.unique(unit_doc, return_inverse=True)
+    n = np.bincount(inv, weights=m, minlength=len(docs))
+    diag = np.bincount(inv, weights=(counts * (counts - 1)).sum(axis=1) / (m - 1), minlength=len(docs))
+    margins = np.zeros((len(docs), counts.shape[1]))
+    np.add.at(margins, inv, counts)
+    expected = n**2 - (margins**2).sum(axis=1)
+    out: dict[int, float | None] = {}
+    for i, d in enumerate(docs):
+        out[int(d)] = None if expected[i] <= 1e-12 else float(1 - (n[i] - 1) * (n[i] - diag[i]) / expected[i])
+    return out

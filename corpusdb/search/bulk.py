@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -76,12 +77,14 @@ def _span_text(text: str, fragments: tuple[tuple[int, int], ...]) -> str:
 class BulkMixin(ServiceBase):
     """Bulk actions on the hits of a search (``Corpus`` methods)."""
 
-    def _hits(self, conn: Any, query: str, document: str | None) -> list[Hit]:
+    def _hits(self, conn: Any, query: str, document: str | Sequence[str] | None) -> list[Hit]:
         schema = self.schema()  # type: ignore[attr-defined]
         return list(engine.run(conn, self.project_id, self.actor, schema, parse(query), limit=None,
                                context=None, document=document).hits)  # fmt: skip
 
-    def search_annotate(self, query: str, type: str, *, document: str | None = None) -> BulkAnnotation:
+    def search_annotate(
+        self, query: str, type: str, *, document: str | Sequence[str] | None = None
+    ) -> BulkAnnotation:
         """Annotate every hit of ``query`` as ``type`` in my own sets (one transaction; one undo step:
         ``search_undo`` with the returned ``bulk_id``)."""
         if self.actor.name is None:

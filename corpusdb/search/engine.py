@@ -194,7 +194,7 @@ class Run:
         schema: Schema,
         query: Query,
         *,
-        document: str | None = None,
+        document: str | Sequence[str] | None = None,
         set_id: int | None = None,
     ) -> None:
         self.conn, self.project_id, self.actor, self.schema, self.query = (
@@ -204,7 +204,10 @@ class Run:
             schema,
             query,
         )
-        self.document, self.set_id = document, set_id
+        self.document: tuple[str, ...] | None = (
+            (document,) if isinstance(document, str) else None if document is None else tuple(document)
+        )
+        self.set_id = set_id
         self.index = index.kind(conn)
         self._check_names()
         self.checks: list[Callable[[Any], bool]] = []
@@ -236,7 +239,7 @@ class Run:
     def _doc_clauses(self) -> list[ColumnElement[bool]]:
         out: list[ColumnElement[bool]] = [D.c.project_id == self.project_id]
         if self.document is not None:
-            out.append(D.c.external_id == self.document)
+            out.append(D.c.external_id.in_(self.document))
         for t in self.query.of(ListTerm):
             if t.field == "doc":  # type: ignore[union-attr]
                 c = _names_clause(D.c.external_id, t.values)  # type: ignore[union-attr]
@@ -815,7 +818,7 @@ def _span_hit(row: Any, body: str, context: int | None, labels: Mapping[str, str
 
 
 def run(conn: Connection, project_id: int, actor: Actor, schema: Schema, query: Query, *,
-        limit: int | None, context: int | None, document: str | None = None,
+        limit: int | None, context: int | None, document: str | Sequence[str] | None = None,
         set_id: int | None = None) -> SearchResult:  # fmt: skip
     """The hits of ``query`` for ``actor``: at most ``limit`` (None: all), with ``context`` characters
     each side."""
@@ -835,7 +838,7 @@ def run(conn: Connection, project_id: int, actor: Actor, schema: Schema, query: 
 
 
 def counts(conn: Connection, project_id: int, actor: Actor, schema: Schema, query: Query, *,
-           document: str | None = None) -> SearchCounts:  # fmt: skip
+           document: str | Sequence[str] | None = None) -> SearchCounts:  # fmt: skip
     """How many hits per document and type (``text`` for places in the texts)."""
     r = Run(conn, project_id, actor, schema, query, document=document)
     if query.finds_spans:

@@ -9,6 +9,8 @@ with nothing, so a search never suggests a colleague has or lacks an annotation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from corpusdb.search import engine
 from corpusdb.search.bulk import BulkMixin
 from corpusdb.search.engine import SearchCounts, SearchResult
@@ -25,7 +27,7 @@ class SearchMixin(BulkMixin, ServiceBase):
         *,
         limit: int | None = 100,
         context: int | None = 40,
-        document: str | None = None,
+        document: str | Sequence[str] | None = None,
         set_id: int | None = None,
     ) -> SearchResult:
         """The hits of ``query`` (syntax: ``corpusdb.search.query``), in document and offset order:
@@ -37,7 +39,7 @@ class SearchMixin(BulkMixin, ServiceBase):
             return engine.run(conn, self.project_id, self.actor, schema, q, limit=limit, context=context,
                               document=document, set_id=set_id)  # fmt: skip
 
-    def search_counts(self, query: str, *, document: str | None = None) -> SearchCounts:
+    def search_counts(self, query: str, *, document: str | Sequence[str] | None = None) -> SearchCounts:
         """How many hits of ``query`` per document and span type (``text`` for places in the texts)."""
         q = parse(query)
         schema = self.schema()  # type: ignore[attr-defined]

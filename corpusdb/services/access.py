@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, Select, false, or_, select, text, true
+from sqlalchemy import Connection, Select, and_, case, false, func, or_, select, text, true
 
 from corpusdb.basics.errors import NotFound, PermissionDenied
 from corpusdb.basics.records import SetInfo
@@ -140,13 +140,57 @@ def set_headers(
 ) -> list[SetInfo]:
     """Set headers (who, status, version) for progress views: leads and adjudicators see all,
     annotators only their own. Headers carry no annotation content and no counts."""
-    own_only = actor.role in ("annotator", "system")
-    clause = (S.c.annotator_id == actor.id if actor.id is not None else false()) if own_only else true()
     q = _filtered(
-        _header_query(project_id).where(clause),
+        _header_query(project_id).where(_header_clause(actor)),
         document_ids=document_ids, set_ids=set_ids, kind=kind, status=status, annotator=annotator,
     )  # fmt: skip
     return [_info(r) for r in conn.execute(q)]
+
+
+def _header_clause(actor: Actor):  # type: ignore[no-untyped-def]
+    """Which set headers an actor may see: leads and adjudicators all, annotators their own."""
+    if actor.role in ("annotator", "system"):
+        return S.c.annotator_id == actor.id if actor.id is not None else false()
+    return true()
+
+
+def set_counts(conn: Connection, project_id: int, actor: Actor) -> list[tuple[str, str, str | None, int]]:
+    """``(kind, status, annotator, n)``: the headers ``set_headers`` shows, counted in SQL (one row
+    per group, not one per set: ``status`` on 20,000 sets, issue #26)."""
+    q = (
+        select(S.c.kind, S.c.status, A.c.name, func.count())
+        .select_from(S.join(D, D.c.id == S.c.document_id).outerjoin(A, A.c.id == S.c.annotator_id))
+        .where(D.c.project_id == project_id, _header_clause(actor))
+        .group_by(S.c.kind, S.c.status, A.c.name)
+    )
+    return [(r[0], r[1], r[2], int(r[3])) for r in conn.execute(q)]
+
+
+def document_counts(conn: Connection, project_id: int, actor: Actor) -> tuple[int, int, int]:
+    """Over the headers ``set_headers`` shows: documents whose annotation sets are all submitted
+    (and there is at least one), documents with a gold set, documents with finished (submitted) gold;
+    counted in SQL."""
+    one = lambda cond: func.sum(case((cond, 1), else_=0))  # noqa: E731
+    per_doc = (
+        select(
+            one(S.c.kind == "annotation").label("sets"),
+            one(and_(S.c.kind == "annotation", S.c.status != "submitted")).label("open"),
+            one(S.c.kind == "gold").label("gold"),
+            one(and_(S.c.kind == "gold", S.c.status == "submitted")).label("finished"),
+        )
+        .select_from(S.join(D, D.c.id == S.c.document_id))
+        .where(D.c.project_id == project_id, _header_clause(actor))
+        .group_by(S.c.document_id)
+        .subquery()
+    )
+    row = conn.execute(
+        select(
+            one(and_(per_doc.c.sets > 0, per_doc.c.open == 0)),
+            one(per_doc.c.gold > 0),
+            one(per_doc.c.finished > 0),
+        )
+    ).one()
+    return int(row[0] or 0), int(row[1] or 0), int(row[2] or 0)
 
 
 def readable_set(conn: Connection, project_id: int, actor: Actor, set_id: int) -> SetInfo:

@@ -26,6 +26,7 @@ from corpusdb.store import rls, tables
 
 K = tables.set_skip
 S = tables.annotation_set
+D = tables.document
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,15 +136,25 @@ class SkipsMixin(ServiceBase):
     def skips(self, *, document: str | None = None) -> list[Skip]:
         """Skips this user may see: an annotator their own, adjudicators and leads every one."""
         with self._read() as conn:
-            # The sets this user may read: an annotator's own; for others, submitted sets (a skip is
-            # the annotator's judgement, blind like their content until submitted; RLS agrees).
-            heads = access.visible_sets(conn, self.project_id, self.actor, kind="annotation")
-            if document is not None:
-                heads = [h for h in heads if h.document_external_id == document]
-            by_id = {h.id: h for h in heads}
+            # The skips of this project first (few), then which of their sets this user may read: an
+            # annotator's own; for others, submitted sets (a skip is the annotator's judgement, blind
+            # like their content until submitted; RLS agrees). Not every set's header: `status`
+            # asks on every run (20,000 sets, issue #26).
             rows = conn.execute(
-                select(K.c.set_id, K.c.reason, K.c.created).where(K.c.set_id.in_(list(by_id) or [-1]))
+                select(K.c.set_id, K.c.reason, K.c.created)
+                .join(S, S.c.id == K.c.set_id)
+                .join(D, D.c.id == S.c.document_id)
+                .where(D.c.project_id == self.project_id)
             ).all()
+            by_id: dict[int, SetInfo] = {}
+            ids = [r[0] for r in rows]
+            for i in range(0, len(ids), 500):
+                for h in access.visible_sets(
+                    conn, self.project_id, self.actor, kind="annotation", set_ids=ids[i : i + 500]
+                ):
+                    if document is None or h.document_external_id == document:
+                        by_id[h.id] = h
+            rows = [r for r in rows if r[0] in by_id]
         out = []
         for sid, reason, created in rows:
             h = by_id[sid]

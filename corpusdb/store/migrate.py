@@ -149,8 +149,8 @@ def include_object(_obj: Any, name: str | None, _type: str, *_: Any) -> bool:
         return True
     return not (
         text_index.outside_models(name)
-        or name.startswith(text_index.KB_FTS)
-        or name in ("ix_kb_name_trgm", "ix_kb_name_prefix")
+        or name.startswith((text_index.KB_FTS, "kb_name_fts"))  # kb_name_fts: before migration 0023
+        or name in ("ix_kb_name_trgm", "ix_kb_name_prefix", "ix_kb_name_c")
     )
 
 

@@ -405,6 +405,24 @@ class TaskRunRow(SQLModel, table=True):
     created: datetime = _ts()
 
 
+class TaskSubmissionRow(SQLModel, table=True):
+    """A run a team member handed in (team mode): its files as sent, queued until an organizer's
+    ``task intake`` validates and stores it as a run (``status`` stored or refused, ``problems``
+    saying why, each with file and line). Members insert only for their own team, as themselves."""
+
+    __tablename__ = "task_submission"
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: int = _fk("shared_task.id", ondelete="CASCADE", index=False)
+    team_id: int = _fk("task_team.id", ondelete="CASCADE")
+    run: str | None = None
+    files: dict[str, Any] | None = _json()
+    """File name -> its text."""
+    submitted_by: str
+    status: str = "queued"
+    problems: list[str] | None = _json()
+    created: datetime = _ts()
+
+
 class RunEntryRow(SQLModel, table=True):
     """One retrieved document of a run: (topic, document, rank, score)."""
 

@@ -142,9 +142,15 @@ _TASK_PROJECT = "(SELECT t.project_id FROM shared_task t WHERE t.id = task_id)"
 TEAM_SCOPED: dict[str, tuple[str, str]] = {
     "task_team": (_TASK_PROJECT, "id"),
     "task_run": (_TASK_PROJECT, "team_id"),
+    "task_submission": (_TASK_PROJECT, "team_id"),
 }
 """Shared-task teams and runs: adjudicators and leads (the organizers) read every row and leads write;
 an annotator named in a team's ``members`` reads that team's row and runs, and nothing of other teams."""
+
+MEMBER_INSERTS = ("task_submission",)
+"""TEAM_SCOPED tables a team's member may also INSERT into: only for their own team, under their own
+name (``submitted_by``) and as ``queued`` (a run handed in for the organizers' intake); never UPDATE
+or DELETE."""
 
 FROZEN: dict[str, tuple[str, ...]] = {
     "annotation_set": ("document_id", "annotator_id", "kind", "seeded_from", "created"),
@@ -527,7 +533,11 @@ def _table_rules(who: str) -> dict[str, _Rules]:
         mine = f"corpusdb_name_in({pid}, {who}) IN (SELECT json_array_elements_text({members}::json))"
         read = f"corpusdb_role_in({pid}, {who}) IN ({_roles(ADJUDICATORS)}) OR {mine}"
         write = f"corpusdb_role_in({pid}, {who}) IN ({_roles(LEADS)})"
-        out[table] = _Rules(read, write, write, write)
+        insert = write
+        if table in MEMBER_INSERTS:
+            insert = (f"{write} OR ({mine} AND submitted_by = corpusdb_name_in({pid}, {who}) "
+                      f"AND status = 'queued')")  # fmt: skip
+        out[table] = _Rules(read, insert, write, write)
     return out
 
 

@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.naming import conv
 
-MODELS_SHA256 = "5805056441dcbaf85f50f6db4d3d45343ab992ea547538557de184d76ac4161b"
+MODELS_SHA256 = "958416ea2671e023cb9edb4dd749713b74aeb02958f8f50f93a8d1f91dcb3e9c"
 
 
 def utcnow() -> datetime:
@@ -544,6 +544,22 @@ def _build() -> MetaData:
         Index(conv("ix_task_run_team_id"), "team_id"),
     )
     Table(
+        "task_submission",
+        metadata,
+        Column("id", Integer(), primary_key=True, nullable=False),
+        Column("task_id", Integer(), nullable=False),
+        Column("team_id", Integer(), nullable=False),
+        Column("run", String(), nullable=True),
+        Column("files", JSON(), nullable=True),
+        Column("submitted_by", String(), nullable=False),
+        Column("status", String(), nullable=False, default="queued"),
+        Column("problems", JSON(), nullable=True),
+        Column("created", DateTime(timezone=True), nullable=False, default=utcnow),
+        ForeignKeyConstraint(["task_id"], ["shared_task.id"], ondelete="CASCADE", name=conv("fk_task_submission_task_id_shared_task")),
+        ForeignKeyConstraint(["team_id"], ["task_team.id"], ondelete="CASCADE", name=conv("fk_task_submission_team_id_task_team")),
+        Index(conv("ix_task_submission_team_id"), "team_id"),
+    )
+    Table(
         "link",
         metadata,
         Column("id", Integer(), primary_key=True, nullable=False),
@@ -651,6 +667,7 @@ shared_task = metadata.tables["shared_task"]
 span = metadata.tables["span"]
 suggestion = metadata.tables["suggestion"]
 task_run = metadata.tables["task_run"]
+task_submission = metadata.tables["task_submission"]
 task_team = metadata.tables["task_team"]
 team_login = metadata.tables["team_login"]
 topic = metadata.tables["topic"]

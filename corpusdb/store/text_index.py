@@ -27,7 +27,7 @@ from sqlalchemy import Connection, text
 from corpusdb.store import db
 
 FTS = "document_fts"
-KB_FTS = "kb_name_fts"
+KB_FTS = "kb_name_tri"
 """The knowledge bases' FTS5 table (``corpusdb.kb.index`` makes it): named here for schema comparisons."""
 TRGM_INDEX = "ix_document_text_trgm"
 TRIGGERS = {

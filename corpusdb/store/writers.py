@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from corpusdb.basics.errors import DatabaseError
 
-if TYPE_CHECKING:  # SQLAlchemy loads with the store: ``corpusdb tui`` paints first (issue #25.11)
+if TYPE_CHECKING:  # only a connection's user needs SQLAlchemy: the CLI listens here before any loads
     from sqlalchemy import Connection
     from sqlalchemy.exc import OperationalError
 

@@ -26,20 +26,20 @@ Submission (the set's own annotator; reopening: a lead)::
 Conflicts and adjudication (adjudicator or lead; only documents whose annotation sets are all
 submitted — naming another document raises PermissionDenied)::
 
-    adjudication_queue(*, criterion="exact", types="ignored") -> list[QueueEntry]
+    adjudication_queue(*, criterion="exact", types="required") -> list[QueueEntry]
         # every ready document: sets, conflicts, open conflicts, has_gold, gold_status
-    conflicts(document=None, *, criterion="exact", types="ignored", sources=None,
+    conflicts(document=None, *, criterion="exact", types="required", sources=None,
               include_resolved=False) -> list[DocumentConflicts]
         # .conflicts: list[Conflict] with a stable .key ("span:12-19",
         # "relation:bind(span:0-4,span:12-19)", "link:synonym(span:0-4,span:6-9)", "label:relevance"),
         # .kind, .differs, .variants (Variant: item or None = absent, sources, display), .decision,
         # .blocked (why it cannot be taken yet); .counts per kind, .open, .agreed
-    merge(document=None, *, threshold=None, criterion="exact", types="ignored", sources=None,
+    merge(document=None, *, threshold=None, criterion="exact", types="required", sources=None,
           progress=None) -> list[MergeResult]
         # builds/extends gold: unanimous items (or >= threshold of n agreeing: "majority") go in
         # automatically; decisions already made are kept on every re-run; all or nothing
     resolve(document, key, *, take=None, item=None, reject=False, reason=None,
-            criterion="exact", types="ignored", sources=None, expected_version=None) -> Resolution
+            criterion="exact", types="required", sources=None, expected_version=None) -> Resolution
         # take = annotator name, "name:localid" or set id; item = an edited Span/Relation/Link/DocLabel
         # (relation arguments and link ends name *gold* span ids; with take: edited from that source;
         # method "edited" with before/after unless it equals a version: "adjudicated"); reject=True:
@@ -56,7 +56,7 @@ submitted — naming another document raises PermissionDenied)::
         # raises GoldNotFinished(.check) while a conflict is open or gold breaks the schema (force:
         # schema errors allowed); finished gold (status "submitted") is frozen: `correct`, or a lead
         # reopen(gold set id) makes it revisable again. Only finished gold is released.
-    resolve_bulk(document, *, take, item_type=None, reason=None, criterion="exact", types="ignored",
+    resolve_bulk(document, *, take, item_type=None, reason=None, criterion="exact", types="required",
                  sources=None) -> list[BulkResolution]
         # take one source's version of every open conflict (of one type); one transaction per
         # document; .taken, .refused, .followed, .skipped (key + why: a blocked argument), .open
@@ -74,7 +74,7 @@ Corrections and review (lead or adjudicator)::
         # local id (or label name) to change/delete; checked against the schema; recorded as a
         # Decision "corrected" and listed in the next release's change log
     corrections(document=None) -> list[CorrectionInfo]
-    review(*, min_sources=2, criterion="exact", types="ignored", predictions=True) -> list[Suspect]
+    review(*, min_sources=2, criterion="exact", types="required", predictions=True) -> list[Suspect]
 
 Splits and releases (lead; reading releases: adjudicators too)::
 

@@ -568,7 +568,7 @@ class AdjudicationMixin(ServiceBase):
         *,
         threshold: int | None = None,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         progress: Progress | None = None,
     ) -> list[MergeResult]:
@@ -661,7 +661,7 @@ class AdjudicationMixin(ServiceBase):
         reject: bool = False,
         reason: str | None = None,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         expected_version: int | None = None,
         revise: bool = False,

@@ -9,7 +9,7 @@ reported with the reason, never forced.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,8 +109,9 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         item_type: str | None = None,
         reason: str | None = None,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
+        progress: Callable[[int, int | None, str], None] | None = None,
     ) -> list[BulkResolution]:
         """Take ``take``'s version (annotator name or set id) of every open conflict of a document
         (every ready document when None), or only of those whose versions have type ``item_type``.
@@ -119,6 +120,7 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         decision is ``adjudicated`` with the usual provenance and ``reason`` (a default one names
         the bulk run). Conflicts that cannot be taken yet are returned in ``skipped`` with why.
         One transaction per document: a failure leaves that document as it was.
+        ``progress(done, total, what)`` is called after each document.
         """
         self._require("lead", "adjudicator", doing="resolve conflicts")
         spec = str(take)
@@ -137,11 +139,13 @@ class BulkAdjudicationMixin(AdjudicationMixin):
         else:
             docs = [document]
         out: list[BulkResolution] = []
-        for doc in docs:
+        for k, doc in enumerate(docs):
             res = settled(lambda doc=doc: self._bulk_doc(doc, document is None, spec, item_type, why, schema,
                                                          criterion, types, sources))  # fmt: skip
             if res is not None:
                 out.append(res)
+            if progress is not None:
+                progress(k + 1, len(docs), f"taking {spec}'s versions: {doc}")
         if document is None and item_type is not None and not out and docs:
             raise NotFound(f"no item of type {item_type!r} on any ready document {spec} annotated")
         return out

@@ -110,14 +110,14 @@ class Analysis:
 
 
 def analyse(conn: Connection, project_id: int, actor: Actor, document: str | int, schema: Schema, *,
-            criterion: str = "exact", types: str = "ignored", sources: store.SourceSpec = None) -> Analysis:  # fmt: skip
+            criterion: str = "exact", types: str = "required", sources: store.SourceSpec = None) -> Analysis:  # fmt: skip
     """One document's sources aligned into units, with its gold set and decisions."""
     return analyse_many(conn, project_id, actor, [document], schema, criterion=criterion, types=types,
                         sources=sources)[0]  # fmt: skip
 
 
 def analyse_many(conn: Connection, project_id: int, actor: Actor, documents: Sequence[str | int] | None,
-                 schema: Schema, *, criterion: str = "exact", types: str = "ignored",
+                 schema: Schema, *, criterion: str = "exact", types: str = "required",
                  sources: store.SourceSpec = None) -> list[Analysis]:  # fmt: skip
     """The named documents (every ready one when None), read in bulk."""
     out = [
@@ -203,7 +203,7 @@ class ConflictsMixin(ServiceBase):
         document: str | int | None = None,
         *,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         include_resolved: bool = False,
     ) -> list[DocumentConflicts]:
@@ -218,7 +218,7 @@ class ConflictsMixin(ServiceBase):
                                  schema, criterion=criterion, types=types, sources=sources)  # fmt: skip
         return [document_conflicts(a, include_resolved=include_resolved) for a in found if a.n]
 
-    def adjudication_queue(self, *, criterion: str = "exact", types: str = "ignored") -> list[QueueEntry]:
+    def adjudication_queue(self, *, criterion: str = "exact", types: str = "required") -> list[QueueEntry]:
         """Documents ready for adjudication (every annotation set submitted) with conflict counts."""
         self._require("lead", "adjudicator", doing="see the adjudication queue")
         schema = self._schema_for()

@@ -63,7 +63,7 @@ class ReviewMixin(ServiceBase):
         *,
         min_sources: int = 2,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         predictions: bool = True,
     ) -> list[Suspect]:
         """Gold items that at least ``min_sources`` other sources contradict in the same way."""

@@ -10,7 +10,7 @@ schema error (unless forced).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -166,7 +166,7 @@ class RevisionMixin(AdjudicationMixin):
     """Undoing decisions, editing gold by hand and finishing gold (adjudicators and leads)."""
 
     def _analyse_for_change(self, conn: Any, document: str | int, doing: str, expected_version: int | None,
-                            criterion: str = "exact", types: str = "ignored",
+                            criterion: str = "exact", types: str = "required",
                             sources: Sequence[str | int] | None = None) -> Analysis:  # fmt: skip
         schema = self.schema()  # type: ignore[attr-defined]
         a = analyse(conn, self.project_id, self.actor, document, schema, criterion=criterion, types=types,
@@ -182,7 +182,7 @@ class RevisionMixin(AdjudicationMixin):
         *,
         reason: str | None = None,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         expected_version: int | None = None,
     ) -> Resolution:
@@ -366,15 +366,20 @@ class RevisionMixin(AdjudicationMixin):
         )  # fmt: skip
 
     def finish_golds(self, *, force: bool = False, dry_run: bool = False, criterion: str = "exact",
-                     types: str = "ignored", sources: Sequence[str | int] | None = None) -> FinishReport:  # fmt: skip
+                     types: str = "required", sources: Sequence[str | int] | None = None,
+                     progress: Callable[[int, int | None, str], None] | None = None) -> FinishReport:  # fmt: skip
         """Finish the gold of every ready document that can be finished (as ``finish_gold`` checks it),
         in one transaction; the others are listed with why (open or waiting conflicts, schema errors
-        unless ``force``; documents not ready: who has not submitted). ``dry_run`` writes nothing."""
+        unless ``force``; documents not ready: who has not submitted). ``dry_run`` writes nothing.
+        ``progress(done, total, what)`` is called as the documents are read (total None), checked
+        and written."""
         self._require("lead", "adjudicator", doing="check gold" if dry_run else "finish gold")
         schema = self.schema()  # type: ignore[attr-defined]
+        tick = progress or (lambda done, total, what: None)
 
         def attempt() -> FinishReport:
             with self._read() if dry_run else self._write() as conn:
+                tick(0, None, "reading the ready documents' sets and gold")
                 found = analyse_many(conn, self.project_id, self.actor, None, schema, criterion=criterion,
                                      types=types, sources=sources)  # fmt: skip
                 waiting: dict[str, list[str]] = {}
@@ -384,7 +389,8 @@ class RevisionMixin(AdjudicationMixin):
                 ok: list[tuple[GoldCheck, store.GoldWrite]] = []
                 already: list[str] = []
                 refused: list[GoldCheck] = []
-                for a in found:
+                for k, a in enumerate(found):
+                    tick(k + 1, len(found), f"checking {a.document}")
                     if not a.n:
                         continue
                     if is_finished(a):
@@ -397,6 +403,7 @@ class RevisionMixin(AdjudicationMixin):
                     else:
                         ok.append((check, _write(a, gold, "submitted")))
                 if ok and not dry_run:
+                    tick(len(found), len(found), f"writing {len(ok)} finished gold set(s)")
                     store.write_golds(conn, self.project_id, [w for _, w in ok])
                     forced = sum(1 for c, _ in ok if errors(list(c.violations)))
                     self._audit(conn, "finish_gold", "*", documents=len(ok), forced=forced)
@@ -406,7 +413,7 @@ class RevisionMixin(AdjudicationMixin):
 
         return settled(attempt)
 
-    def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "ignored",
+    def check_gold(self, document: str | int, *, criterion: str = "exact", types: str = "required",
                    sources: Sequence[str | int] | None = None) -> GoldCheck:  # fmt: skip
         """What ``finish_gold`` would find (nothing is written)."""
         self._require("lead", "adjudicator", doing="check gold")
@@ -422,7 +429,7 @@ class RevisionMixin(AdjudicationMixin):
         *,
         force: bool = False,
         criterion: str = "exact",
-        types: str = "ignored",
+        types: str = "required",
         sources: Sequence[str | int] | None = None,
         expected_version: int | None = None,
     ) -> GoldCheck:

@@ -6,6 +6,8 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sqlalchemy import func, select
+
 from corpusdb.basics.records import SET_STATUSES
 from corpusdb.services import access
 from corpusdb.services.base import ServiceBase
@@ -58,27 +60,25 @@ class StatusReport:
 
 class StatusMixin(ServiceBase):
     def status(self) -> StatusReport:
-        """Counts only (never annotation content), shown per the blindness rules."""
+        """Counts only (never annotation content), shown per the blindness rules.
+
+        Counted in SQL, grouped (sets by kind, status and annotator; documents by split; ready and
+        gold documents), so that a project's size costs rows of groups, not a header per set and a
+        record per document (``status`` on 20,000 sets, issue #26; ``bench/bench_startup.py``)."""
         info = self.info()  # type: ignore[attr-defined]
         annotators = {a.name: a for a in self.annotators()}  # type: ignore[attr-defined]
-        docs = self.documents(with_text=False)  # type: ignore[attr-defined]
-        with self._read() as conn:
-            headers = access.set_headers(conn, self.project_id, self.actor)
+        docs = self._doc_query(False).subquery()  # type: ignore[attr-defined]  # the same blindness
         by_kind: dict[str, Counter[str]] = defaultdict(Counter)
         per_ann: dict[str, Counter[str]] = defaultdict(Counter)
-        doc_sets: dict[int, list[str]] = defaultdict(list)
-        gold_docs: set[int] = set()
-        finished: set[int] = set()
-        for h in headers:
-            by_kind[h.kind][h.status] += 1
-            if h.kind == "annotation":
-                doc_sets[h.document_id].append(h.status)
-            if h.kind == "gold":
-                gold_docs.add(h.document_id)
-                if h.status == "submitted":  # finished gold (``finish_gold``)
-                    finished.add(h.document_id)
-            if h.annotator is not None:
-                per_ann[h.annotator][h.status] += 1
+        with self._read() as conn:
+            for kind, status, annotator, n in access.set_counts(conn, self.project_id, self.actor):
+                by_kind[kind][status] += n
+                if annotator is not None:
+                    per_ann[annotator][status] += n
+            ready, with_gold, finished = access.document_counts(conn, self.project_id, self.actor)
+            splits = Counter[str]()
+            for split, n in conn.execute(select(docs.c.split, func.count()).group_by(docs.c.split)):
+                splits[split or "(none)"] += int(n)
         names = sorted(annotators) if self.actor.role not in ("annotator", "system") else [self.actor.label]
         progress = tuple(
             AnnotatorProgress(
@@ -88,18 +88,16 @@ class StatusMixin(ServiceBase):
             )
             for n in names
         )
-        ready = sum(1 for sts in doc_sets.values() if sts and all(s == "submitted" for s in sts))
-        splits = Counter(d.split or "(none)" for d in docs)
         return StatusReport(
             project=info.name,
             schema=info.schema_name,
             guideline_version=info.guideline_version,
-            documents=len(docs),
+            documents=sum(splits.values()),
             annotators=progress,
             sets_by_kind_status={k: dict(v) for k, v in sorted(by_kind.items())},
             documents_ready=ready,
-            documents_with_gold=len(gold_docs),
-            documents_gold_finished=len(finished),
+            documents_with_gold=with_gold,
+            documents_gold_finished=finished,
             splits=dict(sorted(splits.items())),
             skipped=tuple(
                 SkippedDocument(k.document, k.annotator, k.status, k.reason)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -33,11 +33,17 @@ from corpusdb.store import tables
 T = tables.shared_task
 TEAM = tables.task_team
 RUN = tables.task_run
+SUB = tables.task_submission
 A = tables.annotator
 R = tables.release
 
 METRICS: tuple[str, ...] = ("bb", "biorelex", "ner", "rename", "triage", "ranked", "trec")
-SCORED: dict[str, tuple[str, str]] = {"bb": ("bb2011", "all"), "rename": ("rename2011", "strict")}
+SCORED: dict[str, tuple[str, str]] = {
+    "bb": ("bb2011", "all"),
+    "rename": ("rename2011", "strict"),
+    "ner": ("ner", "all"),
+    "biorelex": ("biorelex", "Relation Extraction (any)"),
+}
 """Metrics ``score`` computes today: metric -> (report task name, headline score)."""
 ALPHA = 0.05
 """Runs whose paired test against their rank group's leader has p >= ALPHA share its group."""
@@ -235,39 +241,67 @@ class SharedTasksMixin(ServiceBase):
                 )
         return problems
 
+    def _intake_checks(
+        self, conn: Any, task: str, team: str, run: str | None, now: datetime
+    ) -> tuple[Any, Any, str]:
+        """The task's row, the team's row and the run's name, or the one-line refusal (no open phase,
+        deadline passed, run limit used, name taken)."""
+        row = self._task_row(conn, task)
+        trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
+        if trow is None:
+            raise NotFound(f"no team {team!r} in task {task} (`corpusdb task team add`)")
+        if not row.phase:
+            raise Conflict(f"task {task}: every phase has ended; run refused")
+        if row.deadline is not None and now > aware(row.deadline):
+            raise Conflict(
+                f"task {task}: the deadline {aware(row.deadline).isoformat()} has passed; run refused"
+            )
+        used = conn.execute(
+            select(func.count()).select_from(RUN).where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase)
+        ).scalar_one()
+        if used >= row.runs_per_team:
+            raise Conflict(
+                f"task {task}: team {team} has used its {row.runs_per_team} run(s) in phase {row.phase}; run refused"
+            )
+        name = run or f"run{used + 1}"
+        check_name(name, "run name")
+        if conn.execute(select(RUN.c.id).where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase,
+                                               RUN.c.name == name)).first():  # fmt: skip
+            raise Conflict(f"team {team} already has a run {name!r} in phase {row.phase}")
+        return row, trow, name
+
     def submit_run(self, task: str, team: str, files: Sequence[Path], *, run: str | None = None,
                    now: datetime | None = None) -> RunInfo:  # fmt: skip
         """Validate and store a team's run in the open phase; refuses late, over-limit and malformed
-        runs (a :class:`FormatError` lists every problem with its file and line)."""
+        runs (a :class:`FormatError` lists every problem with its file and line).
+
+        All or nothing: the run's prediction sets and its ``task_run`` row are written in one
+        transaction (the import's), and the refusals are checked again inside it, so a file the import
+        refuses, a failing write or a concurrent submission leaves nothing behind. Problems the import
+        finds name the submitted file (not the working copy) and its line."""
         self._require("lead", doing="take in shared-task runs")
         now = now or utcnow_aware()
-        with self._read() as conn:
-            row = self._task_row(conn, task)
-            trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
-            if trow is None:
-                raise NotFound(f"no team {team!r} in task {task} (`corpusdb task team add`)")
-            if not row.phase:
-                raise Conflict(f"task {task}: every phase has ended; run refused")
-            if row.deadline is not None and now > aware(row.deadline):
-                raise Conflict(
-                    f"task {task}: the deadline {aware(row.deadline).isoformat()} has passed; run refused"
-                )
-            used = conn.execute(
-                select(func.count())
-                .select_from(RUN)
-                .where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase)
-            ).scalar_one()
-            if used >= row.runs_per_team:
-                raise Conflict(
-                    f"task {task}: team {team} has used its {row.runs_per_team} run(s) in phase {row.phase}; run refused"
-                )
-            name = run or f"run{used + 1}"
-            check_name(name, "run name")
-            if conn.execute(select(RUN.c.id).where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase,
-                                                   RUN.c.name == name)).first():  # fmt: skip
-                raise Conflict(f"team {team} already has a run {name!r} in phase {row.phase}")
+        with self._read() as conn:  # refuse early, before reading any file
+            row, trow, name = self._intake_checks(conn, task, team, run, now)
         system = system_name(task, team, name, row.phase)
         work = Path(tempfile.mkdtemp(prefix="corpusdb-run-"))
+        from guidelines.submission import submitted_documents
+
+        docs: dict[str, list[Path]] = {}
+
+        def store_run(conn: Any) -> None:
+            row2, _, name2 = self._intake_checks(conn, task, team, run, now)
+            if (row2.phase, name2) != (row.phase, name):
+                raise Conflict(
+                    f"task {task}: team {team}'s runs changed while this one was read; submit it again"
+                )
+            aid = conn.execute(
+                select(A.c.id).where(A.c.project_id == self.project_id, A.c.name == system)
+            ).scalar_one()
+            conn.execute(insert(RUN).values(task_id=row.id, team_id=trow.id, annotator_id=aid, name=name,
+                                            phase=row.phase, documents=len(docs), created=utcnow_aware()))  # fmt: skip
+            self._audit(conn, "task submit", f"{task}/{team}/{name}", phase=row.phase, documents=len(docs))
+
         try:
             texts = work / "texts"
             problems = self.check_run(task, files, texts)
@@ -275,27 +309,124 @@ class SharedTasksMixin(ServiceBase):
                 raise FormatError(problems)
             folder = work / "run"
             folder.mkdir()
-            from guidelines.submission import submitted_documents
-
-            docs = submitted_documents(files)
+            docs.update(submitted_documents(files))
+            origin: dict[str, str] = {}
             for stem, paths in docs.items():
                 for p in paths:
                     shutil.copy(p, folder / p.name)
+                    origin[str(folder / p.name)] = str(p)
                 for ext in ("txt", "a1"):
                     src = texts / f"{stem}.{ext}"
                     if src.is_file() and not (folder / src.name).exists():
                         shutil.copy(src, folder / src.name)
-            self.import_brat(folder, system, kind="prediction")  # type: ignore[attr-defined]
+            try:
+                self.import_brat(folder, system, kind="prediction", then=store_run)  # type: ignore[attr-defined]
+            except FormatError as exc:  # the participant's file names, not our working copy's
+                raise FormatError(
+                    [replace(p, file=_origin(p.file, origin, folder)) for p in exc.problems]
+                ) from None
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        with self._write() as conn:
-            aid = conn.execute(
-                select(A.c.id).where(A.c.project_id == self.project_id, A.c.name == system)
-            ).scalar_one()
-            conn.execute(insert(RUN).values(task_id=row.id, team_id=trow.id, annotator_id=aid, name=name,
-                                            phase=row.phase, documents=len(docs), created=utcnow_aware()))  # fmt: skip
-            self._audit(conn, "task submit", f"{task}/{team}/{name}", phase=row.phase, documents=len(docs))
         return RunInfo(task, team, name, row.phase, len(docs), system)
+
+    # -- runs handed in by team members (team mode) ----------------------------------------------
+    def hand_in_run(self, task: str, team: str, files: Sequence[Path], *, run: str | None = None,
+                    now: datetime | None = None) -> int:  # fmt: skip
+        """A team member hands in a run: its annotation files are queued in ``task_submission`` for
+        the organizers' :meth:`intake_runs` (a team login may not create prediction sets itself).
+        Refused at once, with one line, when the member is not in ``team``, the phase has ended, the
+        deadline has passed or the team's runs and queued submissions reach the limit; a file that is
+        not UTF-8 text is named. Returns the submission's id. Check the files first with
+        ``corpusdb validate`` (the intake runs the same check)."""
+        from guidelines.submission import submitted_documents
+
+        now = now or utcnow_aware()
+        with self._read() as conn:
+            row = self._task_row(conn, task)
+            trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
+            if trow is None:
+                raise NotFound(f"no team {team!r} in task {task} (`corpusdb task team add`)")
+            if self.actor.label not in (trow.members or []) and not self._organizer():
+                raise PermissionDenied(f"{self.actor.label} is not a member of team {team}")
+            if not row.phase:
+                raise Conflict(f"task {task}: every phase has ended; run refused")
+            if row.deadline is not None and now > aware(row.deadline):
+                raise Conflict(
+                    f"task {task}: the deadline {aware(row.deadline).isoformat()} has passed; run refused"
+                )
+            used = conn.execute(select(func.count()).select_from(RUN)
+                                .where(RUN.c.team_id == trow.id, RUN.c.phase == row.phase)).scalar_one()  # fmt: skip
+            queued = conn.execute(select(func.count()).select_from(SUB)
+                                  .where(SUB.c.team_id == trow.id, SUB.c.status == "queued")).scalar_one()  # fmt: skip
+            if used + queued >= row.runs_per_team:
+                raise Conflict(f"task {task}: team {team} has used its {row.runs_per_team} run(s) in phase "
+                               f"{row.phase} ({queued} waiting for intake); run refused")  # fmt: skip
+        if run is not None:
+            check_name(run, "run name")
+        body: dict[str, str] = {}
+        for paths in submitted_documents(files).values():
+            for p in paths:
+                if p.name in body:
+                    raise InvalidInput(f"{p}: a second file named {p.name} in this run")
+                try:
+                    body[p.name] = p.read_bytes().decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise FormatError.single(p, None, f"not UTF-8 text (byte {exc.start})") from None
+        if not body:
+            raise InvalidInput("no annotation file (.a1, .a2, .ann) in the run")
+        with self._write() as conn:
+            sid = conn.execute(insert(SUB).values(task_id=row.id, team_id=trow.id, run=run, files=body,
+                                                  submitted_by=self.actor.label, status="queued",
+                                                  created=now).returning(SUB.c.id)).scalar_one()  # fmt: skip
+            self._audit(conn, "task hand in", f"{task}/{team}", submission=sid, files=len(body))
+        return int(sid)
+
+    def task_submissions(self, task: str) -> list[dict[str, Any]]:
+        """Handed-in runs: every team's for organizers, one's own team's for a member (the server
+        hides the rest in team mode). Files are left out; status and problems are in."""
+        with self._read() as conn:
+            row = self._task_row(conn, task)
+            rows = conn.execute(select(SUB.c.id, SUB.c.run, SUB.c.submitted_by, SUB.c.status, SUB.c.problems,
+                                       SUB.c.created, SUB.c.team_id, TEAM.c.name.label("team"))
+                                .join(TEAM, TEAM.c.id == SUB.c.team_id).where(SUB.c.task_id == row.id)
+                                .order_by(SUB.c.id)).all()  # fmt: skip
+            mine = None if self._organizer() else self._my_teams(conn, row.id)
+        return [{"id": r.id, "team": r.team, "run": r.run, "submitted_by": r.submitted_by, "status": r.status,
+                 "problems": list(r.problems or []), "created": aware(r.created).isoformat()}
+                for r in rows if mine is None or r.team_id in mine]  # fmt: skip
+
+    def intake_runs(self, task: str) -> list[dict[str, Any]]:
+        """Take in every queued run of ``task`` as :meth:`submit_run` does (validated, all or
+        nothing; the deadline judged at hand-in time): each becomes ``stored`` or ``refused`` with its
+        problems (file name and line). Organizers (leads) only."""
+        self._require("lead", doing="take in shared-task runs")
+        with self._read() as conn:
+            row = self._task_row(conn, task)
+            subs = conn.execute(select(SUB, TEAM.c.name.label("team")).join(TEAM, TEAM.c.id == SUB.c.team_id)
+                                .where(SUB.c.task_id == row.id, SUB.c.status == "queued")
+                                .order_by(SUB.c.id)).all()  # fmt: skip
+        out = []
+        for sub in subs:
+            work = Path(tempfile.mkdtemp(prefix="corpusdb-intake-"))
+            problems: list[str] = []
+            try:
+                for name, text in (sub.files or {}).items():
+                    (work / Path(name).name).write_text(text, encoding="utf-8")
+                info = self.submit_run(task, sub.team, [work], run=sub.run, now=aware(sub.created))
+                status, run = "stored", info.name
+            except FormatError as exc:
+                status, run = "refused", sub.run
+                problems = [str(p).replace(f"{work}/", "") for p in exc.problems]
+            except (Conflict, InvalidInput, NotFound) as exc:
+                status, run = "refused", sub.run
+                problems = [str(exc).replace(f"{work}/", "")]
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+            with self._write() as conn:
+                conn.execute(update(SUB).where(SUB.c.id == sub.id).values(status=status, problems=problems,
+                                                                          run=run))  # fmt: skip
+            out.append({"id": sub.id, "team": sub.team, "run": run, "status": status, "problems": problems})
+        return out
 
     # -- scoring ---------------------------------------------------------------------------------
     def task_runs(self, task: str, phase: str | None = None) -> list[RunInfo]:
@@ -343,14 +474,18 @@ class SharedTasksMixin(ServiceBase):
             return with_derived(schema, without_derived(a)) if derived == "include" else without_derived(a)
 
         reference = {d: rule(a) for d, a in data.reference.items()}
-        entries = []
+        from corpusdb.evaluation.errors import error_lists
+
+        entries, errors = [], []
         for r in runs:
             pred = data.systems[r.system]
             missing = [d for d in reference if d not in pred]
-            scored = _score(info.metric, reference, {d: rule(a) for d, a in pred.items() if d in reference})
+            answered = {d: rule(a) for d, a in pred.items() if d in reference}
+            scored = _score(info.metric, reference, answered, data.texts)
             entries.append(
                 system_entry(f"{r.team}/{r.name}", scored, documents=list(reference), unanswered=missing)
             )
+            errors.append(error_lists(info.metric, reference, answered, data.texts))
         body = build_report(report_task, data.reference_name, list(reference), entries, headline=headline,
                             bootstrap=bootstrap, seed=seed, test_resamples=test_resamples,
                             options={"task": task, "phase": ph, "metric": info.metric,
@@ -369,9 +504,10 @@ class SharedTasksMixin(ServiceBase):
                 t.name: t.id
                 for t in conn.execute(select(TEAM.c.name, TEAM.c.id).where(TEAM.c.task_id == trow.id))
             }
-            for entry, r in zip(body["systems"], runs, strict=True):
+            for entry, r, err in zip(body["systems"], runs, errors, strict=True):
                 conn.execute(update(RUN).where(RUN.c.task_id == trow.id, RUN.c.team_id == teams[r.team],
-                                               RUN.c.phase == ph, RUN.c.name == r.name).values(scores=entry))  # fmt: skip
+                                               RUN.c.phase == ph, RUN.c.name == r.name)
+                             .values(scores=_plain({**entry, "errors": err})))  # fmt: skip
             self._audit(conn, "task score", task, phase=ph, runs=len(runs))
         return body
 
@@ -391,7 +527,10 @@ class SharedTasksMixin(ServiceBase):
         with self._read() as conn:  # the organizers' stored scoring, as it was when the phase ended
             row = self._task_row(conn, task)
             rows = conn.execute(select(RUN.c.scores).where(RUN.c.task_id == row.id, RUN.c.phase == ph)).all()
-        entries = sorted((r.scores for r in rows if r.scores), key=lambda e: (e["rank"], e["name"]))
+        entries = sorted(  # without the error lists: they are each team's own (``feedback``)
+            ({k: v for k, v in r.scores.items() if k != "errors"} for r in rows if r.scores),
+            key=lambda e: (e["rank"], e["name"]),
+        )
         if not entries:
             raise NotFound(f"task {task}: the {ph} runs have not been scored yet")
         head = SCORED[info.metric][1] if info.metric in SCORED else "all"
@@ -401,8 +540,9 @@ class SharedTasksMixin(ServiceBase):
                             for e in entries]}  # fmt: skip
 
     def feedback(self, task: str, team: str) -> list[dict[str, Any]]:
-        """A team's stored scores per run (per type; per document counts): organizers, or the team's
-        own members; never another team's data."""
+        """A team's stored scores per run (per type; per document counts) and its false positives and
+        false negatives item by item (``errors``, :mod:`corpusdb.evaluation.errors`): organizers, or
+        the team's own members; never another team's data."""
         with self._read() as conn:
             row = self._task_row(conn, task)
             trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
@@ -412,14 +552,57 @@ class SharedTasksMixin(ServiceBase):
                 raise PermissionDenied(f"only team {team}'s members and the organizers read its feedback")
             rows = conn.execute(select(RUN.c.name, RUN.c.phase, RUN.c.documents, RUN.c.scores)
                                 .where(RUN.c.team_id == trow.id).order_by(RUN.c.id)).all()  # fmt: skip
-        return [{"run": r.name, "phase": r.phase, "documents": r.documents, "scores": r.scores} for r in rows]
+        out = []
+        for r in rows:
+            scores = dict(r.scores) if r.scores else None
+            errors = scores.pop("errors", None) if scores else None
+            out.append({"run": r.name, "phase": r.phase, "documents": r.documents, "scores": scores,
+                        "errors": errors})  # fmt: skip
+        return out
 
 
-def _score(metric: str, reference: dict[str, Any], predicted: dict[str, Any]) -> Any:
+def _score(metric: str, reference: dict[str, Any], predicted: dict[str, Any], texts: dict[str, str]) -> Any:
+    """The task's official scores, as ``corpusdb evaluate METRIC`` computes them."""
     if metric == "bb":
         from corpusdb.evaluation.bb2011 import score_bb
 
         return score_bb(reference, predicted)
+    if metric == "ner":  # the bio-NER exact criterion, types required (evaluate ner's defaults)
+        from corpusdb.evaluation.ner import reference_spans, score_ner
+
+        return score_ner({d: reference_spans(a) for d, a in reference.items()},
+                         {d: a.spans for d, a in predicted.items()}, criterion="exact", types="required",
+                         texts=texts)  # fmt: skip
+    if metric == "biorelex":
+        from corpusdb.evaluation.adapters import sentence_from_records
+        from corpusdb.evaluation.biorelex import score_biorelex
+
+        truth = [sentence_from_records(d, texts.get(d, ""), a) for d, a in reference.items()]
+        pred = [sentence_from_records(d, texts.get(d, ""), a) for d, a in predicted.items()]
+        return score_biorelex(truth, pred)
     from corpusdb.evaluation.bb2011 import score_rename
 
     return score_rename(reference, predicted)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain JSON (numpy numbers, as some scorers' figures are, become floats)."""
+    import json
+
+    def num(x: Any) -> Any:
+        if hasattr(x, "item"):
+            return x.item()
+        raise TypeError(f"not JSON: {type(x).__name__}")
+
+    return json.loads(json.dumps(value, default=num))
+
+
+def _origin(file: str, origin: dict[str, str], folder: Path) -> str:
+    """A problem's file in the participant's terms: the submitted file a working copy came from; a
+    text or given layer we added is named by its file name alone."""
+    if file in origin:
+        return origin[file]
+    for tmp, orig in origin.items():
+        if file.startswith(tmp):
+            return orig + file[len(tmp) :]
+    return file[len(str(folder)) + 1 :] if file.startswith(str(folder)) else file

@@ -12,8 +12,10 @@ identical; otherwise it is a conflict. Conflicts, auto-merge and the review queu
 Why the criterion only groups: under ``exact`` a boundary disagreement is two units (one span only
 in A, one only in B); under ``partial`` it is one unit with two variants. Either way gold needs one
 version, so variants must be identical to count as agreement; the criterion decides how disputes
-are grouped and presented. Types are ``ignored`` by default for the same reason: "protein" against
-"gene" on the same words is one dispute about the type, not two about presence.
+are grouped and presented. Types are ``required`` by default, as everywhere (``--types``: one rule,
+issue #26), and a type dispute is still one unit: "protein" against "gene" on the same words is one
+dispute about the type, not two about presence (``_group_alternatives`` joins them whatever ``types``
+says).
 
 Keys are built from content, never from set ids, so the same sources give the same keys in every
 process: ``span:12-19`` (``span:0-4;8-12`` discontinuous, ``span:name=IL-2`` without a mention,
@@ -49,6 +51,7 @@ from corpusdb.basics.records import (
     Span,
     grounding_key,
 )
+from corpusdb.basics.unionfind import UnionFind
 from corpusdb.workflow.types import Item, SourceRef, SourceSet, Variant
 from guidelines.schema import Schema
 
@@ -105,30 +108,13 @@ def span_sig(s: Span, entity: Entity | None = None) -> tuple[Any, ...]:
     return (s.type, tuple(s.fragments), canon(attrs), refs)
 
 
-class _UF:
-    def __init__(self) -> None:
-        self.parent: dict[Any, Any] = {}
-
-    def find(self, x: Any) -> Any:
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a: Any, b: Any) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def align(
     sources: Sequence[Source],
     text: str,
     *,
     schema: Schema | None = None,
     criterion: str = "exact",
-    types: str = "ignored",
+    types: str = "required",
     jaccard: float = 0.5,
 ) -> list[Unit]:
     """Every unit of the document, spans first (by position), then relations, links and labels."""
@@ -175,7 +161,7 @@ def _exact_pairs(a: Sequence[Span], b: Sequence[Span], types: str) -> list[tuple
 
 def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: str,
                  jaccard: float) -> tuple[list[Unit], dict[tuple[int, str], str]]:  # fmt: skip
-    uf = _UF()
+    uf = UnionFind(root="min")
     for i, src in enumerate(sources):
         for s in src.annotations.spans:
             uf.find((i, s.id))
@@ -193,22 +179,32 @@ def _align_spans(sources: Sequence[Source], text: str, criterion: str, types: st
                 pairs = list(cmp.alignment().get("d", {}).items())
             for x, y in pairs:
                 uf.union((i, x), (j, y))
-        # names without a mention: same text (and type, unless types are ignored), in order
+        # names without a mention: same text and type first, in order; then same text of another
+        # type (whatever ``types`` says: a type dispute is one unit, as for spans in
+        # ``_group_alternatives``)
         na: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for s in sources[i].annotations.spans:
             if not s.fragments:
-                na[(s.text,) if types == "ignored" else (s.text, s.type)].append(s.id)
+                na[(s.text, s.type)].append(s.id)
+        rest: list[Span] = []
         for s in sources[j].annotations.spans:
             if not s.fragments:
-                k = (s.text,) if types == "ignored" else (s.text, s.type)
-                if na.get(k):
-                    uf.union((i, na[k].pop(0)), (j, s.id))
+                if na.get((s.text, s.type)):
+                    uf.union((i, na[(s.text, s.type)].pop(0)), (j, s.id))
+                else:
+                    rest.append(s)
+        by_text: dict[str, list[str]] = defaultdict(list)
+        for (txt, _typ), ids in na.items():
+            by_text[txt] += ids
+        for s in rest:
+            if by_text.get(s.text):
+                uf.union((i, by_text[s.text].pop(0)), (j, s.id))
     groups: dict[Any, list[Member]] = defaultdict(list)
     for i, src in enumerate(sources):
         owner = {m: e for e in src.annotations.entities for m in e.members}
         for s in src.annotations.spans:
             groups[uf.find((i, s.id))].append(Member(i, s, span_sig(s, owner.get(s.id))))
-    groups = dict(enumerate(_group_alternatives(list(groups.values()), len(sources), types)))
+    groups = dict(enumerate(_group_alternatives(list(groups.values()), len(sources))))
 
     def rep(ms: list[Member]) -> tuple[Any, ...]:
         return min((tuple(m.item.fragments), m.item.type, m.item.text) for m in ms)  # type: ignore[union-attr]
@@ -247,13 +243,15 @@ def _overlap(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> floa
     return inter / (sum(x1 - x0 for x0, x1 in a) + sum(y1 - y0 for y0, y1 in b) - inter)
 
 
-def _group_alternatives(found: list[list[Member]], n: int, types: str) -> list[list[Member]]:
+def _group_alternatives(found: list[list[Member]], n: int) -> list[list[Member]]:
     """Join overlapping spans of *different* sources that no alignment matched into one unit: they are
     alternatives of one another (alice 0-22 Bacterium, bob 0-30 Bacterium), one boundary dispute with
     its versions, not two presence disputes that could both be taken. Why only then: a group every
     source already holds is settled alignment, and two spans of one source are two things (nested
-    or adjacent mentions), never alternatives. Best overlaps join first; ``types="required"`` joins
-    only spans of a shared type. Agreement figures do not use units, so they do not change."""
+    or adjacent mentions), never alternatives. Best overlaps join first. Whatever ``types`` says (it
+    decides what *agrees*), spans of different types join too: a type dispute is one conflict with both
+    versions side by side, decided once, under the default ``required`` as under ``ignored`` (one
+    rule for ``--types``, issue #26). Agreement figures do not use units, so they do not change."""
     open_ = [
         (k, ms) for k, ms in enumerate(found)
         if len({m.source for m in ms}) < n and all(m.item.fragments for m in ms)  # type: ignore[union-attr]
@@ -270,14 +268,12 @@ def _group_alternatives(found: list[list[Member]], n: int, types: str) -> list[l
                 break
             if {m.source for m in ms} & {m.source for m in ms2}:
                 continue
-            if types != "ignored" and not {m.item.type for m in ms} & {m.item.type for m in ms2}:  # type: ignore[union-attr]
-                continue
             best = max(_overlap(m.item.fragments, m2.item.fragments) for m in ms for m2 in ms2)  # type: ignore[union-attr]
             if best > 0:
                 pairs.append((-best, k, k2))
     if not pairs:
         return found
-    uf = _UF()
+    uf = UnionFind(root="min")
     srcs = {k: {m.source for m in found[k]} for k, _ in open_}
     for _, k, k2 in sorted(pairs):
         r, r2 = uf.find(k), uf.find(k2)
@@ -304,7 +300,7 @@ def _entities(sources: Sequence[Source], span_key: dict[tuple[int, str], str], s
     """One unit per cluster (``corpusdb.basics.clusters``: explicit entities and symmetric links alike): the
     sources' clusters joined when they share a span unit, so a disputed membership is one conflict and
     the same cluster recorded two ways is one agreed unit."""
-    uf = _UF()
+    uf = UnionFind(root="min")
     found: list[tuple[int, Cluster, tuple[str, ...]]] = []
     span_types: list[dict[str, str]] = [{s.id: s.type for s in src.annotations.spans} for src in sources]
     for i, src in enumerate(sources):

@@ -166,6 +166,8 @@ class AnnotateScreen(
         # The text first: lists and the schema check come right after the first paint.
         self.call_after_refresh(self._refresh_all)
         self.call_after_refresh(self.refresh_suggestions)
+        if not session.readonly:
+            self.start_suggestion_poll()
 
     # -- refreshing -------------------------------------------------------------------------------
     def _refresh_all(self) -> None:

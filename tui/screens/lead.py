@@ -19,14 +19,16 @@ from textual.containers import Container, Vertical
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
 from corpusdb.basics.errors import CorpusError
-from tui.facade import LeadAgreement, Progress
+from tui.facade import LeadAgreement, LeadGroups, Progress
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table, heat
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
-TABS = ("tab-annotators", "tab-documents", "tab-agreement", "tab-pairs", "tab-by-document")
-AGREEMENT_TABS = TABS[2:]
+TABS = ("tab-annotators", "tab-documents", "tab-agreement", "tab-pairs", "tab-by-document", "tab-groups")
+AGREEMENT_TABS = TABS[2:5]
+GROUPS_TAB = "tab-groups"
+"""alpha_u, gamma and agreement by group: computed when the tab is first opened (gamma is slow)."""
 WIDE = 140
 """From this many columns the lead view puts its tables side by side (the room of 160x50)."""
 
@@ -121,7 +123,10 @@ class LeadScreen(ReloadingScreen):
         "Progress per annotator and per document. Agreement (computed when one of its tabs is first "
         "opened): mean pairwise F1 per layer with 95% CIs (document bootstrap), per type; Pairs: the "
         "annotator x annotator matrix coloured red (0) to green (1), m changes the measure; By document: "
-        "lowest agreement first, Enter shows that document's conflicts (read-only: nothing is written)."
+        "lowest agreement first, Enter shows that document's conflicts (read-only: nothing is written). "
+        "Groups: Krippendorff's alpha_u and Mathet's gamma over every annotator at once (the corpus and "
+        "each document, lowest first; click a column to sort by it) and agreement by guideline version, "
+        "split and annotator over time (corpusdb agree -m, --by)."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -145,6 +150,10 @@ class LeadScreen(ReloadingScreen):
         self.doc_order: list[str] = []
         self._open_when_shown = False
         """Enter came while the agreement was being computed: open the lowest document once shown."""
+        self.groups: LeadGroups | None = None
+        self._groups_started = False
+        self._unit_sort = ("alpha_u", False)
+        """The per-document unitizing table's order: (column key, descending)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -171,6 +180,13 @@ class LeadScreen(ReloadingScreen):
             with TabPane("By document", id="tab-by-document"):
                 yield Static("", id="doc-note", markup=False)
                 yield DataTable(id="doc-agreement", cursor_type="row")
+            with TabPane("Groups", id=GROUPS_TAB):
+                yield Static("", id="groups-note", markup=False)
+                with Container(classes="split"):
+                    with Vertical(id="groups-left"):
+                        yield DataTable(id="unitizing", cursor_type="row")
+                        yield DataTable(id="grouped", cursor_type="row")
+                    yield DataTable(id="unit-docs", cursor_type="row")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -200,6 +216,7 @@ class LeadScreen(ReloadingScreen):
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
         self._want_agreement(str(event.pane.id))
+        self._want_groups(str(event.pane.id))
         self._focus_tab_table()
 
     def _want_agreement(self, tab: str) -> None:
@@ -210,9 +227,39 @@ class LeadScreen(ReloadingScreen):
                 self.query_one(note, Static).update("Computing agreement…")
             self.action_reload()
 
+    def action_reload(self) -> None:
+        """R: read progress and agreement again, and the Groups tab's figures when it is open."""
+        super().action_reload()
+        if self._groups_started and self.query_one("#lead-tabs", TabbedContent).active == GROUPS_TAB:
+            self._load_groups()
+
+    def _want_groups(self, tab: str) -> None:
+        """Compute alpha_u, gamma and the groupings when their tab is first opened (R: again)."""
+        if tab == GROUPS_TAB and not self._groups_started:
+            self._groups_started = True
+            self.query_one("#groups-note", Static).update("Computing alpha_u, gamma and agreement by group…")
+            self._load_groups()
+
+    @work(thread=True, exclusive=True, group="lead-groups")
+    def _load_groups(self) -> None:
+        """In a worker: the API's progress callback says on screen how far gamma is."""
+        note = self.query_one("#groups-note", Static)
+
+        def step(done: int, total: int | None, what: str) -> None:
+            shown = f"{what} ({done}/{total})" if total else what
+            self.app.call_from_thread(note.update, f"Computing… {shown}")
+
+        try:
+            groups = self.facade.lead_groups(step)
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "cannot compute agreement by group")
+            return
+        self.app.call_from_thread(self.show_groups, groups)
+
     def _focus_tab_table(self) -> None:
         """The active tab's main table takes the keys (Enter on a document), once it has rows."""
-        main = {"tab-by-document": "#doc-agreement", "tab-pairs": "#matrix", "tab-agreement": "#measures"}
+        main = {"tab-by-document": "#doc-agreement", "tab-pairs": "#matrix", "tab-agreement": "#measures",
+                GROUPS_TAB: "#unitizing"}  # fmt: skip
         tab = self.query_one("#lead-tabs", TabbedContent).active
         table = self.query_one(main.get(tab, "#" + tab.removeprefix("tab-")), DataTable)
         if table.row_count:
@@ -417,6 +464,82 @@ class LeadScreen(ReloadingScreen):
             "conflicts: open/all · Enter: its conflicts (read-only)"
         )
 
+    def show_groups(self, g: LeadGroups) -> None:
+        """alpha_u and gamma (corpus and per document, every annotator at once) and agreement by
+        guideline version, split and annotator over time: the API's bodies, as ``agree -m``/``--by``."""
+        self.groups = g
+        unit_rows = []
+        for measure, label in (("alpha_u", "Krippendorff's α_u"), ("gamma", "Mathet's γ")):
+            body = g.unitizing.get(measure)
+            if body is None:
+                unit_rows.append((label, "—", "", "", g.errors.get(measure, "")))
+                continue
+            o = body["options"]
+            how = (f"{o['samples']} random continua, seed {body['sample']['seed'] if body.get('sample') else 0}"
+                   if measure == "gamma" else o["continuum"])  # fmt: skip
+            docs = f"{len(body['documents'])}" + (" (seeded sample)" if body.get("sample") else "")
+            unit_rows.append((label, _f(body["value"]), str(len(body["raters"])), docs, how))
+        fill_table(
+            self.query_one("#unitizing", DataTable), ("measure", "value", "raters", "docs", "how"), unit_rows
+        )
+        grouped_rows: list[tuple[str | Text, ...]] = []
+        for by, res in g.by.items():
+            for r in res["rows"]:
+                if by == "time":
+                    group = f"{r['annotator']} · window {r['window']}" + (
+                        f" ({r['first']}–{r['last']})" if r.get("first") else ""
+                    )
+                else:
+                    group = f"v{r['group']}" if by == "guideline" else str(r["group"])
+                grouped_rows.append((by, group, str(r["documents"]), heat(r["value"], _f(r["value"])),
+                                     _ci(r.get("ci"))))  # fmt: skip
+        fill_table(
+            self.query_one("#grouped", DataTable), ("by", "group", "docs", "F1", "95% CI"), grouped_rows
+        )
+        self._show_unit_docs()
+        rule = g.by.get("guideline", {}).get("rule")
+        errors = "".join(f" · {k}: {v}" for k, v in g.errors.items())
+        self.query_one("#groups-note", Static).update(
+            "α_u and γ over every annotator at once (corpusdb agree -m); per document lowest α_u first, "
+            "click a column to sort · agreement by group: mean pairwise span F1 (agree --by"
+            + (f"; {rule}" if rule else "")
+            + f"; time: windows of {self.facade.BY_WINDOW} documents)"
+            + errors
+        )
+        self._focus_tab_table()
+
+    def _show_unit_docs(self) -> None:
+        g = self.groups
+        if g is None:
+            return
+        gam = {r["document"]: r for r in (g.unitizing.get("gamma") or {}).get("per_document", [])}
+        rows = [
+            (r["document"], r["value"], gam.get(r["document"], {}).get("value"), r["units"])
+            for r in (g.unitizing.get("alpha_u") or {}).get("per_document", [])
+        ]
+        col, desc = self._unit_sort
+        index = {"document": 0, "alpha_u": 1, "gamma": 2, "units": 3}[col]
+        rows.sort(
+            key=lambda r: (r[index] is None, r[index] if r[index] is not None else 0, r[0]), reverse=desc
+        )
+        if desc:  # undefined values stay last
+            rows.sort(key=lambda r: r[index] is None)
+        fill_table(
+            self.query_one("#unit-docs", DataTable),
+            ("document", "α_u (all)", "γ (all)", "units"),
+            [(d, heat(a, _f(a)), "—" if c is None else heat(c, _f(c)), str(n)) for d, a, c, n in rows],
+            keys=[r[0] for r in rows],
+        )
+
+    @on(DataTable.HeaderSelected, "#unit-docs")
+    def _sort_unit_docs(self, event: DataTable.HeaderSelected) -> None:
+        """A click on a column of the per-document table sorts by it (again: the other way)."""
+        col = {"document": "document", "α_u (all)": "alpha_u", "γ (all)": "gamma", "units": "units"}.get(
+            str(event.column_key.value), "alpha_u"
+        )
+        self._unit_sort = (col, not self._unit_sort[1] if self._unit_sort[0] == col else False)
+        self._show_unit_docs()
+
     # -- actions ----------------------------------------------------------------------------------
     @on(DataTable.RowSelected, "#doc-agreement")
     def _document_selected(self, event: DataTable.RowSelected) -> None:
@@ -450,6 +573,7 @@ class LeadScreen(ReloadingScreen):
 
     def action_tab(self, index: int) -> None:
         self._want_agreement(TABS[index])  # at once, not a few messages later: the worker starts now
+        self._want_groups(TABS[index])
         self.query_one("#lead-tabs", TabbedContent).active = TABS[index]
 
     def action_next_tab(self) -> None:

@@ -6,7 +6,9 @@ draws the suggestions, says who proposed them, and turns a key into one ``_act``
 one undo step, accept-all included). The suggestions come from the API (``Corpus.suggestions``),
 which refreshes them from the models the annotator may use (blindness: gold, adjudicated documents,
 her own sets) in a worker, after the document is shown and after each action that adds a span (so
-a name just tagged is proposed at its other occurrences at once).
+a name just tagged is proposed at its other occurrences at once), and every ``facade.suggestion_poll``
+seconds (a recommender added or retrained after the TUI started is picked up in the open document;
+opening a document reads the recommenders again too).
 
 Keys: ``y`` accept the suggestion under the cursor, ``Y`` accept every open suggestion of that name
 and type in the document, ``X`` reject it (not proposed to me again), ``]``/``[`` next/previous
@@ -55,6 +57,7 @@ class SuggestionActions:
         def _act(self, changes: list[Change], description: str, *, active: str | None = None) -> bool: ...
         def _writable(self) -> bool: ...
         def _update_status(self) -> None: ...
+        def set_interval(self, interval: float, callback: Any) -> Any: ...
 
     # -- what is shown ----------------------------------------------------------------------------
     def shown_suggestions(self) -> list[Any]:
@@ -172,9 +175,32 @@ class SuggestionActions:
             return
         self.app.call_from_thread(self._suggestions_read, s, found)
 
+    def start_suggestion_poll(self) -> None:
+        """Check every ``facade.suggestion_poll`` seconds for recommenders added or retrained since
+        the TUI started (a lead's ``recommend add``/``train``, my own background training): their
+        suggestions appear in the open document without reopening it."""
+        if getattr(self, "_suggestion_timer", None) is None:  # one timer per screen
+            self._suggestion_timer = self.set_interval(self.facade.suggestion_poll, self._poll_suggestions)
+
+    @work(thread=True, exclusive=True, group="suggest-poll")
+    def _poll_suggestions(self) -> None:
+        s = self.session
+        if s is None or s.dirty:
+            return
+        try:
+            found = self.facade.poll_suggestions(s)
+        except CorpusError:  # said when the document is opened again; a poll stays quiet
+            return
+        if found is not None:
+            self.app.call_from_thread(self._suggestions_read, s, found)
+
     def _suggestions_read(self, s: DocumentSession, found: list[Any]) -> None:
         if s is not self.session or s.dirty:  # an action is being saved: its own refresh follows
             return
+        if [(x.id, x.status, x.score, x.version) for x in found] == [
+            (x.id, x.status, x.score, x.version) for x in s.suggestions
+        ]:
+            return  # nothing new: no repaint
         s.suggestions = found
         self.update_suggestions()
         self._update_status()
