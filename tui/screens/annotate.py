@@ -111,6 +111,8 @@ class AnnotateScreen(
         self._stale_suggestions = False
         self._edited = False
         self._labels: dict[str, tuple[Span, bool, Mapping[str, str], Text]] = {}
+        self._filled: dict[str, list[tuple[str, object]]] = {}
+        """What each side list was last filled with."""
 
     # -- layout -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -217,6 +219,14 @@ class AnnotateScreen(
 
     def _fill(self, list_id: str, rows: list[tuple[str, object]]) -> None:
         ol = self.query_one(f"#{list_id}", OptionList)
+        last = self._filled.get(list_id)
+        if (
+            last is not None
+            and len(last) == len(rows)
+            and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(last, rows, strict=True))
+        ):
+            return  # the same rows (they are cached): an edit of a span leaves the relation list alone
+        self._filled[list_id] = rows
         keep = ol.highlighted
         self._list_keys[list_id] = [k for k, _ in rows]
         ol.set_options([Option(label) for _k, label in rows])  # type: ignore[arg-type]

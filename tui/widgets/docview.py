@@ -168,8 +168,14 @@ class DocumentView(ScrollView, can_focus=True):
         last = self._spans_key
         if last is not None and all(a is b for a, b in zip(key, last, strict=True)):
             return  # the same (immutable) items: the screen's first refresh after ``load``
+        old = last[0] if last is not None and last[3] is self.type_colors else None
         self._spans_key = key
-        self.paint = SpanPaint(len(self.text), spans, self.type_colors)
+        if (
+            old is None
+            or len(old) != len(key[0])
+            or any(a is not b for a, b in zip(old, key[0], strict=True))
+        ):
+            self.paint = SpanPaint(len(self.text), key[0], self.type_colors)  # else a relation edit
         self.relations = RelationIndex(spans, relations, entities, self.undirected) if relations else None
         markers = self.relations.markers() if self.relations else {}
         self._markers = {

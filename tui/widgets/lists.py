@@ -45,22 +45,23 @@ class SideList(OptionList):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._measured: dict[tuple[str, bool | None, str | None, int], int] = {}
-        """Heights of rows that wrap, by text and width: an edit refills the list with rows that are
-        mostly the same (a relation's row wraps at 80 columns), measured once."""
+        """Heights of rows by text and width: an edit refills the list with rows that are mostly the
+        same (a relation's row wraps at 80 columns), measured once."""
 
     def _height(self, option: Option, room: int) -> int:
-        height = _plain_height(option, room)
-        if height is not None:
-            return height
         prompt = option.prompt
         if not isinstance(prompt, Text):
-            return self._get_visual(option).get_height(self.styles, room)
+            height = _plain_height(option, room)
+            return self._get_visual(option).get_height(self.styles, room) if height is None else height
         key = (prompt.plain, prompt.no_wrap, prompt.overflow, room)
         height = self._measured.get(key)
         if height is None:
             if len(self._measured) >= self.MEASURED_MAX:
                 self._measured.clear()
-            height = self._measured[key] = self._get_visual(option).get_height(self.styles, room)
+            height = _plain_height(option, room)
+            if height is None:
+                height = self._get_visual(option).get_height(self.styles, room)
+            self._measured[key] = height
         return height
 
     def _update_lines(self) -> None:
