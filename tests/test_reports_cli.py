@@ -61,6 +61,7 @@ def test_json_schema_keys_are_stable(db: str, capsys: pytest.CaptureFixture[str]
         "types",
         "type_classes",
         "relation_mode",
+        "derived_relations",
         "label",
         "ordinal",
         "level",

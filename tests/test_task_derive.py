@@ -159,3 +159,77 @@ def test_a_link_rule_is_checked_when_the_schema_is_read(tmp_path) -> None:  # ty
         bad.write_text(src.replace(old, new), encoding="utf-8")
         with pytest.raises(SchemaError, match=msg):
             load_schema(bad)
+
+
+def test_a_release_lists_the_derived_relations_apart_from_the_annotated_ones(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Applied at release: ``derived.json`` lists what the schema's rules derive (marked with the
+    rule and the relations it comes from), the annotation files hold the annotated items only, and
+    the manifest says so. On the real GI sentence, its two Interactions removed from a copy."""
+    import json
+    import shutil
+
+    from corpusdb.cli.main import main
+
+    src = shared_path("data", "bionlp-st-2011-bi-train")
+    data = tmp_path / "gi"
+    data.mkdir()
+    doc = "PMID-10383978-S8"
+    for ext in ("txt", "a1"):
+        shutil.copy(src / f"{doc}.{ext}", data / f"{doc}.{ext}")
+    a2 = (src / f"{doc}.a2").read_text("utf-8").splitlines()
+    (data / f"{doc}.a2").write_text(
+        "\n".join(ln for ln in a2 if not ln.startswith(("E7\t", "E8\t"))) + "\n", "utf-8"
+    )
+    db = str(tmp_path / "gi.sqlite")
+    for args in (["init", "gi", "--schema", "gi-2011"], ["import", "brat", str(data), "--kind", "gold", "--keep-unknown"],
+                 ["release", "v1", "--out", str(tmp_path / "rel")]):  # fmt: skip
+        assert main(["--db", db, *args]) == 0, args
+    rel = tmp_path / "rel"
+    derived = json.loads((rel / "derived.json").read_text("utf-8"))
+    got = derived["documents"][doc]
+    assert sorted(
+        (r["type"], tuple((a["role"], a["ref"]) for a in r["args"]), r["derived"]) for r in got
+    ) == [
+        ("Interaction", (("Agent", "T5"), ("Target", "T1")), "gi-bind-promoter"),
+        ("Interaction", (("Agent", "T5"), ("Target", "T3")), "gi-bind-promoter"),
+    ]
+    assert all(r["id"].startswith("D") and r["from"] for r in got)
+    assert [r["name"] for r in derived["rules"]] == ["gi-bind-promoter"]
+    brat = "".join(p.read_text("utf-8") for p in rel.glob("brat/**/*.a2"))
+    assert "Interaction Agent:T5 Target:T1" not in brat  # annotation files: annotated items only
+    manifest = json.loads((rel / "manifest.json").read_text("utf-8"))
+    assert manifest["derived_relations"] == {"file": "derived.json", "count": 2, "in_annotation_files": False}
+
+
+def test_agreement_includes_or_excludes_the_derived_relations(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """bob annotated GI's two Interactions, alice left them to the rule: excluded they disagree on
+    two relations, included (alice's derived from her BindTo and PromoterOf) they agree; the
+    report's settings say which."""
+    import json
+    import shutil
+
+    from corpusdb.cli.main import main
+
+    src = shared_path("data", "bionlp-st-2011-bi-train")
+    doc = "PMID-10383978-S8"
+    for who in ("alice", "bob"):
+        (tmp_path / who).mkdir()
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(src / f"{doc}.{ext}", tmp_path / who / f"{doc}.{ext}")
+    a2 = (src / f"{doc}.a2").read_text("utf-8").splitlines()
+    (tmp_path / "alice" / f"{doc}.a2").write_text(
+        "\n".join(ln for ln in a2 if not ln.startswith(("E7\t", "E8\t"))) + "\n", "utf-8"
+    )
+    db = str(tmp_path / "gi.sqlite")
+    assert main(["--db", db, "init", "gi", "--schema", "gi-2011"]) == 0
+    for who in ("alice", "bob"):
+        assert main(["--db", db, "import", "brat", str(tmp_path / who), "-a", who, "--keep-unknown"]) == 0
+    capsys.readouterr()
+    got = {}
+    for how in ("exclude", "include"):
+        assert main(["--db", db, "-f", "json", "agree", "-l", "relations", "--derived", how]) == 0
+        body = json.loads(capsys.readouterr().out)
+        assert body["settings"]["derived_relations"] == how
+        got[how] = body["pairs"][0]["overall"] if "pairs" in body else body
+    ex, inc = got["exclude"], got["include"]
+    assert (ex["only_a"] + ex["only_b"], inc["only_a"] + inc["only_b"]) == (2, 0), (ex, inc)

@@ -82,6 +82,13 @@ def test_a_biorelex_task_scores_as_evaluate_biorelex(capsys: Cap, tmp_path: Path
     errors = c.feedback("st", "alpha")[0]["errors"]
     _, fn, fp = want["Relation Extraction (any)"]
     assert (len(errors["false_negatives"]), len(errors["false_positives"])) == (fn, fp) and fn + fp > 0
+    # a member reads them once the phase has ended: false negatives are reference items of the
+    # blind split, hidden while runs are taken
+    capsys.readouterr()
+    assert main(["--db", url, "--as", "alpha-1", "task", "feedback", "alpha"]) == 0
+    text = capsys.readouterr().out
+    assert "hidden until the test phase ends" in text and errors["false_negatives"][0]["item"] not in text
+    c.end_phase("st")
     assert main(["--db", url, "--as", "alpha-1", "task", "feedback", "alpha"]) == 0
     text = capsys.readouterr().out
     assert f"missed (false negatives): {fn:g}" in text and f"wrong (false positives): {fp:g}" in text

@@ -410,3 +410,32 @@ def test_a_team_login_hands_in_a_run_and_reads_nothing_of_others_nor_the_gold(tm
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         roles.drop()
+
+
+def test_a_member_hands_a_run_in_with_the_cli_and_the_organizer_takes_it_in(
+    tmp_path: Path, capsys: Cap
+) -> None:
+    c, docs = _small_task(tmp_path)
+    db = ["--db", str(tmp_path / "t.sqlite")]
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for d in docs:
+        shutil.copy(MINI / f"{d}.a2", folder / f"{d}.a2")
+    capsys.readouterr()
+    code, out, err = run(
+        capsys, *db, "--as", "alpha-1", "task", "submit", "alpha", str(folder), "--run", "best"
+    )
+    assert code == 0 and "run handed in (submission 1)" in out, out + err
+    assert _stored(c) == (0, 0, 0)  # nothing stored before the intake
+    code, out, err = run(capsys, *db, "--as", "alpha-1", "task", "intake")
+    assert code == 5  # the organizers' (leads') step
+    code, out, _ = run(capsys, *db, "task", "intake")
+    assert code == 0 and "submission 1 of alpha: stored as best" in out
+    assert _stored(c) == (len(docs), 1, 1)
+    code, out, _ = run(capsys, *db, "--as", "alpha-1", "-f", "json", "task", "submissions")
+    assert code == 0 and [(s["run"], s["status"]) for s in json.loads(out)] == [("best", "stored")]
+    code, out, _ = run(
+        capsys, *db, "--as", "alpha-1", "task", "submit", "alpha", str(folder), "--run", "best"
+    )
+    code, out, _ = run(capsys, *db, "task", "intake")  # the same name again: refused, said why
+    assert code == 0 and "submission 2 of alpha: refused" in out and "already has a run 'best'" in out

@@ -102,9 +102,9 @@ async def test_edit_a_gold_span_boundaries_type_attributes_and_grounding(ready_u
         assert editor.draft.fragments == ((1, 10),)
         await press(pilot, "left")
         await press(pilot, "t")
-        await type_text(pilot, "protein-complex")
+        await type_text(pilot, "/protein-complex")  # "/": the schema's type keys pick at once
         await press(pilot, "enter")
-        await press(pilot, "i", "a")  # the first attribute the schema offers: mutant
+        await press(pilot, "i", "m", "enter")  # the attributes checklist: tick mutant, accept
         await press(pilot, "g")
         await type_text(pilot, "uniprot:P60568")
         await press(pilot, "enter")
@@ -144,7 +144,7 @@ async def test_edit_a_gold_relation_label_tags_and_argument(ready_url: str) -> N
     app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
     async with app.run_test() as pilot:
         await _open(app, pilot, "d1")
-        await press(pilot, "a", "x", "b")  # IL-2 (alice) kept, CD25 refused, the third IL-2 (bob) kept
+        await press(pilot, "1", "0", "2")  # IL-2 (alice) kept, CD25 refused, the third IL-2 (bob) kept
         carol = Corpus.open("demo", url=ready_url, user="carol")
         first_il2 = next(s.id for s in carol.gold("d1").annotations.spans if s.start == 0)
         await press(pilot, "n")  # bob's relation STAT5–IL-2 (its arguments are gold now)
@@ -269,7 +269,7 @@ async def test_a_boundary_dispute_is_one_conflict_with_each_sources_boundaries(s
         assert a_view.marks == [(wide, wide + 20)] and b_view.marks == [(inner, inner + 11)]
         text = screen_text(app)
         assert "'receptor alpha chain'" in text and "'alpha chain'" in text
-        await press(pilot, "b")  # bob's boundaries decide the dispute
+        await press(pilot, "2")  # bob's boundaries decide the dispute
         assert "0 open" in str(screen.sub_title)
     carol = Corpus.open("p", url=sqlite_url, user="carol")
     assert [s.text for s in carol.gold("doc").annotations.spans] == ["alpha chain"]
@@ -295,12 +295,12 @@ async def test_taking_a_version_that_overlaps_a_gold_span_asks_first(sqlite_url:
     app = build_app(open_facade(sqlite_url, "p", "carol"), start=None)
     async with app.run_test() as pilot:
         await _open(app, pilot, "doc")
-        await press(pilot, "a")
+        await press(pilot, "1")
         assert isinstance(app.screen, MessageScreen)
         assert "Gold already has" in screen_text(app)
         await press(pilot, "escape")
         assert [s.text for s in carol.gold("doc").annotations.spans] == ["alpha chain"]
-        await press(pilot, "a", "enter")  # taken anyway, knowingly
+        await press(pilot, "1", "enter")  # taken anyway, knowingly
     texts = sorted(s.text for s in carol.gold("doc").annotations.spans)
     assert texts == ["alpha chain", "receptor alpha chain"]
 
@@ -343,7 +343,7 @@ async def test_narrow_terminal_keeps_the_gold_and_stacks_the_sources_on_s(ready_
         await press(pilot, "s")
         assert a_view.display and b_view.display and not gold.display
         assert a_view.region.x == b_view.region.x and a_view.region.bottom <= b_view.region.y  # stacked
-        await press(pilot, "a")  # keys still decide with the sources shown
+        await press(pilot, "1")  # keys still decide with the sources shown
     gold_ann = Corpus.open("demo", url=ready_url, user="carol").gold("d1").annotations
     assert any(s.start == 0 and s.text == "IL-2" for s in gold_ann.spans)
 
@@ -355,7 +355,7 @@ async def test_edit_a_decided_conflicts_gold_item_in_place(ready_url: str) -> No
     carol = Corpus.open("demo", url=ready_url, user="carol")
     async with app.run_test() as pilot:
         screen = await _open(app, pilot, "d1")
-        await press(pilot, "a")  # IL-2 taken from alice; the list moves on to CD25
+        await press(pilot, "1")  # IL-2 taken from alice; the list moves on to CD25
         (taken,) = [s for s in carol.gold("d1").annotations.spans if s.start == 0]
         await press(pilot, "up")  # back to the decided IL-2
         assert screen._current().key == "span:0-4"
@@ -378,7 +378,7 @@ async def test_edit_the_gold_span_under_the_gold_texts_cursor(ready_url: str) ->
         assert screen.focused is screen.query_one("#text", DocumentView)
         await press(pilot, "ctrl+home", "n")  # the first gold span: STAT5 (the merge put it there)
         await press(pilot, "m", "t")
-        await type_text(pilot, "gene")
+        await type_text(pilot, "/gene")
         await press(pilot, "enter", "enter")
     carol = Corpus.open("demo", url=ready_url, user="carol")
     (stat5,) = [s for s in carol.gold("d1").annotations.spans if s.text == "STAT5"]
@@ -395,7 +395,7 @@ async def test_new_gold_span_on_a_selection_of_the_gold_text(ready_url: str) -> 
         await press(pilot, "tab", "ctrl+home", "w", "w", "w", "w")  # on «T»
         await press(pilot, "W", "W")  # select «T cells»
         await press(pilot, "plus")
-        await type_text(pilot, "cell")
+        await type_text(pilot, "/cell")
         await press(pilot, "enter")
         editor = app.screen
         assert isinstance(editor, GoldEditScreen) and editor.draft.text == "T cells"
@@ -413,7 +413,7 @@ async def test_new_gold_relation_between_gold_spans(ready_url: str) -> None:
     app = build_app(open_facade(ready_url, "demo", "carol"), start=None)
     async with app.run_test() as pilot:
         await _open(app, pilot, "d1")
-        await press(pilot, "a")  # IL-2 at 0 into gold (STAT5 is there already)
+        await press(pilot, "1")  # IL-2 at 0 into gold (STAT5 is there already)
         await press(pilot, "r")
         await type_text(pilot, "IL-2")
         await press(pilot, "enter")
@@ -463,3 +463,23 @@ async def test_remove_the_gold_span_under_the_cursor_after_asking(ready_url: str
     assert carol.gold("d1").annotations.spans == ()
     last = carol.decisions("d1")[-1]
     assert (last.method, last.before["text"], last.after) == ("edited", "STAT5", None)
+
+
+@run_async
+async def test_start_from_which_version_takes_the_letters_it_shows(sqlite_url: str) -> None:
+    """One dialog behaviour (issue #25.2): the "start from which version?" picker shows A: and B:
+    and takes a and b (it took only the arrows); then the type picker's key, in the same burst."""
+    from tui.screens.pickers import PickScreen
+    from tui.testing import burst
+
+    _alternatives(sqlite_url)
+    app = build_app(open_facade(sqlite_url, "p", "carol"), start=None)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _open(app, pilot, "doc")
+        await press(pilot, "e")
+        assert isinstance(app.screen, PickScreen) and "Start from which version?" in screen_text(app)
+        assert "a A:" in screen_text(app) and "b B:" in screen_text(app)  # the keys, shown beside
+        await press(pilot, "escape")
+        await burst(pilot, "e", "b", "p")  # bob's «alpha chain», retyped protein: one burst
+    carol = Corpus.open("p", url=sqlite_url, user="carol")
+    assert [(s.text, s.type) for s in carol.gold("doc").annotations.spans] == [("alpha chain", "protein")]

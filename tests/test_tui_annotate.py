@@ -137,7 +137,7 @@ async def test_attributes_grounding_fragment_and_link(url: str) -> None:
         await settle(pilot)
         view = annotate_screen(app).view
         await add_span(pilot, "pro")  # T1 IL-2
-        await press(pilot, "i", "a")  # first attribute: mutant
+        await press(pilot, "i", "m", "enter")  # the attributes checklist: tick mutant, accept
         await press(pilot, "g")
         await type_text(pilot, "x:1")
         await press(pilot, "enter")  # refused: not a database of the schema; the prompt stays

@@ -135,7 +135,7 @@ async def test_save_state_stays_visible_at_80_columns(url: str) -> None:
         assert isinstance(screen, AnnotateScreen)
         screen.view.move_to(D1.index("Mutant"))
         await press(pilot, *["W"] * 9)  # Mutant ... chain
-        await press(pilot, "a", "p", "i", "a", "g")  # a long span with an attribute and a grounding:
+        await press(pilot, "a", "p", "i", "m", "enter", "g")  # a long span with an attribute and a grounding:
         await type_text(pilot, "pfam:PF00001")  # its details are wider than the status line
         await press(pilot, "enter", "g")
         await type_text(pilot, "uniprot:P60568")
@@ -261,7 +261,7 @@ async def test_a_lead_looking_writes_no_gold_and_deciding_does(sqlite_url: str) 
         assert owner.sets(kind="gold") == [] and owner.decisions("d1") == []
         app.open_adjudication("d1")
         await settle(pilot)
-        await press(pilot, "a")  # acting: take alice's IL-2
+        await press(pilot, "1")  # acting: take alice's IL-2
     decisions = {(d.method, d.decided_by) for d in owner.decisions("d1")}
     assert ("adjudicated", "lena") in decisions  # the decision, in lena's name
     assert any(m == "unanimous" for m, _ in decisions)  # and the agreed items merged before it

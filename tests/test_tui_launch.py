@@ -49,11 +49,12 @@ async def test_keys_typed_while_the_document_list_loads_are_replayed(sqlite_url:
             await pilot.pause()
             assert "Loading" in screen_text(app) and screen.rows == []  # painted, data not read yet
             await pilot.press("down", "enter")  # the second document, typed before the list is there
-            assert screen.typed_ahead is not None and [k.key for k in screen.typed_ahead] == ["down", "enter"]
+            assert screen.keys_wait and app.held_keys == ["down", "enter"]  # kept by the app, in order
             assert app.screen is screen and screen.rows == []
             give_back(held)  # the list is read; then the keys act, in their order
             await settle(pilot)
-            assert screen.typed_ahead is None and [r.document for r in screen.rows] == ["d1", "d2", "d3"]
+            assert not screen.keys_wait and app.held_keys == []
+            assert [r.document for r in screen.rows] == ["d1", "d2", "d3"]
             assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "d2"
     finally:
         give_back(held)
@@ -67,7 +68,7 @@ async def test_keys_after_the_list_is_shown_act_at_once(sqlite_url: str) -> None
     async with app.run_test() as pilot:
         await settle(pilot)
         screen = app.screen
-        assert isinstance(screen, DocumentsScreen) and screen.typed_ahead is None
+        assert isinstance(screen, DocumentsScreen) and not screen.keys_wait
         await pilot.press("down", "down", "enter")
         await settle(pilot)
         assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "d3"
@@ -127,7 +128,7 @@ async def test_corpusdb_tui_paints_before_the_project_opens_and_hands_keys_on(sq
         opening = app.screen
         assert isinstance(opening, OpeningScreen) and "Opening the project" in screen_text(app)
         await pilot.press("down", "enter")  # the second document, typed before anything is read
-        assert opening.typed_ahead is not None and [k.key for k in opening.typed_ahead] == ["down", "enter"]
+        assert opening.keys_wait and app.held_keys == ["down", "enter"]  # kept by the app, in order
         go.set()
         await settle(pilot)
         assert app.facade is not None and app.facade.user == "alice"

@@ -142,7 +142,7 @@ async def test_agreement_pairs_and_documents_show_the_reports_figures(demo_url: 
                           for r in per]  # fmt: skip
         assert raters[0][0] == f"{body['per_rater']['lowest']} (lowest)"
         await _on(
-            pilot, "m", lambda: screen.measure == 1, "kappa"
+            pilot, "M", lambda: screen.measure == 1, "kappa"
         )  # the matrix of Cohen's kappa on the types of matched spans
         kap = body["matrices"]["type_kappa"]["values"]
         assert [r[1:] for r in _cells(matrix)] == [
@@ -183,7 +183,9 @@ async def test_lowest_document_to_its_conflicts_in_two_keys_writing_nothing(demo
         assert screen.adj is not None and screen.adj.conflicts.open == found.open == 38
         assert "(read-only)" in screen_text(app) and f"{found.open} open" in str(screen.sub_title)
         # browsing, and every deciding key: nothing is decided, merged or written
-        await press(pilot, "n", "n", "p", "s", "h", "a", "b", "x", "e", "1", "A", "X", "E", "R")
+        await press(
+            pilot, "n", "n", "p", "s", "h", "1", "2", "0", "x", "e", "m", "number_sign", "S", "u", "R"
+        )
         assert isinstance(app.screen, LeadConflictsScreen)
         await _on(pilot, "escape", lambda: isinstance(app.screen, LeadScreen), "back")
         await press(pilot, "enter")  # again, another way back
@@ -197,13 +199,13 @@ async def test_lowest_document_to_its_conflicts_in_two_keys_writing_nothing(demo
 
 @run_async
 async def test_w_turns_looking_into_adjudicating(demo_url: str) -> None:
-    """From the read-only view, W opens the real adjudication (agreed items merged into gold then)."""
+    """From the read-only view, A opens the real adjudication (agreed items merged into gold then)."""
     app = _demo_app(demo_url)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, "5", "enter")
         await _drilled(pilot)
-        await press(pilot, "W")
+        await press(pilot, "A")
         await wait_until(
             pilot, lambda: type(app.screen) is AdjudicateScreen and app.screen.adj is not None, "adjudicate"
         )
@@ -212,7 +214,7 @@ async def test_w_turns_looking_into_adjudicating(demo_url: str) -> None:
         lead = Corpus.open("sample", url=demo_url)
         with pytest.raises(NotFound):  # opening to adjudicate still writes nothing ...
             lead.gold("esp.train-doc-100")
-        await press(pilot, "a")  # ... until the first decision, which merges the agreed items first
+        await press(pilot, "1")  # ... until the first decision, which merges the agreed items first
         await wait_until(pilot, lambda: bool(lead.decisions("esp.train-doc-100")), "a decision")
     gold = lead.gold("esp.train-doc-100")
     assert gold.annotations.spans  # the unanimous spans, merged by adjudicating, not by looking
@@ -241,9 +243,9 @@ async def test_relations_beside_spans_and_their_pair_matrix(sqlite_url: str) -> 
         assert rows[("spans", "type κ (matched spans)")][2] == _f(kappa["value"])
         per_type = {r[0]: r for r in _cells(screen.query_one("#agreement", DataTable))}
         assert per_type["bind (relations)"][5] == _f(rel["per_type"]["rows"][0]["value"])
-        await press(pilot, "4", "m")
+        await press(pilot, "4", "M")
         await _on(
-            pilot, "m", lambda: screen.measure == 2, "relation F1"
+            pilot, "M", lambda: screen.measure == 2, "relation F1"
         )  # span F1, span type kappa, relation F1
         assert "relation F1" in screen_text(app)
         matrix = _cells(screen.query_one("#matrix", DataTable))

@@ -203,7 +203,7 @@ async def test_relation_view_lists_navigates_and_shows_both_ends(url: str) -> No
         screen = app.screen
         assert isinstance(screen, AnnotateScreen)
         view = screen.view
-        await press(pilot, "R")
+        await press(pilot, "V")
         ol = screen.query_one("#relations")
         assert screen.focused is ol and screen._current_list() == "relations"
         text = screen_text(app)
@@ -280,7 +280,7 @@ async def test_adjudication_gold_shows_relation_markers(sqlite_url: str) -> None
         for _ in range(6):  # take alice's version of every open conflict
             if not any(c.decision is None for c in screen.shown):
                 break
-            await press(pilot, "a")
+            await press(pilot, "1")
         gold = Corpus.open("demo", url=sqlite_url, user="carol").gold("d1").annotations
         assert gold.relations, "alice's R1 is in gold"
         view = screen.query_one("#text", DocumentView)
@@ -349,7 +349,7 @@ async def test_bb_2011_document_every_relation_marked_at_80_and_160(
                 if any(len(alice.span(a.ref).text) > 24 for a in r.args)
             )
             long_text = max((alice.span(a.ref).text for a in rel.args), key=len)
-            await press(pilot, "R")
+            await press(pilot, "V")
             screen.query_one("#relations").highlighted = k
             await settle(pilot)
             status = str(screen.query_one("#status").render())

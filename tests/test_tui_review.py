@@ -36,11 +36,11 @@ async def test_adjudicate_conflicts_with_one_key(ready_url: str) -> None:
         assert isinstance(screen, AdjudicateScreen)
         # Opening merged what both had (STAT5) into gold; the first open conflict is IL-2 (alice only).
         assert "span:0-4" in screen_text(app) and "1 agreed" in str(screen.sub_title)
-        await press(pilot, "a")  # take alice's IL-2
-        await press(pilot, "X")  # CD25: neither, with a reason
+        await press(pilot, "1")  # take alice's IL-2
+        await press(pilot, "number_sign", "0")  # CD25: neither, with a reason
         await type_text(pilot, "not a binding partner here")
         await press(pilot, "enter")
-        await press(pilot, "b")  # the second IL-2: take bob's
+        await press(pilot, "2")  # the second IL-2: take bob's
         assert "2 open" in str(screen.sub_title)  # the two relations remain
     carol = Corpus.open("demo", url=ready_url, user="carol")
     gold = carol.gold("d1").annotations
@@ -62,7 +62,7 @@ async def test_adjudicate_edit_a_relation_label_and_side_by_side(ready_url: str)
         await settle(pilot)
         app.open_adjudication("d1")
         await settle(pilot)
-        await press(pilot, "a", "x", "b")  # spans first: IL-2 kept, CD25 refused, second IL-2 kept
+        await press(pilot, "1", "0", "2")  # spans first: IL-2 kept, CD25 refused, second IL-2 kept
         await press(pilot, "s")  # side by side: alice on top, bob below
         texts = screen_text(app)
         assert "A · alice" in texts and "B · bob" in texts

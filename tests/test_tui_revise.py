@@ -1,5 +1,5 @@
 """The adjudicate screen's revision keys (issue #15): a decided conflict is decided again, ``u`` undoes
-a decision, ``F`` checks and finishes gold behind a confirmation; each asserted on the database."""
+a decision, ``S`` checks and finishes gold behind a confirmation; each asserted on the database."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ async def test_redecide_and_undo_with_keys(ready_url: str) -> None:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, AdjudicateScreen)
-        await press(pilot, "a")  # span:0-4, IL-2: alice's version
+        await press(pilot, "1")  # span:0-4, IL-2: alice's version
         carol = Corpus.open("demo", url=ready_url, user="carol")
         assert [s.start for s in carol.gold("d1").annotations.spans if s.start == 0] == [0]
         await press(pilot, "up")  # back to the decided line
         assert screen._current().key == "span:0-4"  # type: ignore[union-attr]
-        await press(pilot, "b")  # decided again: bob has nothing there, so no IL-2 in gold
+        await press(pilot, "2")  # decided again: bob has nothing there, so no IL-2 in gold
         assert [s for s in carol.gold("d1").annotations.spans if s.start == 0] == []
         decs = [d for d in carol.decisions("d1") if d.item_kind == "span" and d.method == "adjudicated"]
         assert [(bool(d.item_id), d.superseded_by is not None) for d in decs] == [
@@ -63,7 +63,7 @@ async def test_finish_gold_with_confirmation(ready_url: str) -> None:
         app.open_adjudication("d1")
         await settle(pilot)
         screen = app.screen
-        await press(pilot, "F")  # conflicts are open: the check lists them, Enter only closes
+        await press(pilot, "S")  # conflicts are open: the check lists them, Enter only closes
         assert isinstance(app.screen, MessageScreen)
         text = screen_text(app)
         assert "decide span:0-4 first" in text and "open: span:0-4" in text
@@ -78,7 +78,7 @@ async def test_finish_gold_with_confirmation(ready_url: str) -> None:
                     carol.resolve("d1", x.key, reject=True)
         assert carol.conflicts("d1")[0].open == 0
         await press(pilot, "R")
-        await press(pilot, "F")
+        await press(pilot, "S")
         assert isinstance(app.screen, MessageScreen)
         text = screen_text(app)
         assert "gold can be finished" in text or "schema error" in text
@@ -86,9 +86,10 @@ async def test_finish_gold_with_confirmation(ready_url: str) -> None:
         assert app.screen is screen
         assert carol.gold("d1").info.status == "submitted"  # finished
         n = len(carol.decisions("d1"))
-        await press(pilot, "u", "a")  # frozen: neither undo nor a new take writes anything
+        await press(pilot, "u", "1")  # frozen: neither undo nor a new take is offered or written
         assert len(carol.decisions("d1")) == n and carol.gold("d1").info.status == "submitted"
-        assert any("gold is finished" in n.message for n in app._notifications)
+        assert any("gold finished" in n.message for n in app._notifications)
+        assert "Next document" in screen_text(app) and "Neither" not in screen_text(app)  # the footer
 
 
 @run_async
@@ -107,7 +108,7 @@ async def test_a_decision_on_a_stale_screen_loses(ready_url: str) -> None:
         lena = Corpus.open("demo", url=ready_url, user="lena")
         lena.resolve("d1", "span:0-4", take="alice", reason="meanwhile")
         n = len(lena.decisions("d1"))
-        await press(pilot, "b")  # on the screen span:0-4 is still open
+        await press(pilot, "2")  # on the screen span:0-4 is still open
         assert len(lena.decisions("d1")) == n
 
         def spans() -> list[tuple[str | None, bool]]:
@@ -120,13 +121,13 @@ async def test_a_decision_on_a_stale_screen_loses(ready_url: str) -> None:
         assert line.decision is not None and line.decision.decided_by == "lena"
         if screen._current().key != "span:0-4":  # type: ignore[union-attr]
             await press(pilot, "up")
-        await press(pilot, "b")  # shown decided: deciding it again is a revision
+        await press(pilot, "2")  # shown decided: deciding it again is a revision
         assert spans() == [("lena", False), ("carol", True)]
         first, other = [x.key for x in lena.conflicts("d1")[0].conflicts if not x.blocked][:2]
         lena.resolve("d1", first, take="alice")  # another conflict, decided behind carol's screen
         n = len(lena.decisions("d1"))
         while screen._current().key != other:  # type: ignore[union-attr]  # open on both sides
             await press(pilot, "down")
-        await press(pilot, "b")
+        await press(pilot, "2")
         assert len(lena.decisions("d1")) == n
         assert any("changed since you read it" in n.message for n in app._notifications)

@@ -110,7 +110,7 @@ async def test_annotating_every_hit_from_the_search_screen_and_undoing_it(sqlite
         await type_text(pilot, "soil")
         await press(pilot, "enter")
         await settle(pilot)
-        await press(pilot, "A")
+        await press(pilot, "a")  # annotate (every hit): the one key map's a
         assert isinstance(app.screen, PickScreen)
         await type_text(pilot, "/Soil")
         await press(pilot, "enter")
@@ -119,7 +119,7 @@ async def test_annotating_every_hit_from_the_search_screen_and_undoing_it(sqlite
         got = [(h.document, h.start, h.type) for h in alice.search("type:*", limit=None).hits]
         assert got == [("d1", a, "Soil") for a in soils(D1)] + [("d2", a, "Soil") for a in soils(D2)]
         assert c.as_user("bob").search("type:*").hits == ()
-        await press(pilot, "U")
+        await press(pilot, "u")  # undo (the bulk annotation)
         await settle(pilot)
         assert alice.search("type:*").hits == ()
 

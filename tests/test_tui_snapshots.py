@@ -162,5 +162,5 @@ def test_snapshot_relations_160x50(snap_compare: Compare, sqlite_url: str) -> No
     build_sample(sqlite_url)
     fill_relations(sqlite_url)
     assert snap_compare(
-        _app(sqlite_url, "alice", "d1"), run_before=_settled, press=["R", "down"], terminal_size=(160, 50)
+        _app(sqlite_url, "alice", "d1"), run_before=_settled, press=["V", "down"], terminal_size=(160, 50)
     )

@@ -6,11 +6,13 @@ Why apart: the screen only runs keys and dialogs; these functions work on the wo
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from corpusdb.basics.records import Annotations, Argument, Entity, Link, Relation, Span
@@ -54,17 +56,126 @@ def is_agreed(conflict: Any) -> bool:
     return not conflict.differs and conflict.decision is not None and conflict.decision.method == "unanimous"
 
 
-def conflict_label(conflict: Any) -> Text:
-    """One line of the conflict list: state, kind, first version, what differs."""
-    if conflict.decision is not None:
+def decided_letters(conflict: Any, sources: Sequence[Any]) -> str:
+    """The sources whose version the decision took (``"A"``, ``"AB"``), ``"-"`` for neither (a refusal),
+    ``""`` when open or when the decision came from no source's version as it is (added by hand)."""
+    d = conflict.decision
+    if d is None:
+        return ""
+    if not d.item_id:
+        return "-"
+    used = {(int(s["set_id"]), str(s.get("local_id") or "")) for s in d.sources if "set_id" in s}
+    for v in conflict.variants:
+        if not v.absent and any((s.set_id, s.local_id) in used for s in v.sources):
+            return "".join(
+                source_letter(i) for s in v.sources if (i := source_index(sources, s.set_id)) is not None
+            )
+    return ""
+
+
+def decided_variant(conflict: Any) -> Any | None:
+    """The version the conflict's decision took (None: open, refused, or made by hand)."""
+    d = conflict.decision
+    if d is None or not d.item_id:
+        return None
+    used = {(int(s["set_id"]), str(s.get("local_id") or "")) for s in d.sources if "set_id" in s}
+    return next(
+        (
+            v
+            for v in conflict.variants
+            if not v.absent and any((s.set_id, s.local_id) in used for s in v.sources)
+        ),
+        None,
+    )
+
+
+def conflict_label(conflict: Any, sources: Sequence[Any] = ()) -> Text:
+    """One line of the conflict list: state, kind, the version shown, what differs.
+
+    A decided line shows the version decided (its letters after the mark: ``✓A``, ``✓-`` for
+    neither, ``✓✎`` edited), an open one its first version."""
+    d = conflict.decision
+    if d is not None:
         mark, style = ("=", "dim") if is_agreed(conflict) else ("✓", "green")
     elif conflict.blocked:
         mark, style = ("⊘", "yellow")
     else:
         mark, style = ("●", "bold red")
-    shown = next((v.display for v in conflict.variants if not v.absent), conflict.key)
+    taken = decided_variant(conflict)
+    shown: str | Text
+    if d is not None and not is_agreed(conflict):
+        if not d.item_id:
+            mark = "✓-"  # neither: the version shown struck through (not in gold)
+            shown = Text(next((v.display for v in conflict.variants if not v.absent), conflict.key), "strike")
+        elif d.method == "edited" or taken is None:
+            mark, shown = "✓✎", _edited_display(d, conflict)
+        else:
+            mark, shown = f"✓{decided_letters(conflict, sources) or '?'}", taken.display
+    else:
+        shown = next((v.display for v in conflict.variants if not v.absent), conflict.key)
     differs = f" · {','.join(conflict.differs)}" if conflict.differs else ""
     return Text.assemble((f"{mark} ", style), (f"{conflict.kind} ", "bold"), shown, (differs, "italic"))
+
+
+def pending_label(conflict: Any, what: str) -> Text:
+    """A conflict decided on screen whose decision is still being saved: ``… took A · span ...``."""
+    shown = next((v.display for v in conflict.variants if not v.absent), conflict.key)
+    return Text.assemble(("… ", "yellow"), (f"{what} ", "italic"), (f"{conflict.kind} ", "bold"), shown)
+
+
+def _edited_display(d: Any, conflict: Any) -> str:
+    """What an edited decision put into gold, in the shape of a version's display."""
+    after = d.after if isinstance(d.after, dict) else None
+    if after:
+        typ = after.get("type") or after.get("name") or ""
+        frags = after.get("fragments") or ()
+        where = ";".join(f"{a}-{b}" for a, b in frags)
+        text = after.get("text")
+        parts = [str(typ), where, f"'{text}'" if text else ""]
+        label = after.get("label")
+        if label is not None:
+            parts.append(f"label={label}")
+        value = after.get("value")
+        if value is not None:
+            parts.append(f"={value}")
+        shown = " ".join(p for p in parts if p)
+        if shown:
+            return f"{shown} (edited)"
+    return f"{d.item_id or conflict.key} (edited)"
+
+
+def wrap_label(label: Text, width: int, indent: int = 2) -> Text:
+    """``label`` wrapped at word boundaries to ``width`` cells, continuation lines indented by
+    ``indent`` (only a word longer than a line is cut). ``width`` < 10: unchanged (not laid out)."""
+    if width < 10 or label.cell_len <= width:
+        return label
+    plain = label.plain
+    pieces: list[tuple[int, int]] = []  # (start, end) of each line in ``plain``
+    start = end = 0
+    room = width
+    for m in re.finditer(r"\S+", plain):
+        a, b = m.span()
+        if start == end:  # first word of a line
+            start = end = a
+        if cell_len(plain[start:b]) <= room:
+            end = b
+            continue
+        if end > start:  # the line is full: the word starts the next one
+            pieces.append((start, end))
+            room = width - indent
+            start = end = a
+        while cell_len(plain[start:b]) > room:  # a word longer than a line: cut it
+            cut = start + 1
+            while cut < b and cell_len(plain[start : cut + 1]) <= room:
+                cut += 1
+            pieces.append((start, cut))
+            room = width - indent
+            start = end = cut
+        end = b
+    if end > start:
+        pieces.append((start, end))
+    lines = [label[a:b] if i == 0 else Text(" " * indent) + label[a:b] for i, (a, b) in enumerate(pieces)]
+    return Text("\n").join(lines)
 
 
 def variant_rows(conflict: Any, sources: Sequence[Any]) -> list[tuple[str, str]]:
@@ -210,3 +321,35 @@ def retype_relation(rel: Relation, rtype: Any) -> Relation:
     label = rel.label if rtype.labels else None
     tags = tuple(t for t in rel.tags if t in rtype.tags)
     return replace(rel, type=rtype.name, args=args, label=label, tags=tags)
+
+
+# -- an item's decision history ---------------------------------------------------------------------
+def item_history(conflict: Any, decisions: Sequence[Any]) -> list[Any]:
+    """The decisions (``DecisionInfo``, oldest first) ever taken on ``conflict``'s item: those that
+    used one of its versions (as the workflow finds a conflict's decision), the one in force, the
+    decisions they revised or that revised them, and edits of the gold item they made."""
+    refs = {(s.set_id, s.local_id) for v in conflict.variants for s in v.sources if s.local_id}
+    by_id = {d.id: d for d in decisions}
+    found = {
+        d.id
+        for d in decisions
+        if any("set_id" in s and (int(s["set_id"]), str(s.get("local_id") or "")) in refs for s in d.sources)
+    }
+    if conflict.decision is not None:
+        found.add(conflict.decision.id)
+    changed = True
+    while changed:  # follow revisions both ways, and edits of the same gold item
+        items = {(by_id[i].item_kind, by_id[i].item_id) for i in found if i in by_id and by_id[i].item_id}
+        more = {
+            d.id
+            for d in decisions
+            if d.id not in found
+            and (
+                d.superseded_by in found
+                or any(by_id[i].superseded_by == d.id for i in found if i in by_id)
+                or (d.item_id and (d.item_kind, d.item_id) in items)
+            )
+        }
+        changed = bool(more)
+        found |= more
+    return sorted((by_id[i] for i in found if i in by_id), key=lambda d: d.id)

@@ -9,18 +9,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
+import weakref
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
-from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.binding import BindingType
+from textual.screen import ModalScreen, Screen
+from textual.worker import NoActiveWorker, WorkerState, get_current_worker
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
 from tui.commands import DocumentCommands
 from tui.facade import TuiFacade
-from tui.screens.base import BaseScreen, ReloadingScreen
+from tui.screens.base import BaseScreen
 from tui.screens.documents import DocumentsScreen
 from tui.screens.lead import LeadScreen
 
@@ -34,10 +39,7 @@ class CorpusApp(App[None]):
     CSS_PATH = "corpusdb.tcss"
     TITLE = "corpusdb"
     COMMANDS = App.COMMANDS | {DocumentCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("G,f2", "guideline", "Guide"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("app")
 
     def __init__(
         self,
@@ -61,6 +63,10 @@ class CorpusApp(App[None]):
         """Why the ``opener`` failed (the app then ended): ``corpusdb tui`` raises it after ``run``."""
         self.login_session: Any = None
         """The person's ``corpusdb.store.login_session.LoginSession`` once logged in through ``gate``."""
+        self._keys: deque[events.Key] = deque()
+        self._key_in_flight: events.Key | None = None
+        self._key_since = 0.0
+        self._worker_screens: weakref.WeakKeyDictionary[Any, Screen[Any]] = weakref.WeakKeyDictionary()
 
     def on_unmount(self) -> None:
         stop = getattr(self, "_stop_listening", None)
@@ -79,29 +85,161 @@ class CorpusApp(App[None]):
 
     def notify(self, message: str, *, markup: bool = True, **kwargs: Any) -> None:  # type: ignore[override]
         """Notifications carry names, document ids and error texts from users: shown as written (no
-        markup, control characters replaced), whatever the caller asked for (issue #10.9)."""
+        markup, control characters replaced), whatever the caller asked for (issue #10.9).
+
+        A toast never covers a dialog (issue #25.8): toasts are hidden on dialogs (corpusdb.tcss), a
+        message raised while one is open is written on the dialog's own message line, and its toast
+        shows on the screen below once the dialog closes (for the rest of its time)."""
         from corpusdb.basics.terminal import clean
 
-        super().notify(clean(message), markup=False, **kwargs)
+        text = clean(message)
+        super().notify(text, markup=False, **kwargs)
+        if threading.get_ident() == self._thread_id:
+            self._tell_dialog(text, kwargs.get("severity", "information"))
+        elif self._dialog_open():
+            self.call_from_thread(self._tell_dialog, text, kwargs.get("severity", "information"))
+
+    def _dialog_open(self) -> bool:
+        stack = self._screen_stack
+        return bool(stack) and isinstance(stack[-1], ModalScreen)
+
+    def _tell_dialog(self, message: str, severity: str) -> None:
+        """The message on the open dialog's last line (its frame: ``.dialog``), if a dialog is open."""
+        if not self._dialog_open():
+            return
+        from textual.widgets import Static
+
+        screen = self._screen_stack[-1]
+        frame = next(iter(screen.query(".dialog")), None)
+        if frame is None:
+            return
+        found = list(frame.query("#dialog-message"))
+        line = found[0] if found else Static("", id="dialog-message", markup=False)
+        if not found:
+            frame.mount(line)
+        line.set_class(severity != "information", "-warning")
+        line.update(message)
 
     async def on_event(self, event: events.Event) -> None:
-        """A key or a click keeps a logged-in session alive (idle timeout).
-
-        Keys typed while the first screen still loads its data (or before the app ran: they wait
-        in the terminal) are kept by that screen and replayed once its data is shown, so typing
-        ahead after launch loses nothing. Priority bindings (quit) act at once."""
+        """A key or a click keeps a logged-in session alive (idle timeout); keys go through
+        ``_pump_keys``, one at a time and in order (issue #25.1)."""
         if self.login_session is not None and isinstance(event, (events.Key, events.MouseDown)):
             self.login_session.touch()
         if isinstance(event, events.Key) and not event.is_forwarded and self._screen_stack:
-            screen = self.screen
-            if isinstance(screen, ReloadingScreen) and screen.typed_ahead is not None:
-                if not await self._check_bindings(event.key, priority=True):
-                    screen.typed_ahead.append(event)
+            if self._keys or self._key_in_flight is not None or self.keys_wait():
+                if not await self._app_priority(event):  # quit acts at once
+                    self._keys.append(event)
+                    self._key_timer.resume()
                 return
+            await self._send_key(event)
+            return
         await super().on_event(event)
+
+    # -- keys, in order, to the screen they were typed for (issue #25.1) ---------------------------
+    # Why: Textual forwards a key to the focused widget's queue and resolves its binding only when
+    # it has bubbled up to the app, several queues later; an action that opens a dialog starts a
+    # worker that pushes the dialog later still, and the dialog focuses its input on mount. Keys
+    # typed in one burst (``a h``; a paste into a browser terminal) were forwarded meanwhile to the
+    # old screen's widget: lost (``h``) or taken as that screen's keys (``f``: add fragment). So the
+    # app sends one key at a time: the next one leaves only when the previous one has been handled
+    # all the way up (every queue on its path drained), and not while a screen is on its way:
+    # pushed but not yet mounted, still reading its first data, or a dialog action (a worker of
+    # group "dialog" or "open") running without a dialog on screen, between two of its dialogs.
+    # Then the keys reach the new screen, in order.
+
+    KEY_GROUPS = frozenset({"dialog", "open"})
+    """Worker groups whose workers push screens: keys wait while one runs with no screen of its own up."""
+
+    def keys_wait(self) -> bool:
+        """Whether a key typed now must wait for a screen on its way (see above)."""
+        if not self._screen_stack:
+            return False
+        screen = self.screen
+        if not screen.is_mounted or getattr(screen, "keys_wait", False):
+            return True
+        stack = self.screen_stack
+        for w in self.workers:
+            if w.group in self.KEY_GROUPS and w.state in (WorkerState.PENDING, WorkerState.RUNNING):
+                shown = self._worker_screens.get(w)
+                if shown is None or shown not in stack:
+                    return True
+        return False
+
+    @property
+    def held_keys(self) -> list[str]:
+        """The keys waiting (tests and the bench read it)."""
+        return [k.key for k in self._keys]
+
+    async def _app_priority(self, event: events.Key) -> bool:
+        """The app's own priority bindings (quit) act at once, even while keys wait."""
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if binding.priority and await self.run_action(binding.action, self):
+                return True
+        return False
+
+    async def _send_key(self, event: events.Key) -> None:
+        """Dispatch as Textual does (priority bindings, then the focused widget), and follow the key
+        up to the app: the next key leaves once it got there."""
+        target: Any = self.focused or self.screen
+        self._key_in_flight, self._key_since = event, time.monotonic()
+        await super().on_event(event)
+        self._follow(event, target, 0, dirty=True)
+
+    def _follow(
+        self, event: events.Key, node: Any, turns: int, *, passes: int = 0, dirty: bool = False
+    ) -> None:
+        """Run after ``node`` has processed what it has queued (the key, and what handling it
+        posted to itself), then at its parent, up to the app; then again from the focused widget
+        while a pass found work queued (an action's messages: an input's Submitted, which closes
+        a dialog), so the next key finds the screen the previous one left."""
+
+        def step() -> None:
+            queue = getattr(node, "_message_queue", None)
+            if queue is not None and not queue.empty() and turns < 20:
+                self._follow(event, node, turns + 1, passes=passes, dirty=True)  # what the key caused, first
+                return
+            parent = None if node is self else node._parent
+            if parent is not None and node.is_attached:
+                self._follow(event, parent, 0, passes=passes, dirty=dirty)
+            elif dirty and passes < 8 and self._screen_stack:
+                self._follow(event, self.focused or self.screen, 0, passes=passes + 1)
+            else:
+                self.call_later(self._key_done, event)
+
+        if not node.call_later(step):  # closed meanwhile: nothing more comes of the key
+            self.call_later(self._key_done, event)
+
+    async def _key_done(self, event: events.Key) -> None:
+        if self._key_in_flight is event:
+            self._key_in_flight = None
+            await self._pump_keys()
+
+    async def _pump_keys(self) -> None:
+        """Send the waiting keys, one at a time, while nothing makes them wait."""
+        if self._key_in_flight is not None and time.monotonic() - self._key_since > 2.0:
+            self._key_in_flight = None  # a key whose path was cut (its widget went away)
+        if not self._keys:
+            self._key_timer.pause()
+            return
+        if self._key_in_flight is not None or self.keys_wait():
+            return
+        await self._send_key(self._keys.popleft())
+
+    def push_screen(  # type: ignore[override]
+        self, screen: Any, callback: Any = None, wait_for_dismiss: bool = False, *, mode: str | None = None
+    ) -> Any:
+        """Remember which screen a worker waits on (``push_screen_wait``): keys pass to it."""
+        result = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)  # type: ignore[call-overload]
+        if wait_for_dismiss:
+            with contextlib.suppress(NoActiveWorker):
+                shown = screen if isinstance(screen, Screen) else self.get_screen(screen)
+                self._worker_screens[get_current_worker()] = shown
+        return result
 
     def on_mount(self) -> None:
         from corpusdb.store import writers
+
+        self._key_timer = self.set_interval(0.02, self._pump_keys, pause=True)
 
         # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
         self._stop_listening = writers.on_wait(self._writer_waits)
@@ -116,20 +254,21 @@ class CorpusApp(App[None]):
             self.push_screen(LoginScreen())
             return
         self.title = f"corpusdb · {self.facade.project.name}"
-        self.push_screen(self._home())
+        home = self._home()
+        if self.start and type(home).__name__ == "JudgeScreen" and "+" in self.start:
+            home.start = self.start  # type: ignore[attr-defined]  # the judge's home opens at that unit
+            self.push_screen(home)
+            return
+        self.push_screen(home)
         if self.start:
             self.open_document(self.start)
 
-    def opened(self, facade: TuiFacade, typed: list[events.Key]) -> None:
-        """The project is open (``OpeningScreen``): the user's first screen takes its place, with
-        the keys typed so far to replay once its data is shown."""
+    def opened(self, facade: TuiFacade) -> None:
+        """The project is open (``OpeningScreen``): the user's first screen takes its place; keys
+        typed meanwhile wait in the app until that screen's data is shown (``keys_wait``)."""
         self.facade = facade
         self.title = f"corpusdb · {facade.project.name}"
         home = self._home()
-        if isinstance(home, ReloadingScreen) and home.typed_ahead is not None:
-            home.typed_ahead[:0] = typed
-        else:  # a screen without data to wait for: the keys act on it at once
-            self.call_after_refresh(lambda: [(self.focused or self.screen)._forward_event(k) for k in typed])
         self.switch_screen(home)
         if self.start:
             self.open_document(self.start)
@@ -190,6 +329,10 @@ class CorpusApp(App[None]):
 
     def _home(self) -> Screen[object]:
         role = self.facade.role
+        if role == "annotator" and self.facade.judging:  # a judge: their units, the topic beside each
+            from tui.screens.judge import JudgeScreen
+
+            return JudgeScreen()
         if role in ("annotator", "system"):
             return DocumentsScreen()
         if role == "adjudicator" and self.facade.has("adjudication_queue"):
@@ -199,12 +342,32 @@ class CorpusApp(App[None]):
         return LeadScreen()
 
     # -- navigation -------------------------------------------------------------------------------
-    def open_document(self, document: str, *, at: tuple[int, int] | None = None, query: str = "") -> None:
+    def open_document(
+        self, document: str, *, at: tuple[int, int] | None = None, query: str = "", annotate: bool = False
+    ) -> None:
         """Annotate my set on ``document``: read it in a worker, then show it in one paint (at a
-        search hit ``at``, with that search's hits marked, when given)."""
+        search hit ``at``, with that search's hits marked, when given). A relevance unit of a judging
+        project opens on the judging screen (``annotate``: on the annotation screen, for passages)."""
+        if not annotate and at is None and self.facade.judging and "+" in document:
+            self._remember_in_worker(document)
+            self.show_judging(document)
+            return
         self._read_and_open(document, at, query)
 
-    @work(thread=True, group="load")
+    def show_judging(self, start: str | None = None) -> None:
+        """My relevance units (``start``: that unit first); on the judging screen already: go there."""
+        from tui.screens.judge import JudgeScreen
+
+        screen = self.screen
+        if isinstance(screen, JudgeScreen):
+            if start is not None and screen.units:
+                screen.go_to(start)
+            elif start is not None:
+                screen.start = start  # still loading: it opens there
+            return
+        self.push_screen(JudgeScreen(start))
+
+    @work(thread=True, group="open")
     def _read_and_open(self, document: str, at: tuple[int, int] | None = None, query: str = "") -> None:
         from tui.screens.annotate import AnnotateScreen
 
@@ -294,6 +457,10 @@ class CorpusApp(App[None]):
         if self.facade is None:
             return  # before a login: nothing of the project        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
             yield SystemCommand("My documents", "Documents assigned to me", self.show_my_documents)
+        if self.facade.judging and self.facade.role == "annotator":
+            yield SystemCommand(
+                "Judge my units", "Relevance judging: the topic beside the text", self.show_judging
+            )
         if self.facade.can_adjudicate:
             yield SystemCommand("Adjudication queue", "Documents ready for adjudication", self.show_queue)
             yield SystemCommand("Project progress", "Progress and agreement per type", self.show_progress)

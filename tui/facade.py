@@ -332,6 +332,44 @@ class TuiFacade:
         except CorpusError:
             return None
 
+    # -- relevance judging (corpusdb.relevance) ----------------------------------------------------
+    @property
+    def judging(self) -> bool:
+        """A relevance-judging project (``trec-relevance``-like: the first document label is what a
+        judge grades): its annotators judge on the judging screen."""
+        labels = self.schema.document_labels
+        return (
+            self.has("judgments")
+            and bool(labels)
+            and (labels[0].name == "relevance" or self.schema.name == "trec-relevance")
+        )
+
+    def grades(self) -> list[tuple[str, str, str | None]]:
+        """(value, name, key) of each grade, in the schema's order (DR, PR, NR)."""
+        labels = self.schema.document_labels
+        return [(str(v.value), v.name, v.key) for v in labels[0].values] if labels else []
+
+    def judging_round(self) -> tuple[list[Any], dict[str, Any]]:
+        """My own units with my grades so far (``Corpus.judgments``, pool order: never anyone
+        else's) and every topic by id."""
+        units = list(self.corpus.judgments())  # type: ignore[attr-defined]
+        topics = {t.id: t for t in self.corpus.topics()}  # type: ignore[attr-defined]
+        return units, topics
+
+    def unit_texts(self, units: Sequence[str]) -> dict[str, str]:
+        """The text of each of my units (a unit's document holds its text)."""
+        return {u: self.corpus.document(u).text for u in units}
+
+    def judge(self, topic: str, doc: str, grade: str) -> Any:
+        """Record my grade on my unit: ``Corpus.judge``, what `corpusdb judge` calls (blocking)."""
+        return self.corpus.judge(topic, doc, grade)  # type: ignore[attr-defined]
+
+    def submit_set(self, set_id: int) -> SetInfo:
+        """Submit one of my sets (a judged unit): read-only afterwards, counted in qrels and kappa."""
+        if not self.has("submit"):
+            raise UsageError("this corpusdb has no workflow module: submission is not available")
+        return self.corpus.submit(set_id)  # type: ignore[attr-defined,no-any-return]
+
     def violations(self, session: DocumentSession) -> list[Violation]:
         """Schema violations of what the screen shows now (saved or not)."""
         found = validate(session.schema, session.annotations, session.text)
@@ -540,6 +578,10 @@ class TuiFacade:
             return self._gold_version(document)
         return expected_version
 
+    def gold_version(self, document: str) -> int | None:
+        """The version of ``document``'s gold set now (None before any merge)."""
+        return self._gold_version(document)
+
     def _gold_version(self, document: str) -> int | None:
         try:
             return self.corpus.gold(document).info.version  # type: ignore[attr-defined]
@@ -630,6 +672,11 @@ class TuiFacade:
         return self.corpus.remove_gold(  # type: ignore[attr-defined]
             document, item_id, kind=kind, reason=reason or None, expected_version=expected_version
         )
+
+    def decisions(self, document: str) -> list[Any]:
+        """Every decision on ``document``'s gold, oldest first: what ``corpusdb decisions`` lists."""
+        self._need("decisions")
+        return list(self.corpus.decisions(document))  # type: ignore[attr-defined]
 
     def check_gold(self, document: str) -> Any:
         """Whether the document's gold can be finished (GoldCheck); writes nothing."""

@@ -21,11 +21,14 @@ class AppHost(Protocol):
     open_error: BaseException | None
     """Why the project could not be opened (``tui.screens.opening``); the app then ends."""
 
-    def opened(self, facade: TuiFacade, typed: list[Any]) -> None:
-        """The project is open: show the user's first screen, replaying the keys ``typed`` meanwhile."""
+    def opened(self, facade: TuiFacade) -> None:
+        """The project is open: show the user's first screen (keys typed meanwhile wait for it)."""
 
-    def open_document(self, document: str) -> None:
-        """Annotate my set on ``document``."""
+    def open_document(
+        self, document: str, *, at: tuple[int, int] | None = None, query: str = "", annotate: bool = False
+    ) -> None:
+        """Annotate my set on ``document`` (at a search hit ``at``; a relevance unit: judge it, unless
+        ``annotate``)."""
 
     def open_adjudication(self, document: str) -> None:
         """Adjudicate ``document``."""
@@ -38,3 +41,6 @@ class AppHost(Protocol):
 
     def show_my_documents(self) -> None:
         """My assigned documents."""
+
+    def show_judging(self, start: str | None = None) -> None:
+        """My relevance units on the judging screen."""

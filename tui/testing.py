@@ -43,6 +43,8 @@ async def settle(pilot: Pilot[Any], *, timeout: float = 10.0) -> None:
             raise TimeoutError(f"workers still running after {timeout}s: {busy}")
         await pilot._wait_for_screen()
         busy = [w for w in app.workers if w.group != DIALOG_GROUP and not w.is_finished]
+        if getattr(app, "held_keys", None) or getattr(app, "_key_in_flight", None) is not None:
+            busy.append("keys waiting for a screen")  # CorpusApp sends them once it is there
         if busy:
             quiet = 0
             await asyncio.sleep(0.002)
@@ -74,6 +76,23 @@ async def press(pilot: Pilot[Any], *keys: str) -> None:
         event.set_sender(pilot.app)
         driver.send_message(event)
         await settle(pilot)
+
+
+async def burst(pilot: Pilot[Any], *keys: str, direct: bool = False) -> None:
+    """Send keys the way a fast typist or a paste does: all at once, no pause between them (through
+    the driver, as a terminal's keys come; ``direct``: posted to the app in one go), then settle."""
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        if direct:
+            app.post_message(event)
+        else:
+            driver.send_message(event)
+    await pilot.pause()  # every key is in the app
+    await settle(pilot)
 
 
 async def type_text(pilot: Pilot[Any], text: str) -> None:

@@ -99,6 +99,12 @@ def agree(
     relation_mode: Annotated[
         str, typer.Option("--relations", help="strict or relaxed (layer relations).")
     ] = "strict",
+    derived: Annotated[
+        str,
+        typer.Option(
+            "--derived", help="include or exclude the relations the schema's rules derive (layer relations)."
+        ),
+    ] = "exclude",
     label: Annotated[
         str | None, typer.Option("--label", help="Document label to compare (layer labels).")
     ] = None,
@@ -257,7 +263,7 @@ def agree(
             jaccard=jaccard, types=types, merges=merge, relation_mode=relation_mode, label=label, ordinal=ordinal,
             level=level, split=split, documents=_names(documents), bootstrap=bootstrap, seed=seed, confidence=confidence,
             lowest=lowest, unanswered="skipped" if answered_only else "misses", exclude_suggested=exclude_suggested,
-            semantic=semantic, semantic_weight=wang_weight, progress=step)  # fmt: skip
+            semantic=semantic, semantic_weight=wang_weight, derived=derived, progress=step)  # fmt: skip
     body = report.body  # not ``to_dict()``'s deep copy (0.1 s at 10^6 spans): the report goes no further
     if matrix is not None:
         from corpusdb.reports.tables import headline_matrix

@@ -255,11 +255,13 @@ def feedback(
                 )
             if not r["scores"]:
                 out.print("  not scored yet", markup=False)
+            if r.get("errors_hidden"):
+                out.print(f"  false positives and negatives: hidden {r['errors_hidden']}", markup=False)
             errs = r.get("errors") or {}
             for key, label in (("false_negatives", "missed (false negatives)"),
                                ("false_positives", "wrong (false positives)")):  # fmt: skip
                 items = errs.get(key) or []
-                if r["scores"]:
+                if r["scores"] and not r.get("errors_hidden"):
                     out.print(f"  {label}: {len(items)}", markup=False)
                 for e in items:
                     credit = f" (credit {e['credit']:g})" if e.get("credit") else ""

@@ -337,7 +337,7 @@ def decisions(
 ) -> None:
     """The provenance of every gold item: method, sources, who decided, when and why; the whole
     history (revised and undone decisions are marked, edits say from what and what changed)."""
-    from corpusdb.workflow.revise import describe_decision
+    from corpusdb.workflow.revise import DECISION_COLUMNS, decision_row, describe_decision
 
     st = state(ctx)
     res = st.corpus().decisions(document)
@@ -345,19 +345,10 @@ def decisions(
         res = [d for d in res if d.in_force]
 
     def render() -> None:
-        rows = []
-        for d in res:
-            state_s = (
-                "undo"
-                if d.method == "undone"
-                else ("in force" if d.superseded_by is None else f"→ {d.superseded_by}")
-            )
-            rows.append((d.document_external_id, f"{d.item_kind} {d.item_id or '(refused)'}", d.method,
-                         state_s, d.decided_by or "owner", f"{d.created:%Y-%m-%d %H:%M}", describe_decision(d),
-                         d.reason or "", d.id))  # fmt: skip
+        rows = [decision_row(d) for d in res]
         by = Counter(d.method for d in res)
         revised = sum(1 for d in res if d.superseded_by is not None)
-        print_table(("document", "item", "method", "state", "decided by", "when", "provenance", "reason", "id"),
+        print_table(DECISION_COLUMNS,
                     rows,
                     f"total: {len(res)} decisions on {len({d.document_external_id for d in res})} documents"
                     + (f" ({', '.join(f'{k} {v}' for k, v in sorted(by.items()))})" if by else "")

@@ -126,6 +126,9 @@ class AgreementOptions:
     ``is_a`` graph (a loaded ontology, e.g. ``ontobiotope``)."""
     semantic_weight: float = 0.65
     """Wang's edge weight (0.65: the BB-cat 2016 task's)."""
+    derived: str = "exclude"
+    """Layer relations: ``include`` adds, to every rater's sets, the relations the schema's rules derive
+    (``guidelines.derive``, marked with their rule); ``exclude`` compares annotated relations only."""
 
     def __post_init__(self) -> None:
         if self.criterion in OLD_NAMES:  # "partial": the old name of "overlap", reported under the new
@@ -170,6 +173,8 @@ class AgreementOptions:
             problems.append("a semantic measure (--semantic KB) applies to the layer groundings only")
         if not 0.0 < self.semantic_weight < 1.0:
             problems.append(f"Wang's edge weight must be in (0, 1), got {self.semantic_weight}")
+        if self.derived not in ("include", "exclude"):
+            problems.append(f"derived relations are included or excluded, got {self.derived!r}")
         if self.raters is not None and len(set(self.raters)) < 2:
             problems.append("name at least two different raters (or none for all)")
         if problems:
@@ -219,6 +224,7 @@ class AgreementOptions:
             if self.types == "merged"
             else {},
             "relation_mode": self.relation_mode if self.layer == "relations" else None,
+            "derived_relations": self.derived if self.layer == "relations" else None,
             "label": self.label if self.layer == "labels" else None,
             "ordinal": self.ordinal if self.layer == "labels" else None,
             "level": self.level if self.layer == "labels" else None,

@@ -46,6 +46,7 @@ class AgreementMixin(ServiceBase):
         exclude_suggested: bool = False,
         semantic: str | None = None,
         semantic_weight: float = 0.65,
+        derived: str = "exclude",
         options: AgreementOptions | None = None,
         progress: Progress | None = None,
     ) -> AgreementReport:
@@ -61,6 +62,9 @@ class AgreementMixin(ServiceBase):
         leave out items accepted from suggestions (the report always counts them per rater). ``semantic``
         (layer groundings): a loaded ontology's name; near concepts then earn partial credit, Wang et al.
         (2007) similarity on its is_a graph with edge weight ``semantic_weight``, beside exact match.
+        ``derived`` (layer relations): ``include`` adds the relations the schema's rules derive to every
+        rater's sets before comparing; ``exclude`` (default) compares annotated relations; the report's
+        settings say which.
         ``level`` (labels): the label values' level of measurement, ``nominal`` (default), ``ordinal``
         (schema order; the same as ``ordinal=True``), ``interval`` or ``ratio`` (numeric values:
         Krippendorff's alpha at that level, with a document-bootstrap CI when ``bootstrap`` > 0).
@@ -79,7 +83,7 @@ class AgreementMixin(ServiceBase):
                 jaccard=jaccard, merges=merges, relation_mode=relation_mode, label=label, ordinal=ordinal,
                 split=split, documents=documents, bootstrap=bootstrap, seed=seed, confidence=confidence,
                 lowest=lowest, unanswered=unanswered, exclude_suggested=exclude_suggested, semantic=semantic,
-                semantic_weight=semantic_weight, **extra)  # fmt: skip
+                semantic_weight=semantic_weight, derived=derived, **extra)  # fmt: skip
         doc_ids = self._report_documents(options)
         with self._read() as conn:
             skipped, excluded = self._skipped(conn)
@@ -272,6 +276,18 @@ class AgreementMixin(ServiceBase):
     ) -> AgreementReport:
         from corpusdb.reports.report import build_report
 
+        if options.layer == "relations":  # derived relations: in or out, as the options say
+            from dataclasses import replace
+
+            from guidelines.derive import with_derived, without_derived
+
+            schema = self.schema()  # type: ignore[attr-defined]
+            keep = (
+                (lambda a: with_derived(schema, without_derived(a)))
+                if options.derived == "include"
+                else without_derived
+            )
+            raters_ = [replace(r, sets={d: keep(a) for d, a in r.sets.items()}) for r in raters_]
         texts = None
         if options.criterion == "fragment" and options.layer != "labels":
             wanted = sorted({d for r in raters_ for d in r.sets})

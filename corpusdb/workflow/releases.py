@@ -151,7 +151,9 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
     v1 = snapshot.get("format_version", 1) < 2  # written as it was: without entities in brat
     if not v1:
         counts["entities"] = 0
-    cluster_type = drawing_type(schema_from_dict(snapshot["schema_definition"])) if not v1 else None
+    schema = schema_from_dict(snapshot["schema_definition"])
+    cluster_type = drawing_type(schema) if not v1 else None
+    derived: dict[str, list[dict[str, Any]]] = {}  # document -> the relations the schema's rules derive
     left_out: Counter[str] = Counter()
     by_split: dict[str, list[tuple[Document, Annotations]]] = {}
     for d in snapshot["documents"]:
@@ -161,6 +163,10 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
             d["id"], d["text"], d.get("source", ""), d.get("metadata") or {}, d.get("group_key"), split
         )
         by_split.setdefault(split, []).append((doc, ann))
+        if schema.derive:
+            found = _derived(schema, ann)
+            if found:
+                derived[doc.external_id] = found
         counts["documents"] += 1
         counts[f"documents_{split}"] = counts.get(f"documents_{split}", 0) + 1
         for k in ("spans", "relations", "links", "labels", *(() if v1 else ("entities",))):
@@ -187,9 +193,30 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
 
         for split, docs in sorted(by_split.items()):
             files[f"biorelex/{split}.json"] = format_biorelex(docs).encode("ascii")
+    if schema.derive:  # applied at release, kept apart from the annotated items (never confused)
+        counts["derived_relations"] = sum(len(v) for v in derived.values())
+        files["derived.json"] = dumps({
+            "note": "relations the schema's rules derive from the annotated ones (guidelines.derive); "
+                    "not in the annotation files, which hold annotated items only",
+            "rules": [{"name": r.name, "source": r.source} for r in schema.derive],
+            "documents": derived,
+        })  # fmt: skip
     if snapshot.get("blind"):
         files.update(blind.package_files(snapshot, files))
     return files, counts
+
+
+def _derived(schema: Any, ann: Annotations) -> list[dict[str, Any]]:
+    """The relations ``schema``'s rules derive in ``ann`` (readable: type, arguments, label, tags,
+    rule, the annotated relations they come from)."""
+    from guidelines.derive import with_derived, without_derived
+
+    got = with_derived(schema, without_derived(ann))
+    return [
+        {"id": r.id, "type": r.type, "args": [{"role": a.role, "ref": a.ref} for a in r.args], "label": r.label,
+         "tags": list(r.tags), "derived": r.extra["derived"], "from": list(r.extra.get("from") or [])}
+        for r in got.relations if r.extra.get("derived")
+    ]  # fmt: skip
 
 
 def manifest(
@@ -200,6 +227,9 @@ def manifest(
         "version": snapshot["version"], "created": snapshot["created"], "counts": dict(counts),
         "files": {p: {"sha256": hashlib.sha256(b).hexdigest(), "bytes": len(b)} for p, b in sorted(files.items())},
         **({"blind": dict(snapshot["blind"])} if snapshot.get("blind") else {}),
+        **({"derived_relations": {"file": "derived.json", "count": counts.get("derived_relations", 0),
+                                  "in_annotation_files": False}}
+           if "derived.json" in files else {}),
     }  # fmt: skip
 
 

@@ -493,6 +493,22 @@ def change_summary(before: Any, after: Any) -> str:
     return ", ".join(parts) or "unchanged"
 
 
+DECISION_COLUMNS = ("document", "item", "method", "state", "decided by", "when", "provenance", "reason", "id")
+"""The columns of ``corpusdb decisions`` (the TUI's decision history shows the same)."""
+
+
+def decision_row(d: DecisionInfo) -> tuple[str, ...]:
+    """One decision as a row of ``DECISION_COLUMNS``: what ``corpusdb decisions`` prints."""
+    state = (
+        "undo"
+        if d.method == "undone"
+        else ("in force" if d.superseded_by is None else f"→ {d.superseded_by}")
+    )
+    return (d.document_external_id, f"{d.item_kind} {d.item_id or '(refused)'}", d.method, state,
+            d.decided_by or "owner", f"{d.created:%Y-%m-%d %H:%M}", describe_decision(d), d.reason or "",
+            str(d.id))  # fmt: skip
+
+
 def describe_decision(d: DecisionInfo) -> str:
     """One line of provenance: ``edited from alice:T4 (HostPart → Environment)``, ``adjudicated from
     bob:T2``, ``undone``..."""

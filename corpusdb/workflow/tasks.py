@@ -542,7 +542,9 @@ class SharedTasksMixin(ServiceBase):
     def feedback(self, task: str, team: str) -> list[dict[str, Any]]:
         """A team's stored scores per run (per type; per document counts) and its false positives and
         false negatives item by item (``errors``, :mod:`corpusdb.evaluation.errors`): organizers, or
-        the team's own members; never another team's data."""
+        the team's own members; never another team's data. A member reads the error lists of a run
+        only once its phase has ended (``errors_hidden`` says so before): the false negatives are
+        reference items, and a blind test split's reference must stay blind while runs are taken."""
         with self._read() as conn:
             row = self._task_row(conn, task)
             trow = conn.execute(select(TEAM).where(TEAM.c.task_id == row.id, TEAM.c.name == team)).first()
@@ -552,12 +554,17 @@ class SharedTasksMixin(ServiceBase):
                 raise PermissionDenied(f"only team {team}'s members and the organizers read its feedback")
             rows = conn.execute(select(RUN.c.name, RUN.c.phase, RUN.c.documents, RUN.c.scores)
                                 .where(RUN.c.team_id == trow.id).order_by(RUN.c.id)).all()  # fmt: skip
+        ended = set(row.ended or ())
         out = []
         for r in rows:
             scores = dict(r.scores) if r.scores else None
             errors = scores.pop("errors", None) if scores else None
-            out.append({"run": r.name, "phase": r.phase, "documents": r.documents, "scores": scores,
-                        "errors": errors})  # fmt: skip
+            item: dict[str, Any] = {"run": r.name, "phase": r.phase, "documents": r.documents, "scores": scores,
+                                    "errors": errors}  # fmt: skip
+            if errors is not None and not self._organizer() and r.phase not in ended:
+                item["errors"] = None
+                item["errors_hidden"] = f"until the {r.phase} phase ends (they show reference items)"
+            out.append(item)
         return out
 
 

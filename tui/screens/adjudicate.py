@@ -8,6 +8,9 @@ workflow so the stable keys, counts and blocked relations are always the store's
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -15,24 +18,25 @@ from typing import Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from corpusdb.basics.errors import CorpusError, DecidedMeanwhile
+from corpusdb.basics.errors import CorpusError
 from corpusdb.basics.records import Annotations, Argument, DocLabel, Link, Relation, Span
 from corpusdb.basics.terminal import clean
 from corpusdb.workflow.types import open_summary
 from tui import adjudication as adj
 from tui import clusters as cl
+from tui import keymap
 from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
 from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.gold_edit import GoldEditScreen, editor_rows
-from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen
+from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
 from tui.widgets.tables import fill_table
@@ -43,12 +47,7 @@ class QueueScreen(ReloadingScreen):
 
     HELP = "Documents ready for adjudication. Enter opens one (agreed items are merged into gold first)."
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Open", show=False),
-        Binding("R", "reload", "Reload"),
-        Binding("P", "progress", "Progress"),
-        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("queue")
 
     def __init__(self) -> None:
         super().__init__()
@@ -116,44 +115,22 @@ class AdjudicateScreen(BaseScreen):
     """One document's conflicts: see the versions, resolve each with one key."""
 
     HELP = (
-        "Each line is an item the annotators disagree on. a/b (or 1-9) take that annotator's version, "
-        "x takes none, e changes one's type or label, m edits it fully (boundaries, type, attributes, "
-        "groundings; a relation's type, label, tags, arguments); the capital letter asks for a reason "
-        "first; on a decided conflict, or in the gold text (tab), m edits that gold item in place. + puts "
-        "a gold span on the selected text, r a relation between gold spans. Gold and the decision are "
-        "saved at once. s shows the annotators' versions side by side (columns beside the gold from "
-        "140 columns). A decided line can be decided again, or undone with u, until F finishes the "
-        "document's gold (checked first: no open conflict). The item's relation partners are pink in "
+        "Each line is an item the annotators disagree on. 1-9 take that annotator's version (1 = A, "
+        "2 = B), 0 takes none, e changes one's type or label, m edits it fully (boundaries, type, "
+        "attributes, groundings; a relation's type, label, tags, arguments); # first makes the next "
+        "decision ask for a reason; on a decided conflict, or in the gold text (tab), m edits that gold "
+        "item in place. a (or +) puts a gold span on the selected text, r a relation between gold spans, "
+        "x deletes the gold span under the gold text's cursor. Gold and the decision are saved at once. "
+        "s shows the annotators' versions side by side (columns beside the gold from 140 columns); "
+        "n/p go to the next/previous open conflict, }/{ to the next/previous decided one (to revise it); a "
+        "decided line shows the version taken (✓A, ✓B; ✓- neither; ✓✎ edited). d shows the item's "
+        "decision history as `corpusdb decisions` prints it. A decided line can be decided again, or "
+        "undone with u, until S finishes the document's gold (checked first: no open conflict). The "
+        "item's relation partners are pink in "
         "each text (in a text with the focus: those of the span under the cursor)."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "take(0)", "Take A"),
-        Binding("b", "take(1)", "Take B"),
-        Binding("x", "reject", "Neither"),
-        Binding("e", "edit", "Quick edit: type or label", show=False),
-        Binding("m", "modify", "Edit"),
-        Binding("s", "toggle_sides", "Sides"),
-        Binding("plus", "new_span", "New gold span (on the selection)", show=False),
-        Binding("r", "new_relation", "New gold relation", show=False),
-        Binding("delete", "remove_gold", "Remove the gold span under the gold text's cursor", show=False),
-        Binding("A", "take(0, True)", "Take A, with a reason", show=False),
-        Binding("B", "take(1, True)", "Take B, with a reason", show=False),
-        Binding("X", "reject(True)", "Neither, with a reason", show=False),
-        Binding("E", "edit(True)", "Quick edit, with a reason", show=False),
-        Binding("M", "modify(True)", "Edit, with a reason", show=False),
-        *[
-            Binding(str(n), f"take({n - 1})", "Take that annotator's version", show=False)
-            for n in range(1, 10)
-        ],
-        Binding("right_square_bracket,n", "next_open(1)", "Next open conflict", show=False),
-        Binding("left_square_bracket,p", "next_open(-1)", "Previous open conflict", show=False),
-        Binding("h", "toggle_agreed", "Show agreed items", show=False),
-        Binding("u", "undo_decision", "Undo decision", show=False),
-        Binding("F", "finish_gold", "Finish gold", show=False),
-        Binding("R", "reload", "Reload", show=False),
-        Binding("q", "close", "Close", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("adjudicate")
 
     def __init__(self, document: str) -> None:
         super().__init__()
@@ -164,6 +141,14 @@ class AdjudicateScreen(BaseScreen):
         self.sides: bool | None = None
         """Sources shown beside the gold: None follows the width (side by side from WIDE columns)."""
         self._want_key: str | None = None
+        self._queue: deque[tuple[str, dict[str, Any], str | None, str, bool]] = deque()
+        """Decisions typed and not saved yet, in order (one writer saves them: ``_write_decisions``)."""
+        self._queue_lock = threading.Lock()
+        self._writing = False
+        self._pending: dict[str, str] = {}
+        """Conflict key -> what was decided, until the store's picture shows it."""
+        self._reason_next = False
+        """``#`` was pressed: the next decision asks for a reason."""
         self.pending_hit: tuple[int, int] | None = None
         """A search hit to show when the document opens (the corpus search screen sets it)."""
 
@@ -195,6 +180,7 @@ class AdjudicateScreen(BaseScreen):
     def _show(self, a: Adjudication) -> None:
         first = self.adj is None
         self.adj = a
+        self.refresh_bindings()  # finished gold: the footer drops the decision keys
         colors = self.facade.schema.colors()
         main = self.query_one("#text", DocumentView)
         if first:
@@ -214,7 +200,7 @@ class AdjudicateScreen(BaseScreen):
         self.shown = [c for c in conflicts if self.show_agreed or not adj.is_agreed(c)]
         ol = self.query_one("#conflicts", OptionList)
         keep = ol.highlighted
-        ol.set_options([Option(adj.conflict_label(c)) for c in self.shown])
+        ol.set_options(self._options())
         if self.shown:
             if self._want_key is not None:
                 idx = next((i for i, c in enumerate(self.shown) if c.key == self._want_key), None)
@@ -235,6 +221,7 @@ class AdjudicateScreen(BaseScreen):
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
+        self.call_after_refresh(self._rewrap)
 
     # -- layout: side by side on wide terminals, stacked or merged on narrow ones --------------------
     @property
@@ -249,6 +236,41 @@ class AdjudicateScreen(BaseScreen):
     def on_resize(self) -> None:
         self._apply_layout()
         self._update_detail()
+        self.call_after_refresh(self._rewrap)
+
+    def _list_width(self) -> int:
+        """Cells a conflict line has in the list (0 before the first layout)."""
+        ol = self.query_one("#conflicts", OptionList)
+        return max(0, ol.scrollable_content_region.width - 1)
+
+    def _options(self) -> list[Option]:
+        """One option per line shown, wrapped at word boundaries to the list's width (continuation
+        lines indented under the text, never a word cut unless it is longer than a line)."""
+        a = self.adj
+        sources = a.sources if a is not None else ()
+        width = self._list_width()
+        self._wrapped_at = width
+        return [Option(self._prompt(c, sources, width)) for c in self.shown]
+
+    def _prompt(self, c: Any, sources: Any = None, width: int | None = None) -> Any:
+        """A conflict's line: its label (a decision still being saved: what was decided, marked …)."""
+        if sources is None:
+            sources = self.adj.sources if self.adj is not None else ()
+        width = self._list_width() if width is None else width
+        label = adj.conflict_label(c, sources)
+        if c.key in self._pending:
+            label = adj.pending_label(c, self._pending[c.key])
+        return adj.wrap_label(label, width)
+
+    def _rewrap(self) -> None:
+        """The list's width changed (a resize, the first layout): wrap the lines again for it."""
+        if not self.shown or self._list_width() == getattr(self, "_wrapped_at", -1):
+            return
+        ol = self.query_one("#conflicts", OptionList)
+        keep = ol.highlighted
+        ol.set_options(self._options())
+        if keep is not None:
+            ol.highlighted = min(keep, len(self.shown) - 1)
 
     def _source_views(self) -> list[DocumentView]:
         return list(self.query(".source").results(DocumentView))
@@ -328,16 +350,52 @@ class AdjudicateScreen(BaseScreen):
     def _highlighted(self) -> None:
         self._update_detail()
 
-    def _next_open_from(self, start: int, step: int) -> int | None:
+    def _next_open_from(self, start: int, step: int, *, decided: bool = False) -> int | None:
+        """The next line (``step`` 1) or the previous (-1) from ``start``, wrapping round: an open
+        conflict, or with ``decided`` one decided by a person (to revise; agreed items are not)."""
         n = len(self.shown)
         for k in range(1, n + 1):
             i = (start + step * k) % n
             c = self.shown[i]
-            if c.decision is None:
+            done = c.decision is not None or c.key in self._pending
+            if (done and not adj.is_agreed(c)) if decided else not done:
                 return i
         return None
 
+    def action_next_decided(self, step: int) -> None:
+        ol = self.query_one("#conflicts", OptionList)
+        i = self._next_open_from(ol.highlighted if ol.highlighted is not None else -1, step, decided=True)
+        if i is None:
+            self.notify("no decided conflict on this document yet")
+            return
+        ol.highlighted = i
+
+    @work(exclusive=True, group="dialog")
+    async def action_history(self) -> None:
+        """The decision history of the highlighted item: the rows `corpusdb decisions` prints for it."""
+        c = self._current()
+        if c is None:
+            return
+        await self._drained()  # decisions typed before d are part of the history
+        c = next((x for x in self.shown if x.key == c.key), c)
+        try:
+            every = await asyncio.to_thread(self.facade.decisions, self.document)
+        except CorpusError as exc:
+            self.fail(exc, "cannot read the decisions")
+            return
+        rows = adj.item_history(c, every)
+        from tui.screens.decisions import DecisionsScreen
+
+        title = f"Decisions on {c.key}" + ("" if rows else ": none yet (open since the merge)")
+        await self.app.push_screen_wait(DecisionsScreen(title, rows))
+
     def action_next_open(self, step: int) -> None:
+        """``n``/``p``: the next/previous item of the part with the focus: a conflict in the list,
+        a span in a text view (the same meaning as in the annotate screen)."""
+        view = self._text_view()
+        if view is not None:
+            view.action_move("span", step)
+            return
         ol = self.query_one("#conflicts", OptionList)
         i = self._next_open_from(ol.highlighted if ol.highlighted is not None else -1, step)
         if i is None:
@@ -395,8 +453,14 @@ class AdjudicateScreen(BaseScreen):
             return True
         return False
 
+    def action_with_reason(self) -> None:
+        """``#``: the next decision asks for its reason first (one key for every decision)."""
+        self._reason_next = not self._reason_next
+        self.notify("the next decision asks for a reason" if self._reason_next else "no reason asked")
+
     async def _reason(self, wanted: bool) -> str | bool | None:
         """The reason typed (None: none wanted; False: the user cancelled)."""
+        wanted, self._reason_next = wanted or self._reason_next, False
         if not wanted:
             return None
         text = await self.app.push_screen_wait(
@@ -404,8 +468,9 @@ class AdjudicateScreen(BaseScreen):
         )
         return False if text is None else (text or None)
 
-    @work(exclusive=True, group="dialog")
-    async def action_take(self, index: int, with_reason: bool = False) -> None:
+    def action_take(self, index: int, with_reason: bool = False) -> None:
+        """Take one source's version. At once (no dialog): decided on screen, the highlight on the
+        next open conflict, the save queued in order; so `a b x` typed in a burst decides three."""
         a = self.adj
         c = self._open_conflict()
         if a is None or c is None:
@@ -416,6 +481,18 @@ class AdjudicateScreen(BaseScreen):
         v = adj.variant_of(c, index, a.sources)
         src_ann = a.source_sets.get(a.sources[index].set_id)
         clash = adj.overlapping_gold(a.gold.annotations, v.item, src_ann) if a.gold and v is not None else []
+        if clash or with_reason:
+            self._take_asking(c, index, clash, with_reason)
+            return
+        src = a.sources[index]
+        self._decide(c, dict(take=src.annotator or src.set_id), None, f"took {adj.source_letter(index)}")
+
+    @work(exclusive=True, group="dialog")
+    async def _take_asking(self, c: Any, index: int, clash: list[Span], with_reason: bool) -> None:
+        """Take a version after the questions: a clash with gold asked about, a reason typed."""
+        a = self.adj
+        if a is None:
+            return
         if clash:
             g = clash[0]
             where = ";".join(f"{x}-{y}" for x, y in g.fragments)
@@ -423,7 +500,7 @@ class AdjudicateScreen(BaseScreen):
                 MessageScreen(
                     f"Gold already has {g.id} {g.type} {where} «{g.text}»",
                     f"{adj.source_letter(index)}'s version overlaps it with other boundaries: taking it "
-                    "puts both into gold. Usually one alternative is right: Esc, then x (neither) here.",
+                    "puts both into gold. Usually one alternative is right: Esc, then 0 (neither) here.",
                     {"enter": ("take", "take it anyway")},
                 )
             )
@@ -433,19 +510,23 @@ class AdjudicateScreen(BaseScreen):
         if reason is False:
             return
         src = a.sources[index]
-        self._resolve(
-            c.key, dict(take=src.annotator or src.set_id), reason, f"took {adj.source_letter(index)}"
-        )
+        self._decide(c, dict(take=src.annotator or src.set_id), reason, f"took {adj.source_letter(index)}")
 
-    @work(exclusive=True, group="dialog")
-    async def action_reject(self, with_reason: bool = False) -> None:
+    def action_reject(self, with_reason: bool = False) -> None:
         c = self._open_conflict()
         if c is None:
             return
-        reason = await self._reason(with_reason)
+        if with_reason:
+            self._reject_asking(c)
+            return
+        self._decide(c, dict(reject=True), None, "took neither")
+
+    @work(exclusive=True, group="dialog")
+    async def _reject_asking(self, c: Any) -> None:
+        reason = await self._reason(True)
         if reason is False:
             return
-        self._resolve(c.key, dict(reject=True), reason, "took neither")
+        self._decide(c, dict(reject=True), reason, "took neither")
 
     async def _base_variant(self, c: Any, a: Adjudication) -> Any | None:
         """The version an edit starts from (asked when there are several)."""
@@ -456,7 +537,10 @@ class AdjudicateScreen(BaseScreen):
         picked = await self.app.push_screen_wait(
             PickScreen(
                 "Start from which version?",
-                [Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}") for i, v in enumerate(present)],
+                [
+                    Choice(i, f"{rows[id(v)][0]}: {rows[id(v)][1]}", key=_version_key(rows[id(v)][0], i))
+                    for i, v in enumerate(present)
+                ],
                 filterable=False,
             )
         )
@@ -482,8 +566,8 @@ class AdjudicateScreen(BaseScreen):
         if reason is False:
             return
         src = base.sources[0]  # provenance: edited from this version
-        self._resolve(
-            c.key, dict(item=item, take=f"{src.annotator or src.set_id}:{src.local_id}"), reason, "edited"
+        self._decide(
+            c, dict(item=item, take=f"{src.annotator or src.set_id}:{src.local_id}"), reason, "edited"
         )
 
     async def _editor(self, title: str, item: Span | Relation, a: Adjudication) -> Any | None:
@@ -559,7 +643,7 @@ class AdjudicateScreen(BaseScreen):
         if self.facade.has("edit_gold"):  # this build records which version the edit started from
             src = base.sources[0]
             how["take"] = f"{src.annotator}:{src.local_id}" if src.annotator else src.set_id
-        self._resolve(c.key, how, reason, f"edited from {letters}")
+        self._decide(c, how, reason, f"edited from {letters}")
 
     async def _edit_in_place(self, current: Span | Relation, a: Adjudication, with_reason: bool) -> None:
         """A gold item already there, through the editor, stored under its own id."""
@@ -569,6 +653,8 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
+        await self._drained()
+        a = self.adj or a
         version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"{current.id} edited",
@@ -604,7 +690,9 @@ class AdjudicateScreen(BaseScreen):
         )
         if answer is None:
             return
-        version = a.gold.info.version
+        await self._drained()
+        a = self.adj or a
+        version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"{sp.id} removed",
             lambda: self.facade.remove_gold(self.document, sp.id, kind="span", expected_version=version),
@@ -627,10 +715,7 @@ class AdjudicateScreen(BaseScreen):
             return
         schema = self.facade.schema
         t = await self.app.push_screen_wait(
-            PickScreen(
-                f"New gold span «{short(a.text[start:end], 40)}»",
-                [Choice(e.name, e.name, f"{e.name} {e.parent or ''}") for e in schema.entities],
-            )
+            type_picker(f"New gold span «{short(a.text[start:end], 40)}»", schema)
         )
         if t is None:
             return
@@ -712,6 +797,8 @@ class AdjudicateScreen(BaseScreen):
         reason = await self._reason(with_reason)
         if reason is False:
             return
+        await self._drained()
+        a = self.adj or a
         version = a.gold.info.version if a.gold else None
         self._change_gold(
             f"new gold {_kind_name(draft)}",
@@ -740,13 +827,7 @@ class AdjudicateScreen(BaseScreen):
         schema = self.facade.schema
         item = variant.item
         if isinstance(item, Span):
-            t = await self.app.push_screen_wait(
-                PickScreen(
-                    f"Type for «{item.text}»",
-                    [Choice(e.name, e.name) for e in schema.entities],
-                    initial=item.type,
-                )
-            )
+            t = await self.app.push_screen_wait(type_picker(f"Type for «{item.text}»", schema, item.type))
             return None if t is None else replace(item, type=str(t), extra={})
         if isinstance(item, DocLabel):
             d = schema.document_label(item.name)
@@ -791,29 +872,81 @@ class AdjudicateScreen(BaseScreen):
             return None if t is None else adj.to_gold_refs(replace(item, type=str(t)), source, gold)
         return None
 
-    @work(thread=True, exclusive=True, group="resolve")
-    def _resolve(self, key: str, how: dict[str, Any], reason: str | None, what: str) -> None:
-        # deciding a conflict the screen shows decided is a revision; one shown open that someone
-        # decided since is refused, their decision kept, and the screen shows it
-        revise = any(c.key == key and c.decision is not None for c in self.shown)
+    async def _drained(self) -> None:
+        """Wait until the decisions typed so far are saved and shown (a later act builds on them)."""
+        while self._writing or self._pending:
+            await asyncio.sleep(0.01)
+
+    def _decide(self, c: Any, how: dict[str, Any], reason: str | None, what: str) -> None:
+        """Decide ``c``: shown decided at once (pending), the highlight on the next open conflict,
+        the decision queued for the one writer (saves in the order of the keys). Deciding a conflict
+        the screen shows decided (or pending) is a revision; one shown open that someone decided
+        since is refused, their decision kept, and the screen shows it."""
+        revise = c.decision is not None or c.key in self._pending
+        with self._queue_lock:
+            self._queue.append((c.key, how, reason, what, revise))
+            start = not self._writing
+            self._writing = True
+        self._pending[c.key] = what
+        ol = self.query_one("#conflicts", OptionList)
+        here = next((i for i, x in enumerate(self.shown) if x.key == c.key), None)
+        if here is not None:
+            ol.replace_option_prompt_at_index(here, self._prompt(c))
+            nxt = self._next_open_from(here, 1)
+            if nxt is not None and nxt != here:
+                ol.highlighted = nxt
+            self._update_detail()
+        if start:
+            self._write_decisions()
+
+    @work(thread=True, group="decide")  # not "resolve": an exclusive gold edit there must not cancel it
+    def _write_decisions(self) -> None:
+        """Save the queued decisions one after another, each expecting the gold version the one
+        before left (a change by someone else in between is refused as stale), then show the store."""
+        version = self._seen()
+        saved: list[str] = []
+        failed = False
+        while True:
+            with self._queue_lock:
+                if not self._queue or failed:
+                    dropped = len(self._queue)
+                    self._queue.clear()
+                    self._writing = False
+                    break
+                key, how, reason, what, revise = self._queue.popleft()
+            try:
+                res = self.facade.resolve(self.document, key, reason=reason, expected_version=version,
+                                          revise=revise, **how)  # fmt: skip
+                version = self.facade.gold_version(self.document)
+            except CorpusError as exc:
+                self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
+                failed = True
+                self._want_key = key
+                continue
+            saved.append(key)
+            self.app.call_from_thread(self.notify, f"{res.key}: {what} · {res.open} open conflict(s) left")
+        if dropped:
+            self.app.call_from_thread(
+                self.notify,
+                f"{dropped} decision(s) typed after it not saved: decide them again",
+                severity="warning",
+            )
         try:
-            res = self.facade.resolve(self.document, key, reason=reason, expected_version=self._seen(),
-                                      revise=revise, **how)  # fmt: skip
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
-            self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
-            if isinstance(exc, DecidedMeanwhile):
-                self._want_key = key
-                self.app.call_from_thread(self._show, self.facade.reload_adjudication(self.document))
+            self.app.call_from_thread(self.fail, exc, "cannot read the document again")
             return
-        self.app.call_from_thread(self._resolved, res, fresh, what)
+        self.app.call_from_thread(self._written, fresh, saved, failed)
 
-    def _resolved(self, res: Any, fresh: Adjudication, what: str) -> None:
-        ol = self.query_one("#conflicts", OptionList)
-        here = ol.highlighted or 0
-        nxt = self._next_open_from(here, 1)
-        self._want_key = self.shown[nxt].key if nxt is not None and self.shown[nxt].key != res.key else None
-        self.notify(f"{res.key}: {what} · {res.open} open conflict(s) left")
+    def _written(self, fresh: Adjudication, saved: list[str], failed: bool) -> None:
+        with self._queue_lock:
+            waiting = {k for k, *_ in self._queue}
+        for key in list(self._pending):
+            if key not in waiting and (key in saved or failed):
+                del self._pending[key]
+        if self._want_key is None:
+            c = self._current()
+            self._want_key = c.key if c else None  # the line the user is on stays theirs
         self._show(fresh)
 
     # -- revising and finishing (issue #15) --------------------------------------------------------------
@@ -825,7 +958,9 @@ class AdjudicateScreen(BaseScreen):
     @work(exclusive=True, group="dialog")
     async def action_undo_decision(self) -> None:
         """Undo the highlighted conflict's decision: open again; relations resting on it leave gold."""
-        c = self._current()
+        key = c.key if (c := self._current()) is not None else None
+        await self._drained()
+        c = next((x for x in self.shown if x.key == key), None)
         if c is None or self._finished():
             return
         if c.decision is None:
@@ -849,6 +984,7 @@ class AdjudicateScreen(BaseScreen):
     @work(exclusive=True, group="dialog")
     async def action_finish_gold(self) -> None:
         """Check the document's gold, show the result, and finish it on confirmation."""
+        await self._drained()
         if self.adj is None or self._finished():
             return
         try:
@@ -867,25 +1003,78 @@ class AdjudicateScreen(BaseScreen):
         elif errors:
             answers = {"f": ("force", "finish anyway")}
         else:
-            answers = {"enter": ("finish", "finish")}
+            answers = {"enter": ("finish", "finish"), "N": ("next", "finish and open the next document")}
         title = f"Finish the gold of {self.document}? {check.summary()}"
         answer = await self.app.push_screen_wait(MessageScreen(title, body, answers))
-        if answer in ("finish", "force"):
-            self._finish(answer == "force")
+        if answer in ("finish", "force", "next"):
+            self._finish(answer == "force", then_next=answer == "next")
+
+    # -- what the footer offers follows the state (issue #25.3) ------------------------------------
+    DECIDING = frozenset(
+        {"take", "reject", "edit", "modify", "new_span", "new_relation", "remove_gold", "with_reason",
+         "undo_decision", "finish_gold"}
+    )  # fmt: skip
+    """Actions that write gold or decisions: not offered once the gold is finished."""
+
+    def gold_finished(self) -> bool:
+        a = self.adj
+        return a is not None and a.gold is not None and a.gold.info.status == "submitted"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Finished gold offers no decision key, and then "the next document" (Textual hides an
+        action for which this says False)."""
+        if action == "next_document":
+            return self.gold_finished()
+        if action in self.DECIDING:
+            return not self.gold_finished()
+        return True
+
+    @work(thread=True, exclusive=True, group="open")
+    def action_next_document(self) -> None:
+        """After finishing: the next document of the queue with work left (open conflicts or gold
+        not finished), after this one."""
+        try:
+            entries = self.facade.queue()
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "next document")
+            return
+        names = [e.document for e in entries]
+        here = names.index(self.document) if self.document in names else -1
+        ordered = entries[here + 1 :] + entries[: max(here, 0)]
+        todo = next((e.document for e in ordered if e.gold_status != "submitted"), None)
+        self.app.call_from_thread(self._open_next, todo)
+
+    def _open_next(self, document: str | None) -> None:
+        if document is None:
+            self.notify("no other document waits for adjudication", severity="warning")
+            return
+        self.dismiss(None)
+        self.corpus_app.open_adjudication(document)
 
     @work(thread=True, exclusive=True, group="resolve")
-    def _finish(self, force: bool) -> None:
+    def _finish(self, force: bool, then_next: bool = False) -> None:
         try:
             self.facade.finish_gold(self.document, force=force)
             fresh = self.facade.reload_adjudication(self.document)
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, "gold not finished")
             return
-        self.app.call_from_thread(self.notify, f"{self.document}: gold finished; decisions are frozen")
+        self.app.call_from_thread(
+            self.notify, f"{self.document}: gold finished; decisions are frozen · N opens the next document"
+        )
         self.app.call_from_thread(self._show, fresh)
+        self.app.call_from_thread(self.refresh_bindings)
+        if then_next:
+            self.app.call_from_thread(self.action_next_document)
 
 
 _EMPTY = Annotations()
+
+
+def _version_key(letters: str, index: int) -> str:
+    """The key that picks a version in "start from which version?": its source's letter as shown
+    (``A`` -> ``a``), or its place when several sources share it; the dialog shows that key."""
+    return letters.lower() if len(letters) == 1 and letters.isalpha() else str(index + 1)
 
 
 def _kind_name(item: Span | Relation) -> str:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -24,6 +24,7 @@ from corpusdb.basics.errors import CorpusError
 from corpusdb.basics.records import Annotations, Span
 from corpusdb.services.edits import Change
 from tui import items as it
+from tui import keymap
 from tui.commands import AnnotationCommands
 from tui.relations import undirected_types
 from tui.screens.annotate_dialogs import AnnotationDialogs
@@ -48,53 +49,15 @@ class AnnotateScreen(
     """One annotator's set on one document."""
 
     HELP = (
-        "Move with the arrows, w/b (word), ( ) or , . (sentence), n/N (next span), / search and > < "
-        "(next hit). Select with shift+arrows, v (select mode) or the mouse. Every action is saved at "
+        "Move with the arrows, w/b (word), ( ) or , . (sentence), n/p (next/previous span), / search and "
+        "> < (next hit). Select with shift+arrows, v (select mode) or the mouse. Every action is saved at "
         "once; u undoes."
     )
 
     COMMANDS: ClassVar[set[Any]] = {AnnotationCommands}
     """The palette (ctrl+p) offers every annotation action by name."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a,enter", "annotate", "Annotate"),
-        Binding("r", "relation", "Relation"),
-        Binding("k", "link", "Link"),
-        Binding("u,ctrl+z", "undo", "Undo"),
-        Binding("S", "submit", "Submit"),
-        Binding("t", "retype", "Change type", show=False),
-        Binding("x,delete", "delete", "Delete (in Ents: dissolve the entity, its members stay)", show=False),
-        Binding("f", "fragment", "Add fragment", show=False),
-        Binding("F", "unfragment", "Remove fragment", show=False),
-        Binding("i", "attributes", "Attributes", show=False),
-        Binding("g", "grounding", "Grounding", show=False),
-        Binding("e", "edit_relation", "Relation label/tags", show=False),
-        Binding(
-            "c", "cluster", "Entity (cluster): join, new, leave, move to another or to a new one", show=False
-        ),
-        Binding("o", "cycle", "Other span here", show=False),
-        Binding("number_sign", "note", "Note on the item", show=False),
-        Binding("D", "skip_document", "Skip the document as irrelevant (again: undo the skip)", show=False),
-        Binding("ctrl+r,ctrl+y,U", "redo", "Redo", show=False),
-        Binding("tab", "toggle_focus", "Text ⇄ list", show=False),
-        Binding("escape", "focus_text", "Back to the text", show=False),
-        Binding("l", "next_list", "Next list", show=False),
-        Binding("R", "relations_view", "Relations: list, text, partners", show=False),
-        Binding("L", "toggle_types", "Type labels under the text", show=False),
-        Binding("q", "close", "Close", show=False),
-        Binding("T", "topic", "Topic", show=False),
-        Binding("y", "accept_suggestion", "Accept the suggestion under the cursor", show=False),
-        Binding(
-            "Y", "accept_all_suggestions", "Accept every suggestion of that name here (one undo)", show=False
-        ),
-        Binding("X", "reject_suggestion", "Reject the suggestion (not proposed to you again)", show=False),
-        Binding("right_square_bracket", "next_suggestion(1)", "Next / previous suggestion", show=False),
-        Binding("left_square_bracket", "next_suggestion(-1)", "Next / previous suggestion", show=False),
-        Binding("slash", "search_document", "Search the document", show=False),
-        Binding("greater_than_sign", "next_hit(1)", "Next / previous search hit", show=False),
-        Binding("less_than_sign", "next_hit(-1)", "Next / previous search hit", show=False),
-        *[Binding(str(n), f"doc_label('{n}')", "Document label", show=False) for n in range(1, 10)],
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("annotate")
 
     def __init__(self, document: str, session: DocumentSession | None = None) -> None:
         super().__init__()
@@ -113,6 +76,8 @@ class AnnotateScreen(
         self._labels: dict[str, tuple[Span, bool, Mapping[str, str], Text]] = {}
         self._filled: dict[str, list[tuple[str, object]]] = {}
         """What each side list was last filled with."""
+        self.keys_wait = session is None
+        """While the document is read, keys typed wait in the app (``CorpusApp.keys_wait``)."""
 
     # -- layout -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -153,11 +118,14 @@ class AnnotateScreen(
         self.app.call_from_thread(self._show, session)
 
     def _open_failed(self, exc: CorpusError) -> None:
+        self.keys_wait = False
         self.fail(exc, f"cannot open {self.document}")
         self.dismiss(None)
 
     def _show(self, session: DocumentSession) -> None:
         self.session = session
+        self.keys_wait = False
+        self.refresh_bindings()  # the footer: editing keys once the set is there and writable
         if session.topic is not None:  # a relevance unit: what to judge against, always in sight
             self.title = f"{self.document} · topic {session.topic.id}: {session.topic.title}"
         self.view.undirected = undirected_types(session.schema)
@@ -432,6 +400,49 @@ class AnnotateScreen(
         self._save()
         self.notify(f"{which}: {done}")
 
+    # -- what the footer offers follows the state (issue #25.3) ------------------------------------
+    EDITING = frozenset(
+        {"annotate", "retype", "delete", "fragment", "unfragment", "attributes", "grounding",
+         "edit_relation", "relation", "link", "cluster", "note", "undo", "redo", "submit", "doc_label",
+         "skip_document", "accept_suggestion", "accept_all_suggestions", "reject_suggestion"}
+    )  # fmt: skip
+    """Actions that change the set: not offered once it is submitted (read-only)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A submitted (read-only) set offers no editing key, and only then "the next document";
+        while the document opens, neither (Textual hides an action for which this says False)."""
+        s = self.session
+        if action == "next_document":
+            return s is not None and s.readonly
+        if action in self.EDITING:
+            return s is not None and not s.readonly
+        return True
+
+    def action_next_span(self, step: int) -> None:
+        """``n``/``p``: the next or previous span in the text (from the list too)."""
+        self.view.action_move("span", step)
+
+    @work(thread=True, exclusive=True, group="open")
+    def action_next_document(self) -> None:
+        """After a submit: close this document and open the next of my list still to do."""
+        try:
+            rows = self.facade.my_documents()
+        except CorpusError as exc:
+            self.app.call_from_thread(self.fail, exc, "next document")
+            return
+        names = [r.document for r in rows]
+        here = names.index(self.document) if self.document in names else -1
+        ordered = rows[here + 1 :] + rows[: max(here, 0)]
+        todo = next((r.document for r in ordered if r.status != "submitted" and not r.skipped), None)
+        self.app.call_from_thread(self._open_next, todo)
+
+    def _open_next(self, document: str | None) -> None:
+        if document is None:
+            self.notify("every other document of yours is submitted", severity="warning")
+            return
+        self.dismiss(None)
+        self.corpus_app.open_document(document)
+
     def action_toggle_focus(self) -> None:
         """Tab goes between the text and the list shown beside it (the tab bar is for the mouse)."""
         if self.focused is self.view:
@@ -520,15 +531,19 @@ class AnnotateScreen(
         problems = self.facade.violations(s)
         errors = [p for p in problems if p.severity == "error"]
         body = "\n".join(str(p) for p in problems) if problems else "No schema problems found."
-        answers = {"enter": ("submit", "submit")} if not errors else {"F": ("force", "submit anyway")}
+        answers = (
+            {"enter": ("submit", "submit"), "N": ("next", "submit and open the next document")}
+            if not errors
+            else {"F": ("force", "submit anyway")}
+        )
         title = f"Submit {self.document}? " + (f"{len(errors)} error(s), fix them first" if errors else "")
         answer = await self.app.push_screen_wait(MessageScreen(title, body, answers))
         if answer is None:
             return
-        self._submit(force=answer == "force")
+        self._submit(force=answer == "force", then_next=answer == "next")
 
     @work(thread=True, exclusive=True, group="submit")
-    def _submit(self, force: bool) -> None:
+    def _submit(self, force: bool, then_next: bool = False) -> None:
         s = self.session
         assert s is not None
         try:
@@ -536,11 +551,14 @@ class AnnotateScreen(
         except CorpusError as exc:
             self.app.call_from_thread(self.fail, exc, "not submitted")
             return
-        self.app.call_from_thread(self._submitted, info.status)
+        self.app.call_from_thread(self._submitted, info.status, then_next)
 
-    def _submitted(self, status: str) -> None:
-        self.notify(f"{self.document} {status}: it is read-only now")
+    def _submitted(self, status: str, then_next: bool = False) -> None:
+        self.notify(f"{self.document} {status}: it is read-only now · N opens the next document")
         self._update_status()
+        self.refresh_bindings()  # the footer drops the editing keys, offers the next document
+        if then_next:
+            self.action_next_document()
 
     @work(exclusive=True, group="dialog")
     async def action_skip_document(self) -> None:

@@ -17,7 +17,15 @@ from corpusdb.services.edits import Change, Put, Remove, next_id
 from guidelines.schema import RelationType
 from tui import clusters as cl
 from tui import items as it
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, PromptScreen, grounding_prompt
+from tui.screens.pickers import (
+    ChecklistScreen,
+    Choice,
+    PickScreen,
+    PromptScreen,
+    ask_attributes,
+    grounding_prompt,
+    type_picker,
+)
 from tui.textmodel import trim
 
 if TYPE_CHECKING:
@@ -61,15 +69,6 @@ class AnnotationDialogs:
         start, end = trim(self.session.text, *rng)
         return (start, end) if start < end else None
 
-    def _type_choices(self) -> list[Choice]:
-        s = self.session
-        assert s is not None
-        out = []
-        for e in s.schema.entities:
-            label = it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else "")
-            out.append(Choice(e.name, label, f"{e.name} {e.parent or ''}", key=e.key))
-        return out
-
     def _span_choices(
         self,
         near: int,
@@ -107,11 +106,8 @@ class AnnotationDialogs:
             self.notify("select some text first (shift+arrows, v, or the mouse)", severity="warning")
             return
         start, end = rng
-        type_ = await self._pick(
-            f"Type for «{it.short(s.text[start:end], 40)}»",
-            self._type_choices(),
-            initial=self._last_type,
-            hotkeys=True,
+        type_ = await self.app.push_screen_wait(
+            type_picker(f"Type for «{it.short(s.text[start:end], 40)}»", s.schema, self._last_type)
         )
         if type_ is None:
             return
@@ -125,11 +121,9 @@ class AnnotationDialogs:
     async def action_retype(self) -> None:
         if not self._writable() or (span := self._active_span("change type")) is None:
             return
-        type_ = await self._pick(
-            f"New type for {span.id} «{it.short(span.text, 30)}»",
-            self._type_choices(),
-            initial=span.type,
-            hotkeys=True,
+        assert self.session is not None
+        type_ = await self.app.push_screen_wait(
+            type_picker(f"New type for {span.id} «{it.short(span.text, 30)}»", self.session.schema, span.type)
         )
         if type_ is None or type_ == span.type:
             return
@@ -213,20 +207,12 @@ class AnnotationDialogs:
         if not defs:
             self.notify(f"the schema has no attribute for {span.type}", severity="warning")
             return
-        choices: list[Choice] = []
-        for d in defs:
-            values: list[str | bool] = list(d.values) or [True]
-            for v in values:
-                on_ = span.attributes.get(d.name) == v
-                name = d.name if v is True else f"{d.name} = {v}"
-                choices.append(Choice((d.name, v), f"[{'x' if on_ else ' '}] {name}", name))
-        keys = _letters(len(choices))
-        choices = [replace(c, key=k) for c, k in zip(choices, keys, strict=True)]
-        picked = await self._pick(f"Toggle an attribute of {span.id}", choices, filterable=False)
-        if picked is None:
+        attrs = await ask_attributes(
+            self.app, f"Attributes of {span.id} «{it.short(span.text, 30)}»", defs, dict(span.attributes)
+        )
+        if attrs is None or attrs == span.attributes:
             return
-        name, value = picked  # type: ignore[misc]
-        self._act([Put(it.toggle_attribute(span, name, value))], f"{span.id} {name}")
+        self._act([Put(replace(span, attributes=attrs))], f"{span.id} attributes")
 
     @work(exclusive=True, group="dialog")
     async def action_grounding(self) -> None:
@@ -451,7 +437,3 @@ class AnnotationDialogs:
             self._act([Remove("note", note.id)], f"note on {target} removed")
         else:
             self._act([Put(replace(note, text=text))], f"note on {target} changed")
-
-
-def _letters(n: int) -> list[str]:
-    return [chr(ord("a") + i) if i < 26 else str(i - 26) for i in range(n)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from textual import events, work
+from textual import work
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -74,8 +74,9 @@ class ReloadingScreen(BaseScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.typed_ahead: list[events.Key] | None = []
-        """Keys typed before the first data was shown (the app queues them here; None once shown)."""
+        self.keys_wait = True
+        """Until the first data is shown, keys typed wait in the app (``CorpusApp.keys_wait``): typing
+        ahead after launch, or while a list loads, acts on the list once it is there."""
 
     def fetch(self) -> Any:
         """Read the data (runs in a worker thread; call the facade only)."""
@@ -101,13 +102,9 @@ class ReloadingScreen(BaseScreen):
         self.app.call_from_thread(self._shown, data, None)
 
     def _shown(self, data: Any, exc: CorpusError | None) -> None:
-        """Show the data read (or why not), then replay the keys typed ahead, in their order."""
+        """Show the data read (or why not); the keys typed ahead go on then, in their order."""
         if exc is not None:
             self.fail(exc, f"cannot {self.LOADING}")
         else:
             self.show(data)
-        keys, self.typed_ahead = self.typed_ahead, None
-        for key in keys or ():
-            # As App.on_event forwards a key (its priority bindings were checked when it came):
-            # forwarded now, before any key still queued in the app, so the order is kept.
-            (self.app.focused or self)._forward_event(key)
+        self.keys_wait = False  # the app sends the keys that waited

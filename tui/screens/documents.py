@@ -7,10 +7,11 @@ from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
 from tui.facade import DocRow
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table
@@ -27,11 +28,7 @@ class DocumentsScreen(ReloadingScreen):
         "your set (pre-annotated) or suggestions waiting for you to accept or reject them."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Open", show=False),
-        Binding("R", "reload", "Reload"),
-        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("documents")
 
     def __init__(self) -> None:
         super().__init__()

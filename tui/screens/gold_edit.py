@@ -25,8 +25,16 @@ from guidelines.schema import Schema
 from tui import adjudication as adj
 from tui import clusters as cl
 from tui import items as it
+from tui import keymap
 from tui.screens.base import HelpRows
-from tui.screens.pickers import ChecklistScreen, Choice, PickScreen, grounding_prompt
+from tui.screens.pickers import (
+    ChecklistScreen,
+    Choice,
+    PickScreen,
+    ask_attributes,
+    grounding_prompt,
+    type_picker,
+)
 from tui.textmodel import Boundaries
 from tui.widgets.docview import DocumentView
 
@@ -39,20 +47,7 @@ class GoldEditScreen(ModalScreen[Any]):
     """Change a draft gold span or relation; Enter returns it, Esc returns None."""
 
     AUTO_FOCUS = None
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "boundary('char', -1)", "Move the boundary by a character"),
-        Binding("right", "boundary('char', 1)", "Move the boundary by a character"),
-        Binding("b,ctrl+left", "boundary('word', -1)", "Move the boundary by a word"),
-        Binding("w,ctrl+right", "boundary('word', 1)", "Move the boundary by a word"),
-        Binding("tab", "switch_side", "Start ⇄ end boundary"),
-        Binding("t", "retype", "Type"),
-        Binding("i", "attributes", "Attributes"),
-        Binding("g", "grounding", "Grounding"),
-        Binding("e", "label_tags", "Relation label and tags"),
-        Binding("r", "argument", "Relation argument"),
-        Binding("enter", "save", "Save to gold"),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("gold_edit")
 
     def __init__(
         self, title: str, item: Span | Relation, *, text: str, schema: Schema, gold: Annotations
@@ -129,11 +124,9 @@ class GoldEditScreen(ModalScreen[Any]):
     async def action_retype(self) -> None:
         d = self.draft
         if isinstance(d, Span):
-            choices = [
-                Choice(e.name, it.swatch(e.color) + f" {e.name}", f"{e.name} {e.parent or ''}")
-                for e in self.schema.entities
-            ]
-            t = await self._pick(f"Type for «{it.short(d.text, 40)}»", choices, initial=d.type)
+            t = await self.app.push_screen_wait(
+                type_picker(f"Type for «{it.short(d.text, 40)}»", self.schema, d.type)
+            )
             if t is None:
                 return
             keep = {a.name for a in it.applicable_attributes(self.schema, str(t))}
@@ -164,19 +157,10 @@ class GoldEditScreen(ModalScreen[Any]):
         if not defs:
             self.notify(f"the schema has no attribute for {d.type}", severity="warning")
             return
-        choices: list[Choice] = []
-        for a in defs:
-            for v in list(a.values) or [True]:
-                on_ = d.attributes.get(a.name) == v
-                name = a.name if v is True else f"{a.name} = {v}"
-                choices.append(Choice((a.name, v), f"[{'x' if on_ else ' '}] {name}", name))
-        keys = [chr(ord("a") + i) if i < 26 else str(i - 26) for i in range(len(choices))]
-        choices = [replace(c, key=k) for c, k in zip(choices, keys, strict=True)]
-        picked = await self._pick("Toggle an attribute", choices, filterable=False)
-        if picked is None:
+        attrs = await ask_attributes(self.app, "Attributes", defs, dict(d.attributes))
+        if attrs is None:
             return
-        name, value = picked
-        self.draft = it.toggle_attribute(d, name, value)
+        self.draft = replace(d, attributes=attrs)
         self._refresh()
 
     @work(exclusive=True, group="dialog")

@@ -8,19 +8,20 @@ from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown, Static
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
 from tui.screens.base import HelpRows
 
 
 class HelpScreen(ModalScreen[None]):
     """Every key of the screen below, by section, with what it is for."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("help")
 
     def __init__(self, title: str, intro: str, sections: list[tuple[str, HelpRows]]) -> None:
         super().__init__()
@@ -54,7 +55,7 @@ class HelpScreen(ModalScreen[None]):
 class GuidelineScreen(ModalScreen[None]):
     """The guideline text of the project's current version (Markdown), one key from anywhere."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,G,f2", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("guideline")
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog full", id="guideline"):

@@ -14,11 +14,12 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Container, Vertical
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
 from tui.facade import LeadAgreement, LeadGroups, Progress
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table, heat
@@ -122,22 +123,14 @@ class LeadScreen(ReloadingScreen):
     HELP = (
         "Progress per annotator and per document. Agreement (computed when one of its tabs is first "
         "opened): mean pairwise F1 per layer with 95% CIs (document bootstrap), per type; Pairs: the "
-        "annotator x annotator matrix coloured red (0) to green (1), m changes the measure; By document: "
+        "annotator x annotator matrix coloured red (0) to green (1), M changes the measure; By document: "
         "lowest agreement first, Enter shows that document's conflicts (read-only: nothing is written). "
         "Groups: Krippendorff's alpha_u and Mathet's gamma over every annotator at once (the corpus and "
         "each document, lowest first; click a column to sort by it) and agreement by guideline version, "
         "split and annotator over time (corpusdb agree -m, --by)."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("R", "reload", "Reload"),
-        Binding("A", "adjudicate", "Adjudication"),
-        Binding("m", "next_measure", "Measure"),
-        Binding("slash", "app.search_corpus", "Search the corpus", show=False),
-        Binding("enter", "open_document", "Conflicts"),
-        Binding("l", "next_tab", "Next tab", show=False),
-        *[Binding(str(i + 1), f"tab({i})", "Go to that tab", show=False) for i in range(len(TABS))],
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("lead")
 
     def __init__(self) -> None:
         super().__init__()

@@ -5,22 +5,23 @@ writes a gold set and "unanimous" decisions in the opener's name (issue #15.7). 
 down from "lowest-agreement document" wants to see the disagreements, not to start gold. So this
 screen reads without merging (the facade below), refuses every action that is not looking (an
 allow-list, so an action added to the adjudication screen later is refused until it is listed),
-and offers ``W`` to adjudicate the document for real (the facade merges at a lead's first decision).
+and offers ``A`` to adjudicate the document for real (the facade merges at a lead's first decision).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 
 from corpusdb.basics.errors import UsageError
+from tui import keymap
 from tui.facade import Adjudication, TuiFacade
 from tui.screens.adjudicate import AdjudicateScreen
 
 LOOK_ACTIONS = frozenset({"next_open", "toggle_agreed", "toggle_sides", "reload", "close", "adjudicate_here"})
 """The adjudication screen's actions that only change what is shown (everything else may write)."""
-READ_ONLY = "read-only: looking writes nothing; W adjudicates this document"
+READ_ONLY = "read-only: looking writes nothing; A adjudicates this document"
 
 
 class LookingFacade(TuiFacade):
@@ -43,14 +44,11 @@ class LeadConflictsScreen(AdjudicateScreen):
     HELP = (
         "The conflicts of one document, as the annotators left them (agreed items are not merged into "
         "gold: nothing is written). n/p move between open conflicts, s shows the versions side by side, "
-        "h the agreed items. W adjudicates this document (agreed items are merged into gold, in your "
+        "h the agreed items. A adjudicates this document (agreed items are merged into gold, in your "
         "name, at your first decision)."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("W", "adjudicate_here", "Adjudicate"),
-        Binding("escape,q", "close", "Back"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("lead_conflicts")
 
     def __init__(self, document: str) -> None:
         super().__init__(document)
@@ -63,7 +61,7 @@ class LeadConflictsScreen(AdjudicateScreen):
         return self._looking
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # None: shown disabled in the footer (they decide: not here); the subtitle says W adjudicates
+        # None: shown disabled in the footer (they decide: not here); the subtitle says A adjudicates
         return True if action in LOOK_ACTIONS else None
 
     def _show(self, a: Adjudication) -> None:
@@ -72,7 +70,7 @@ class LeadConflictsScreen(AdjudicateScreen):
         dc = a.conflicts
         self.sub_title = (
             f"{self.corpus_app.facade.user} · {dc.open if dc else 0} open · "
-            f"{dc.agreed if dc else 0} agreed · gold {a.gold.info.status if a.gold else 'none'} · W adjudicate"
+            f"{dc.agreed if dc else 0} agreed · gold {a.gold.info.status if a.gold else 'none'} · A adjudicate"
         )
 
     def action_adjudicate_here(self) -> None:

@@ -17,12 +17,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
 from corpusdb.basics.errors import CorpusError
+from tui import keymap
 from tui.screens.base import BaseScreen
 
 MAX_NAME, MAX_PASSWORD = 64, 1024
@@ -107,7 +108,7 @@ class LoginScreen(BaseScreen):
         "Log in with your name and your password (your lead gives you both): type the name, Enter, the "
         "password, Enter. Tab moves between them, Escape clears both. ctrl+q quits."
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "app.quit", "Quit", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("login")
     DEFAULT_CSS = """
     LoginScreen { align: center middle; }
     LoginScreen > Vertical { width: 64; height: auto; border: round $accent; padding: 1 2; }

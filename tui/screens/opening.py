@@ -4,8 +4,8 @@ Why (issue #25.11): opening the project loads the API, the store and SQLAlchemy,
 command loads at all; done before the app ran, the terminal stayed blank for three times as long as
 a bare Textual app takes to paint. Now the app paints this screen first, opens the project in a
 thread, then puts the user's own first screen (documents, adjudication queue or progress) in its
-place. Keys typed meanwhile are handed on to that screen, in order, as it replays them once its
-data is shown. What fails while opening (no such project or user) ends the app; ``corpusdb tui``
+place. Keys typed meanwhile wait in the app (this screen's ``keys_wait`` stays set) and go to that
+screen, in order, once its data is shown. What fails while opening (no such project or user) ends the app; ``corpusdb tui``
 then says it as it always did (``CorpusApp.open_error``).
 """
 
@@ -60,5 +60,4 @@ class OpeningScreen(ReloadingScreen):
         self.app.exit()
 
     def _opened(self, facade: TuiFacade) -> None:
-        keys, self.typed_ahead = self.typed_ahead, None
-        self.corpus_app.opened(facade, keys or [])
+        self.corpus_app.opened(facade)

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from tui import keymap
 
 if TYPE_CHECKING:
     from corpusdb.basics.records import Span
@@ -48,13 +50,7 @@ class PickScreen(ModalScreen[Any]):
     the filter is empty a choice's key picks it at once, as brat's type dialog does; ``/`` or any
     other character starts the filter (so keyed and unkeyed types are both a few keys away)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "cursor(1)", "Next", show=False, priority=True),
-        Binding("up", "cursor(-1)", "Previous", show=False, priority=True),
-        Binding("pagedown", "cursor(8)", "Page down", show=False),
-        Binding("pageup", "cursor(-8)", "Page up", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("pick")
 
     def __init__(
         self,
@@ -171,11 +167,7 @@ class PickScreen(ModalScreen[Any]):
 class ChecklistScreen(ModalScreen[tuple[str, ...] | None]):
     """Tick several names (tags, attributes): Space or a hotkey toggles, Enter accepts."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("space", "toggle", "Toggle"),
-        Binding("enter", "accept", "Accept", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("checklist")
 
     def __init__(self, title: str, names: Sequence[str], ticked: Sequence[str] = ()) -> None:
         super().__init__()
@@ -218,6 +210,44 @@ class ChecklistScreen(ModalScreen[tuple[str, ...] | None]):
         self.dismiss(None)
 
 
+def type_picker(title: str, schema: Schema, initial: str | None = None) -> PickScreen:
+    """The entity type dialog, the same on every screen (issue #25: one dialog behaviour): each type
+    in its colour with the schema's key beside it; a key picks at once, ``/`` or another letter
+    filters, Enter takes the highlighted type."""
+    from tui import items as it
+
+    choices = [
+        Choice(e.name, it.swatch(e.color) + f" {e.name}" + (f" — {e.description}" if e.description else ""),
+               f"{e.name} {e.parent or ''}", key=e.key)
+        for e in schema.entities
+    ]  # fmt: skip
+    return PickScreen(title, choices, initial=initial, hotkeys=True)
+
+
+async def ask_attributes(
+    app: Any, title: str, defs: Sequence[Any], attrs: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The attributes dialog, a checklist like the tags' (issue #25: one dialog behaviour): a
+    letter ticks, Enter accepts, Esc cancels. ``defs``: the schema's attribute definitions that
+    apply; answers the span's new attributes (None: cancelled). Of two values ticked for one
+    attribute the newly ticked one wins."""
+    rows = [
+        (d.name if v is True else f"{d.name} = {v}", d.name, v)
+        for d in defs
+        for v in list(d.values) or [True]
+    ]
+    ticked = [label for label, name, v in rows if attrs.get(name) == v]
+    chosen = await app.push_screen_wait(ChecklistScreen(title, [r[0] for r in rows], ticked))
+    if chosen is None:
+        return None
+    names = {d.name for d in defs}
+    out = {k: v for k, v in attrs.items() if k not in names}
+    for label, name, v in rows:
+        if label in chosen and (name not in out or out[name] == attrs.get(name)):
+            out[name] = v
+    return out
+
+
 def _hotkeys(names: Sequence[str]) -> list[str]:
     """A distinct lower-case letter per name (its first free letter), digits when letters run out."""
     used: set[str] = set()
@@ -234,7 +264,7 @@ def _hotkeys(names: Sequence[str]) -> list[str]:
 class PromptScreen(ModalScreen[str | None]):
     """Type one line (a grounding, a reason). ``check`` returns an error message or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("prompt")
 
     def __init__(
         self,
@@ -278,7 +308,7 @@ class PromptScreen(ModalScreen[str | None]):
 class MessageScreen(ModalScreen[str | None]):
     """A text and a few one-key answers (``{"enter": "submit", "f": "force"}``); Esc answers None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("message")
 
     def __init__(self, title: str, body: str | Text, answers: dict[str, tuple[str, str]]) -> None:
         super().__init__()
@@ -312,11 +342,7 @@ class KbGroundingScreen(ModalScreen[str | None]):
     highlighted one, down/up move in the list. Answers ``"KEY LABEL"`` (the key ``db:id`` has no
     space), or a key the span already has (to remove it), or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "move(1)", "Next", show=False),
-        Binding("up", "move(-1)", "Previous", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("kb")
 
     def __init__(self, span: Span, kb: Any, have: str) -> None:
         super().__init__()

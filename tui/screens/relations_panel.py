@@ -169,7 +169,7 @@ class RelationPanel:
         if self.active is not None and self.active in idx.spans and not self.view.selection:
             room = max(40, self.query_one("#status").size.width - 2)
             head = f"{line1} · {len(idx.relations_of(self.active))} rel: "
-            for n in (200, 40, 24, 12):  # the count first: what does not fit is cut (R lists it all)
+            for n in (200, 40, 24, 12):  # the count first: what does not fit is cut (V lists it all)
                 line = head + idx.span_roles(self.active, n=n)
                 if len(line) <= room:
                     break

@@ -2,8 +2,8 @@
 "Search the corpus"): type a query, see its hits as KWIC lines, Enter opens a document at a hit.
 
 What the hits are and who sees what is the API's (``Corpus.search``: an annotator's search sees
-every text and her own sets only). On the list of hits: ``A`` annotates every hit as a type in my
-own sets (one step: ``U`` undoes it), ``C`` corrects gold at every hit (leads and adjudicators:
+every text and her own sets only). On the list of hits: ``a`` annotates every hit as a type in my
+own sets (one step: ``u`` undoes it), ``C`` corrects gold at every hit (leads and adjudicators:
 another type, delete, or new gold spans at places in the text; one correction per hit, with a
 reason).
 """
@@ -14,11 +14,12 @@ from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from corpusdb.basics.errors import CorpusError
 from corpusdb.search import kwic
+from tui import keymap
 from tui.screens.base import BaseScreen
 from tui.screens.pickers import Choice, MessageScreen, PickScreen, PromptScreen
 from tui.widgets.tables import fill_table
@@ -32,16 +33,10 @@ class SearchScreen(BaseScreen):
     HELP = (
         'Search the corpus: words, "a phrase", kin* (prefix), /regex/, and fields type:T text:W attr:A=V '
         "grounding:ID label:W rel:TYPE annotator:NAME status:S doc:ID agree:|disagree:|disagree-type:A,B; "
-        "-TERM negates. Enter opens a document at a hit; A annotates every hit, C corrects gold at every hit."
+        "-TERM negates. Enter opens a document at a hit; a annotates every hit (u undoes it), C corrects gold at every hit."
     )
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_query", "New search"),
-        Binding("A", "annotate_hits", "Annotate every hit as a type (my sets)"),
-        Binding("U", "undo_bulk", "Undo that bulk annotation", show=False),
-        Binding("C", "correct_hits", "Correct gold at every hit"),
-        Binding("escape", "close", "Close", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("search")
 
     def __init__(self, query: str = "") -> None:
         super().__init__()
@@ -161,7 +156,7 @@ class SearchScreen(BaseScreen):
         self.last_bulk = got.bulk_id if not got.undone else None
         verb = "removed" if got.undone else "added"
         skipped = f"; {len(got.skipped)} document(s) skipped ({got.skipped[0][1]})" if got.skipped else ""
-        undo = " · U undoes it" if not got.undone else ""
+        undo = " · u undoes it" if not got.undone else ""
         self.notify(
             f"{got.total} {got.type} span(s) {verb} in {len(got.added)} set(s){skipped}{undo}", timeout=8
         )

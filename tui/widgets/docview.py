@@ -20,13 +20,14 @@ from typing import ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from corpusdb.basics.records import Entity, Relation, Span
+from tui import keymap
 from tui.paint import UNKNOWN_COLOR, SpanPaint, contrast, split_runs
 from tui.relations import RelationIndex, marker_lines, span_tag
 from tui.textmodel import Boundaries, TextLayout, char_cells, display_char
@@ -59,32 +60,7 @@ class DocumentView(ScrollView, can_focus=True):
     DocumentView { overflow-x: hidden; overflow-y: scroll; scrollbar-size-vertical: 1; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move('char', -1)", "Move by character or line", show=False),
-        Binding("right", "move('char', 1)", "Move by character or line", show=False),
-        Binding("up", "move('line', -1)", "Move by character or line", show=False),
-        Binding("down", "move('line', 1)", "Move by character or line", show=False),
-        Binding("shift+left", "move('char', -1, True)", "Select by character or line", show=False),
-        Binding("shift+right", "move('char', 1, True)", "Select by character or line", show=False),
-        Binding("shift+up", "move('line', -1, True)", "Select by character or line", show=False),
-        Binding("shift+down", "move('line', 1, True)", "Select by character or line", show=False),
-        Binding("w,ctrl+right", "move('word', 1)", "Next / previous word", show=False),
-        Binding("b,ctrl+left", "move('word', -1)", "Next / previous word", show=False),
-        Binding("W,ctrl+shift+right", "move('word', 1, True)", "Select by word", show=False),
-        Binding("B,ctrl+shift+left", "move('word', -1, True)", "Select by word", show=False),
-        Binding("right_parenthesis,full_stop", "move('sentence', 1)", "Next / previous sentence", show=False),
-        Binding("left_parenthesis,comma", "move('sentence', -1)", "Next / previous sentence", show=False),
-        Binding("home", "move('home', 0)", "Line start / end", show=False),
-        Binding("end", "move('end', 0)", "Line start / end", show=False),
-        Binding("ctrl+home", "move('top', 0)", "Document start / end", show=False),
-        Binding("ctrl+end", "move('bottom', 0)", "Document start / end", show=False),
-        Binding("pageup", "move('line', -10)", "Page up / down", show=False),
-        Binding("pagedown", "move('line', 10)", "Page up / down", show=False),
-        Binding("n", "move('span', 1)", "Next / previous span", show=False),
-        Binding("N", "move('span', -1)", "Next / previous span", show=False),
-        Binding("v", "toggle_mark", "Select mode", show=False),
-        Binding("escape", "clear_selection", "Clear selection", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("text")
 
     class CursorMoved(Message):
         """The cursor or the selection changed (the screen shows what is under the cursor)."""
