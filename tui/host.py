@@ -7,7 +7,7 @@ circle; against this small interface the package reads top-down (app -> screens 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade
