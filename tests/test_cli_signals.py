@@ -102,12 +102,13 @@ def gold_project(tmp_path: Path) -> Path:
 
 
 def test_ctrl_c_during_release_says_what_was_kept(gold_project: Path, tmp_path: Path) -> None:
-    """The release runs with its progress bar on a terminal (a pty); once the bar shows, it is at work."""
+    """The release runs with its progress bar on a terminal (a pty; stdout is not one, so the bar is
+    asked for); once the bar shows, it is at work."""
     master, slave = pty.openpty()
     out = tmp_path / "rel" / "v1"
     proc = subprocess.Popen(
         [str(SCRIPT), "--db", str(gold_project), "release", "v1", "-o", str(out), "--allow-open"],
-        stdout=subprocess.DEVNULL, stderr=slave, cwd=tmp_path, env={**os.environ, "TERM": "xterm", "COLUMNS": "100"},
+        stdout=subprocess.DEVNULL, stderr=slave, cwd=tmp_path, env={**os.environ, "TERM": "xterm", "COLUMNS": "100", "CORPUSDB_PROGRESS": "always"},
     )  # fmt: skip
     os.close(slave)
     seen = _read_until(master, b"releasing", proc)
