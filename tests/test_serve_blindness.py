@@ -100,11 +100,14 @@ def test_alice_never_sees_bobs_work_in_a_served_session(
         rows = [
             line.split() for line in s.text().splitlines() if line.split()[:1] in (["d1"], ["d2"], ["d3"])
         ]
-        assert [r[:6] for r in rows] == [[d, "·", "assigned", "0", "0", "0"] for d in ("d1", "d2", "d3")]
+        # document, status, what is left to do, items (none), then the title (the text's beginning)
+        assert [r[:5] for r in rows] == [
+            [d, "·", "assigned", "annotate", "empty"] for d in ("d1", "d2", "d3")
+        ]
         seen = await walk(s, [
             (("enter",), "0 spans 0 rels"),  # d1: none of bob's two spans, nor his relation
-            (("n",), "0 spans"), (("N",), "0 spans"),  # next/previous span: there is none
-            (("R",), "0 spans"), (("L",), "0 spans"), (("l",), "0 spans"), (("l",), "0 spans"),
+            (("n",), "0 spans"), (("p",), "0 spans"),  # next/previous span: there is none
+            (("V",), "0 spans"), (("L",), "0 spans"), (("l",), "0 spans"), (("l",), "0 spans"),
             (("f1",), "Keys"), (("escape",), "0 spans"),
             (("G",), "uideline"), (("escape",), "0 spans"),
             (("ctrl+p",), "Search"), (tuple("STAT5"), "STAT5"), (("escape",), "0 spans"),
