@@ -109,3 +109,21 @@ def test_help_palette_and_a_mouse_selection_that_a_annotates(
         spans = saved_spans(sqlite_url)
         assert [(s.type, s.text) for s in spans] == [("protein", "CD25")]
         tab.page.close()
+
+
+def test_the_lead_view_and_its_agreement_in_the_browser(
+    browser: Any, sqlite_url: str, tmp_path: Path
+) -> None:
+    from tui.sample import build_sample
+
+    owner = build_sample(sqlite_url, submitted=True)  # alice and bob submitted d1
+    owner.team_login("lena", password="lena-pw")  # the lead
+    with served(sqlite_url, cwd=tmp_path) as (base, _):
+        tab = MouseTab(browser, base)
+        tab.open()
+        tab.log_in("lena", "lena-pw")
+        tab.wait_for("Project progress — lena (lead)")
+        tab.wait_for("1 ready for adjudication")
+        tab.type("3")  # the agreement tab
+        tab.wait_for("mean pairwise F1")
+        tab.page.close()
