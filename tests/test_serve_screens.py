@@ -127,3 +127,24 @@ def test_the_lead_view_and_its_agreement_in_the_browser(
         tab.type("3")  # the agreement tab
         tab.wait_for("mean pairwise F1")
         tab.page.close()
+
+
+def test_an_adjudicator_decides_a_conflict_in_the_browser(
+    browser: Any, sqlite_url: str, tmp_path: Path
+) -> None:
+    from tui.sample import build_sample
+
+    owner = build_sample(sqlite_url, submitted=True)  # alice and bob disagree on d1
+    owner.team_login("carol", password="carol-pw")  # the adjudicator
+    with served(sqlite_url, cwd=tmp_path) as (base, _):
+        tab = MouseTab(browser, base)
+        tab.open()
+        tab.log_in("carol", "carol-pw")
+        tab.wait_for("Adjudication queue — carol")
+        tab.wait_for("5 open conflict(s)")
+        tab.type("enter")  # d1, its first conflict: alice's IL-2, absent in bob's
+        tab.wait_for("Adjudicate d1 — carol · 5 open")
+        tab.wait_for("(A=alice)")
+        tab.type("1")  # take A
+        tab.wait_for("Adjudicate d1 — carol · 4 open")
+        tab.page.close()
