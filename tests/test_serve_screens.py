@@ -1,7 +1,8 @@
 """The TUI's other screens in a real browser (headless Chromium through Playwright), issue 23:
-"everything the TUI does works in the browser". Through one served session: the help (f1) and the
+"everything the TUI does works in the browser". Through served sessions: the help (f1) and the
 command palette (ctrl+p) open and close; a mouse drag over a word in the text makes a selection that
-`a` annotates, and the span is saved. Waits for texts, never for positions (the screens change).
+`a` annotates, and the span is saved; a lead opens the lead view's agreement tab; an adjudicator
+takes a version on a conflict; a judge grades a unit of a trec-relevance project (saved). Waits for texts, never for positions (the screens change).
 Skipped with the reason when no Chromium is installed.
 """
 
@@ -147,4 +148,23 @@ def test_an_adjudicator_decides_a_conflict_in_the_browser(
         tab.wait_for("(A=alice)")
         tab.type("1")  # take A
         tab.wait_for("Adjudicate d1 — carol · 4 open")
+        tab.page.close()
+
+
+def test_a_judge_grades_a_unit_in_the_browser(browser: Any, sqlite_url: str, tmp_path: Path) -> None:
+    from tests.test_tui_judge import graded, pooled
+
+    owner = pooled(sqlite_url)  # a trec-relevance project, two runs pooled, alice to judge
+    owner.team_login("alice", password="alice-pw")
+    with served(sqlite_url, cwd=tmp_path) as (base, _):
+        tab = MouseTab(browser, base)
+        tab.open()
+        tab.log_in("alice", "alice-pw")
+        tab.wait_for("1/d DR definitely relevant")  # the judging screen, its grade keys in sight
+        assert "runA" not in tab.text() and "runB" not in tab.text()
+        tab.type("2")  # PR for the first unit
+        deadline = time.monotonic() + 30
+        while not [g for _, g in graded(sqlite_url) if g] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [g for _, g in graded(sqlite_url) if g] == ["PR"]
         tab.page.close()
