@@ -216,6 +216,19 @@ def _set_id(url: str, tree: Path) -> str:
     return str(json.loads(res.stdout)[0]["id"])
 
 
+def _build(tree: Path, small: Path, big: Path, sets: int) -> None:
+    """Both projects, made by ``tree``'s own corpusdb in a process of its own (each tree's database
+    is at its own schema revision: another tree's may refuse it)."""
+    code = (
+        "import sys; from pathlib import Path\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_startup as b\n"
+        f"sys.path[:] = [p for p in sys.path if p != str(b.REPO)]; sys.path.insert(0, {str(tree)!r})\n"
+        f"b._project(Path({str(small)!r})); b._big_project(Path({str(big)!r}), {sets})\n"
+        f"import corpusdb; assert corpusdb.__file__.startswith({str(tree)!r}), corpusdb.__file__\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=tree, env=_env(tree), check=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="?", type=int, default=7)
@@ -227,16 +240,11 @@ def main() -> None:
         for pkg in ("corpusdb", "tui", "guidelines", "importers"):
             compileall.compile_dir(tree / pkg, quiet=2)
     with tempfile.TemporaryDirectory() as tmp:
-        master = Path(tmp) / "master.sqlite"
-        _project(master)
-        big = Path(tmp) / "big.sqlite"
-        _big_project(big, args.sets)
         plans = {}
         for i, (label, tree) in enumerate(trees):
             work = Path(tmp) / f"tree{i}"
             work.mkdir()
-            shutil.copy(master, work / "p.sqlite")
-            shutil.copy(big, work / "big.sqlite")
+            _build(tree, work / "p.sqlite", work / "big.sqlite", args.sets)
             plans[label] = (
                 tree,
                 _commands(f"sqlite:///{work / 'p.sqlite'}", tree, work, f"sqlite:///{work / 'big.sqlite'}"),

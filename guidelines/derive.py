@@ -129,3 +129,25 @@ def with_derived(schema: Schema, ann: Annotations) -> Annotations:
 def without_derived(ann: Annotations) -> Annotations:
     """``ann`` without derived relations (for figures that exclude them)."""
     return replace(ann, relations=tuple(r for r in ann.relations if not r.extra.get("derived")))
+
+
+def derived_listing(schema: Schema, ann: Annotations) -> list[dict[str, object]]:
+    """What ``schema``'s rules derive in ``ann``, readable (id ``D<n>``, type, arguments, label, tags,
+    the rule, the annotated relations it comes from): the one listing release, submit and
+    adjudication show, always apart from the annotated items. Derived relations already stored in
+    ``ann`` are recomputed, never taken as annotated."""
+    if not schema.derive:
+        return []
+    got = with_derived(schema, without_derived(ann))
+    return [
+        {"id": r.id, "type": r.type, "args": [{"role": a.role, "ref": a.ref} for a in r.args], "label": r.label,
+         "tags": list(r.tags), "derived": r.extra["derived"], "from": list(r.extra.get("from") or [])}
+        for r in got.relations if r.extra.get("derived")
+    ]  # fmt: skip
+
+
+def derived_line(d: dict[str, object]) -> str:
+    """One derived relation in one line: ``D1 Interaction Agent:T5 Target:T1 (derived by RULE from E3, E5)``."""
+    args = " ".join(f"{a['role']}:{a['ref']}" for a in d["args"])  # type: ignore[attr-defined]
+    src = ", ".join(d["from"])  # type: ignore[call-overload]
+    return f"{d['id']} {d['type']} {args} (derived by {d['derived']}" + (f" from {src})" if src else ")")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -385,6 +385,17 @@ class _Reader:
             raise self.fail(where, f"name {name!r} may hold only letters, digits and _ . + -")
         return name
 
+    def named_tables(
+        self, tables: Any, kind: str, allowed: set[str]
+    ) -> Iterator[tuple[int, Mapping[str, Any], str, str]]:
+        """Each ``[[kind]]`` table with its index, its keys checked against ``allowed`` and its name
+        read (errors say ``[[kind]] #n``), then the place later errors name: ``[[kind]] 'name'``."""
+        for i, table in enumerate(tables):
+            where = f"[[{kind}]] #{i + 1}"
+            self.known(table, allowed, where)
+            name = self.name(table, where)
+            yield i, table, name, f"[[{kind}]] '{name}'"
+
 
 def _label_values(r: _Reader, raw: Any, where: str) -> tuple[LabelValue, ...]:
     if not isinstance(raw, list) or not raw:
@@ -444,11 +455,9 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     raw_entities = data.get("entity", [])
     if not isinstance(raw_entities, list) or not raw_entities:
         raise r.fail("[[entity]]", "a schema needs at least one [[entity]] type")
-    for i, e in enumerate(raw_entities):
-        where = f"[[entity]] #{i + 1}"
-        r.known(e, {"name", "color", "parent", "description", "key"}, where)
-        ename = r.name(e, where)
-        where = f"[[entity]] '{ename}'"
+    for i, e, ename, where in r.named_tables(
+        raw_entities, "entity", {"name", "color", "parent", "description", "key"}
+    ):
         color = r.get(e, "color", str, where, PALETTE[i % len(PALETTE)])
         if not _COLOR.match(color):
             raise r.fail(where, f"color {color!r} must be #rrggbb")
@@ -475,19 +484,13 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
                 raise r.fail(where, f"unknown entity type {t!r}")
 
     label_sets: list[LabelSet] = []
-    for i, ls in enumerate(data.get("label_set", [])):
-        where = f"[[label_set]] #{i + 1}"
-        r.known(ls, {"name", "values"}, where)
-        lname = r.name(ls, where)
-        label_sets.append(LabelSet(lname, _label_values(r, ls.get("values"), f"[[label_set]] '{lname}'")))
+    for _, ls, lname, where in r.named_tables(data.get("label_set", []), "label_set", {"name", "values"}):
+        label_sets.append(LabelSet(lname, _label_values(r, ls.get("values"), where)))
     _unique(r, [ls.name for ls in label_sets], "[[label_set]]")
 
     links: list[LinkType] = []
-    for i, lt in enumerate(data.get("link", [])):
-        where = f"[[link]] #{i + 1}"
-        r.known(lt, {"name", "symmetric", "transitive", "types", "aliases", "description"}, where)
-        lname = r.name(lt, where)
-        where = f"[[link]] '{lname}'"
+    link_keys = {"name", "symmetric", "transitive", "types", "aliases", "description"}
+    for _, lt, lname, where in r.named_tables(data.get("link", []), "link", link_keys):
         types = r.strings(lt, "types", where)
         check_types(types, where)
         symmetric = r.get(lt, "symmetric", bool, where, True)
@@ -509,15 +512,8 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
         for rel in data.get("relation", [])
         if isinstance(rel, dict) and rel.get("kind") == "event"
     }
-    for i, rel in enumerate(data.get("relation", [])):
-        where = f"[[relation]] #{i + 1}"
-        r.known(
-            rel,
-            {"name", "roles", "directed", "kind", "labels", "tags", "trigger_types", "description"},
-            where,
-        )
-        rname = r.name(rel, where)
-        where = f"[[relation]] '{rname}'"
+    relation_keys = {"name", "roles", "directed", "kind", "labels", "tags", "trigger_types", "description"}
+    for _, rel, rname, where in r.named_tables(data.get("relation", []), "relation", relation_keys):
         kind = r.get(rel, "kind", str, where, "relation")
         if kind not in ("relation", "event"):
             raise r.fail(where, f"kind must be 'relation' or 'event', not {kind!r}")
@@ -564,11 +560,8 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
 
     attributes: list[AttributeDef] = []
     rel_names = {rel.name for rel in relations}
-    for i, a in enumerate(data.get("attribute", [])):
-        where = f"[[attribute]] #{i + 1}"
-        r.known(a, {"name", "applies_to", "values", "types", "description"}, where)
-        aname = r.name(a, where)
-        where = f"[[attribute]] '{aname}'"
+    attribute_keys = {"name", "applies_to", "values", "types", "description"}
+    for _, a, aname, where in r.named_tables(data.get("attribute", []), "attribute", attribute_keys):
         applies = r.strings(a, "applies_to", where) or ("entity",)
         for ap in applies:
             if ap not in ("entity", "relation"):
@@ -587,11 +580,10 @@ def parse_schema(data: Mapping[str, Any], source: str = "<schema>") -> Schema:
     _unique(r, [a.name for a in attributes], "[[attribute]]")
 
     doc_labels: list[DocLabelDef] = []
-    for i, dl in enumerate(data.get("document_label", [])):
-        where = f"[[document_label]] #{i + 1}"
-        r.known(dl, {"name", "values", "required", "description"}, where)
-        dname = r.name(dl, where)
-        where = f"[[document_label]] '{dname}'"
+    doc_label_keys = {"name", "values", "required", "description"}
+    for _, dl, dname, where in r.named_tables(
+        data.get("document_label", []), "document_label", doc_label_keys
+    ):
         doc_labels.append(
             DocLabelDef(
                 name=dname,

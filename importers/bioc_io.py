@@ -80,6 +80,25 @@ def _attr_infons(attributes: Mapping[str, Any], infons: dict[str, str]) -> None:
         infons[_J + "attributes"] = _json(dict(attributes))
 
 
+def _extra_infon(extra: Mapping[str, Any], infons: dict[str, str]) -> None:
+    """A record's ``extra`` (no BioC field) as the JSON infon ``corpusdb:extra``, when it has any."""
+    if extra:
+        infons[_J + "extra"] = _json(dict(extra))
+
+
+def _bioc_relation(rid: str, typ: str, marker: str | None = None) -> Any:
+    """A BioC relation with its id and ``type`` infon; links and notes say what they are in the
+    ``corpusdb`` infon (``marker``), which comes next."""
+    import bioc
+
+    r = bioc.BioCRelation()
+    r.id = rid
+    r.infons["type"] = typ
+    if marker is not None:
+        r.infons["corpusdb"] = marker
+    return r
+
+
 def _span_annotation(span: Span, labels: Mapping[str, str] | None = None) -> Any:
     import bioc
 
@@ -111,17 +130,14 @@ def _span_annotation(span: Span, labels: Mapping[str, str] | None = None) -> Any
                 ]
             )
     _attr_infons(span.attributes, a.infons)
-    if span.extra:
-        a.infons[_J + "extra"] = _json(dict(span.extra))
+    _extra_infon(span.extra, a.infons)
     return a
 
 
 def _relation(rel: Relation) -> Any:
     import bioc
 
-    r = bioc.BioCRelation()
-    r.id = rel.id
-    r.infons["type"] = rel.type
+    r = _bioc_relation(rel.id, rel.type)
     for arg in rel.args:
         r.add_node(bioc.BioCNode(arg.ref, arg.role))
     if rel.label is not None:
@@ -133,38 +149,29 @@ def _relation(rel: Relation) -> Any:
     if rel.trigger is not None:
         r.infons["trigger"] = rel.trigger
     _attr_infons(rel.attributes, r.infons)
-    if rel.extra:
-        r.infons[_J + "extra"] = _json(dict(rel.extra))
+    _extra_infon(rel.extra, r.infons)
     return r
 
 
 def _link(link: Link) -> Any:
     import bioc
 
-    r = bioc.BioCRelation()
-    r.id = link.id
-    r.infons["type"] = link.type
-    r.infons["corpusdb"] = "link"
+    r = _bioc_relation(link.id, link.type, "link")
     if link.group is not None:
         r.infons["group"] = link.group
     r.add_node(bioc.BioCNode(link.source, "source"))
     r.add_node(bioc.BioCNode(link.target, "target"))
-    if link.extra:
-        r.infons[_J + "extra"] = _json(dict(link.extra))
+    _extra_infon(link.extra, r.infons)
     return r
 
 
 def _note(note: Note) -> Any:
     import bioc
 
-    r = bioc.BioCRelation()
-    r.id = note.id
-    r.infons["type"] = note.type
-    r.infons["corpusdb"] = "note"
+    r = _bioc_relation(note.id, note.type, "note")
     r.infons["text"] = note.text
     r.add_node(bioc.BioCNode(note.target, "target"))
-    if note.extra:
-        r.infons[_J + "extra"] = _json(dict(note.extra))
+    _extra_infon(note.extra, r.infons)
     return r
 
 

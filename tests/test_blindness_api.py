@@ -118,6 +118,7 @@ ANNOTATOR_PROBES: dict[str, Probe | str] = {
     ),
     "create_set": lambda s: s.alice.create_set("open", "alice", kind="gold"),
     "validate_set": lambda s: s.alice.validate_set(s.bob_open),
+    "derived_in_set": lambda s: s.alice.derived_in_set(s.bob_open),
     "submit": lambda s: s.alice.submit(s.bob_open),
     "reopen": lambda s: s.alice.reopen(s.bob_done, reason="peek"),
     "status": lambda s: s.alice.status(),

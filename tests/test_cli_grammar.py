@@ -223,14 +223,15 @@ def test_types_default_is_required_and_a_type_dispute_is_one_conflict(
 
 
 def test_single_document_commands_name_it_as_their_argument() -> None:
-    """Where a command's subject is one document it is the argument; ``-d/--document`` is left to
-    commands that take several (repeatable) and to ``submit``, whose subject is a set (SET_ID, or
-    ``-d DOC``: your own set on that document)."""
+    """Where a command's subject is one document it is the argument: no command *requires* a
+    ``-d/--document`` option. ``-d`` is left to filters: one document per occurrence, repeatable where
+    several make sense (``agree``, ``export``), or one (``search -d``, ``submit -d``: your own set on
+    that document, its subject being a set)."""
     single = [
         path
         for path, cmd in every_command()
         for names, param in options(cmd)
-        if "--document" in names and not param.multiple and path != "corpusdb submit"  # type: ignore[attr-defined]
+        if "--document" in names and param.required  # type: ignore[attr-defined]
     ]
     assert not single, single
     cmds = dict(every_command())

@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 HEAVY = (
     "scipy", "statsmodels", "pandas", "matplotlib", "krippendorff", "textual", "alembic", "jinja2",
     "sqlmodel", "pydantic", "sqlalchemy.orm", "corpusdb.store.models", "sqlalchemy.dialects.postgresql",
-    "sklearn", "sklearn_crfsuite", "pycrfsuite", "ahocorasick",
+    "sklearn", "sklearn_crfsuite", "pycrfsuite", "ahocorasick", "corpusdb.kb.store", "corpusdb.kb.search",
+    "corpusdb.kb.index", "corpusdb.recommend.tagger", "corpusdb.recommend.matcher", "corpusdb.serving",
 )  # fmt: skip
 """Never loaded to parse arguments or to run an ordinary command (alembic: only to upgrade; SQLModel's
 table classes, pydantic and the ORM: the store queries ``corpusdb.store.tables``, and option values need

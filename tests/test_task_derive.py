@@ -233,3 +233,124 @@ def test_agreement_includes_or_excludes_the_derived_relations(tmp_path, capsys) 
         got[how] = body["pairs"][0]["overall"] if "pairs" in body else body
     ex, inc = got["exclude"], got["include"]
     assert (ex["only_a"] + ex["only_b"], inc["only_a"] + inc["only_b"]) == (2, 0), (ex, inc)
+
+
+def _gi_pair(tmp_path, capsys):  # type: ignore[no-untyped-def]
+    """The real GI sentence annotated twice: bob gives its two Interactions, alice leaves them to
+    the rule (her BindTo and PromoterOf). Returns the database and the sets' ids by annotator."""
+    import json
+    import shutil
+
+    from corpusdb.cli.main import main
+
+    src = shared_path("data", "bionlp-st-2011-bi-train")
+    doc = "PMID-10383978-S8"
+    for who in ("alice", "bob"):
+        (tmp_path / who).mkdir()
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(src / f"{doc}.{ext}", tmp_path / who / f"{doc}.{ext}")
+    a2 = (src / f"{doc}.a2").read_text("utf-8").splitlines()
+    (tmp_path / "alice" / f"{doc}.a2").write_text(
+        "\n".join(ln for ln in a2 if not ln.startswith(("E7\t", "E8\t"))) + "\n", "utf-8"
+    )
+    db = str(tmp_path / "gi.sqlite")
+    assert main(["--db", db, "init", "gi", "--schema", "gi-2011"]) == 0
+    for who in ("alice", "bob"):
+        assert main(["--db", db, "import", "brat", str(tmp_path / who), "-a", who, "--keep-unknown"]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "-f", "json", "sets"]) == 0
+    ids = {h["annotator"]: h["id"] for h in json.loads(capsys.readouterr().out)}
+    return db, doc, ids
+
+
+GI_DERIVED = [
+    ("Interaction", (("Agent", "T5"), ("Target", "T1")), "gi-bind-promoter"),
+    ("Interaction", (("Agent", "T5"), ("Target", "T3")), "gi-bind-promoter"),
+]
+
+
+def _key(ds):  # type: ignore[no-untyped-def]
+    return sorted((d["type"], tuple((a["role"], a["ref"]) for a in d["args"]), d["derived"]) for d in ds)
+
+
+def test_submit_shows_and_records_the_derived_relations_as_derived(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Applied at submit: ``submit --check`` lists what the rules derive from alice's set after the
+    violations, marked with the rule; submitting records them in the audit trail as derived and
+    stores nothing in the set (its relations stay the annotated ones)."""
+    import json
+
+    from corpusdb.cli.main import main
+
+    db, _doc, ids = _gi_pair(tmp_path, capsys)
+    alice = str(ids["alice"])
+    assert main(["--db", db, "reopen", alice, "-r", "a second look"]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "--as", "alice", "submit", "--check", alice]) == 0
+    text = capsys.readouterr().out
+    assert "derived by the schema's rules (not items of the set): 2" in text
+    assert "Interaction Agent:T5 Target:T1 (derived by gi-bind-promoter from " in text
+    assert main(["--db", db, "--as", "alice", "-f", "json", "submit", alice]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["status"] == "submitted" and _key(body["derived"]) == GI_DERIVED
+    assert all(d["id"].startswith("D") and d["from"] for d in body["derived"])
+    # bob annotated both: nothing derived from his set
+    from corpusdb.api import Corpus
+
+    c = Corpus.open(url=f"sqlite:///{db}")
+    assert c.derived_in_set(ids["bob"]) == []
+    ev = c.history(action="submit")[0]
+    assert ev.target == alice and len(ev.detail["derived"]) == 2
+    assert all("derived by gi-bind-promoter" in line for line in ev.detail["derived"])
+    rels = c.read_set(ids["alice"]).annotations.relations
+    assert not any(r.extra.get("derived") for r in rels)
+    assert not any(
+        tuple((a.role, a.ref) for a in r.args) == (("Agent", "T5"), ("Target", "T1")) for r in rels
+    )
+
+
+def test_adjudication_shows_derived_relations_apart_and_never_as_conflicts(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Applied at adjudication: the conflicts view lists, per source and for gold, what the rules
+    derive (marked with the rule); a derived relation stored in a set (an import that kept one) is
+    never aligned, so never a conflict of its own, and never merged into gold as annotated."""
+    import json
+
+    from corpusdb.api import Corpus
+    from corpusdb.cli.main import main
+
+    db, doc, ids = _gi_pair(tmp_path, capsys)
+    assert main(["--db", db, "-f", "json", "conflicts", doc]) == 0
+    body = json.loads(capsys.readouterr().out)[0]
+    assert _key(body["derived"]["alice"]) == GI_DERIVED and body["derived"]["bob"] == []
+    assert body["derived"]["gold"] == []
+    # bob's two Interactions are relation conflicts (alice did not annotate them); none is derived
+    rel = [x for x in body["conflicts"] if x["kind"] == "relation"]
+    assert len(rel) == 2
+    assert main(["--db", db, "conflicts", doc]) == 0
+    text = capsys.readouterr().out
+    assert "derived by the schema's rules, alice (not conflicts):" in text
+    assert "Interaction Agent:T5 Target:T1 (derived by gi-bind-promoter" in text
+    # a derived relation stored in bob's set: not a unit, not a conflict, not in gold after the merge
+    from corpusdb.basics.records import Argument, Relation
+
+    c = Corpus.open(url=f"sqlite:///{db}")
+    assert main(["--db", db, "reopen", str(ids["bob"]), "-r", "x"]) == 0
+    bob = c.as_user("bob")
+    s = bob.read_set(ids["bob"])
+    stray = Relation("R99", "Interaction", (Argument("Agent", "T1"), Argument("Target", "T3")),
+                     extra={"derived": "gi-bind-promoter"})  # fmt: skip
+    from dataclasses import replace as rep
+
+    bob.replace_set(ids["bob"], rep(s.annotations, relations=(*s.annotations.relations, stray)))
+    bob.submit(ids["bob"], force=True)
+    kept = [r for r in c.read_set(ids["bob"]).annotations.relations if r.extra.get("derived")]
+    assert len(kept) == 1  # stored as derived (as an import that keeps them would)
+    capsys.readouterr()
+    assert main(["--db", db, "-f", "json", "conflicts", doc, "--all"]) == 0
+    body = json.loads(capsys.readouterr().out)[0]
+    assert not any(
+        "T1" in json.dumps(x["variants"]) and "R99" in json.dumps(x["variants"]) for x in body["conflicts"]
+    )
+    assert len([x for x in body["conflicts"] if x["kind"] == "relation" and x["differs"]]) == 2
+    c.merge(doc)
+    gold = c.gold(doc).annotations
+    assert not any(r.extra.get("derived") for r in gold.relations)

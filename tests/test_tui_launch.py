@@ -104,3 +104,98 @@ def test_the_app_offers_what_screens_ask_of_it(sqlite_url: str) -> None:
     missing = [m for m in ("open_document", "open_adjudication", "show_queue", "show_progress",
                            "show_my_documents") if not callable(getattr(app, m, None))]  # fmt: skip
     assert missing == [] and app.facade.user == "alice"
+
+
+@run_async
+async def test_corpusdb_tui_paints_before_the_project_opens_and_hands_keys_on(sqlite_url: str) -> None:
+    """Issue #25.11: ``corpusdb tui`` builds the app with an opener; the app paints at once and opens
+    the project in a worker (held back here until the keys are typed), then shows the user's own
+    first screen, which replays the keys typed meanwhile once its list is read."""
+    import threading
+
+    from tui.screens.opening import OpeningScreen
+
+    build_sample(sqlite_url)
+    go = threading.Event()
+
+    def opener() -> Any:
+        assert go.wait(30)
+        return open_facade(sqlite_url, "demo", "alice")
+
+    app = build_app(None, opener=opener)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        opening = app.screen
+        assert isinstance(opening, OpeningScreen) and "Opening the project" in screen_text(app)
+        await pilot.press("down", "enter")  # the second document, typed before anything is read
+        assert opening.keys_wait and app.held_keys == ["down", "enter"]  # kept by the app, in order
+        go.set()
+        await settle(pilot)
+        assert app.facade is not None and app.facade.user == "alice"
+        assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "d2"
+        assert app.title == "corpusdb · demo"
+
+
+@run_async
+async def test_a_project_that_cannot_open_ends_the_app_with_its_error(sqlite_url: str) -> None:
+    """What fails while opening (no such user) ends the app; ``corpusdb tui`` raises it after ``run``
+    (one line and exit 3, tests/test_tui_review.py)."""
+    from corpusdb.basics.errors import NotFound
+
+    build_sample(sqlite_url)
+    app = build_app(None, opener=lambda: open_facade(sqlite_url, "demo", "nobody"))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+    assert isinstance(app.open_error, NotFound) and app.facade is None
+
+
+def test_corpusdb_tui_paints_before_loading_the_store(sqlite_url: str) -> None:
+    """In a fresh interpreter, as the console script runs ``corpusdb tui``: when the first screen
+    paints, neither SQLAlchemy nor the API is loaded yet (they load in the worker that opens the
+    project, issue #25.11); the document list comes after."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    build_sample(sqlite_url)
+    probe = """
+import sys
+sys.argv = ["corpusdb", "--db", sys.argv[1], "--as", "alice", "tui"]
+import threading
+import tui.facade
+from tui.app import CorpusApp
+seen = []
+painted = threading.Event()
+opening = tui.facade.open_facade
+
+def held_open(*args):  # the project opens once the first screen was looked at
+    assert painted.wait(60)
+    return opening(*args)
+
+tui.facade.open_facade = held_open
+
+def run(self):
+    async def first_paint():
+        async with self.run_test() as pilot:
+            await pilot.pause()
+            seen.append((type(self.screen).__name__, "sqlalchemy" in sys.modules, "corpusdb.api" in sys.modules))
+            painted.set()
+            from tui.testing import settle
+            await settle(pilot)
+            seen.append((type(self.screen).__name__, "sqlalchemy" in sys.modules, "corpusdb.api" in sys.modules))
+    import asyncio
+    asyncio.run(first_paint())
+
+CorpusApp.run = run
+from corpusdb.cli.main import main
+assert main(sys.argv[1:]) == 0
+print(seen)
+"""
+    repo = Path(__file__).resolve().parents[1]
+    res = subprocess.run(
+        [sys.executable, "-c", probe, sqlite_url], capture_output=True, text=True, cwd=repo, timeout=120
+    )
+    assert res.returncode == 0, res.stderr
+    first, later = eval(res.stdout.strip().splitlines()[-1])  # our own probe's repr
+    assert first == ("OpeningScreen", False, False)
+    assert later == ("DocumentsScreen", True, True)

@@ -173,7 +173,15 @@ def test_cli_command_builds_the_app_with_the_shared_factory(
     seen: dict[str, object] = {}
 
     def fake_run(self: CorpusApp) -> None:
-        seen.update(user=self.facade.user, role=self.facade.role, start=self.start)
+        # As the app does: it paints first, then opens the project with the command's opener
+        # (issue #25.11); what fails there ends the app and the command raises it.
+        assert self.facade is None and self.opener is not None
+        try:
+            facade = self.opener()
+        except Exception as exc:
+            self.open_error = exc
+            return
+        seen.update(user=facade.user, role=facade.role, start=self.start)
 
     monkeypatch.setattr(CorpusApp, "run", fake_run)
     db = sqlite_url.removeprefix("sqlite:///")

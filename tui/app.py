@@ -12,7 +12,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from textual import events, work
@@ -41,14 +41,26 @@ class CorpusApp(App[None]):
     COMMANDS = App.COMMANDS | {DocumentCommands}
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("app")
 
-    def __init__(self, facade: TuiFacade | None, *, start: str | None = None, gate: Any = None) -> None:
+    def __init__(
+        self,
+        facade: TuiFacade | None,
+        *,
+        start: str | None = None,
+        gate: Any = None,
+        opener: Callable[[], TuiFacade] | None = None,
+    ) -> None:
         """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.serving.gate.LoginGate``):
         the login screen comes first and the facade is the logged-in person's (served sessions and
-        ``corpusdb tui --login``). Before a login the app holds nothing of the project."""
+        ``corpusdb tui --login``). Before a login the app holds nothing of the project. Or None with
+        an ``opener``: the app paints first and opens the project with it in a worker
+        (``tui.screens.opening``; ``corpusdb tui``)."""
         super().__init__()
         self.facade: TuiFacade = facade  # type: ignore[assignment]  # set by the login when None
         self.start = start
         self.gate = gate
+        self.opener = opener
+        self.open_error: BaseException | None = None
+        """Why the ``opener`` failed (the app then ended): ``corpusdb tui`` raises it after ``run``."""
         self.login_session: Any = None
         """The person's ``corpusdb.store.login_session.LoginSession`` once logged in through ``gate``."""
         self._keys: deque[events.Key] = deque()
@@ -231,6 +243,11 @@ class CorpusApp(App[None]):
 
         # A save queued behind a long import (SQLite) waits in its worker; say why on the screen.
         self._stop_listening = writers.on_wait(self._writer_waits)
+        if self.facade is None and self.opener is not None:
+            from tui.screens.opening import OpeningScreen
+
+            self.push_screen(OpeningScreen(self.opener))
+            return
         if self.facade is None:
             from tui.screens.login import LoginScreen
 
@@ -243,6 +260,16 @@ class CorpusApp(App[None]):
             self.push_screen(home)
             return
         self.push_screen(home)
+        if self.start:
+            self.open_document(self.start)
+
+    def opened(self, facade: TuiFacade) -> None:
+        """The project is open (``OpeningScreen``): the user's first screen takes its place; keys
+        typed meanwhile wait in the app until that screen's data is shown (``keys_wait``)."""
+        self.facade = facade
+        self.title = f"corpusdb · {facade.project.name}"
+        home = self._home()
+        self.switch_screen(home)
         if self.start:
             self.open_document(self.start)
 
@@ -443,9 +470,13 @@ class CorpusApp(App[None]):
         yield SystemCommand("Help", "Every key of this screen", self.action_help)
 
 
-def build_app(facade: TuiFacade, *, start: str | None = None) -> CorpusApp:
-    """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this)."""
-    return CorpusApp(facade, start=start)
+def build_app(
+    facade: TuiFacade | None, *, start: str | None = None, opener: Callable[[], TuiFacade] | None = None
+) -> CorpusApp:
+    """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this),
+    or, with ``opener`` (``corpusdb tui``), over the facade it returns once the first screen is
+    painted."""
+    return CorpusApp(facade, start=start, opener=opener)
 
 
 def build_login_app(gate: Any) -> CorpusApp:

@@ -12,17 +12,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from corpusdb.api import Corpus
 from corpusdb.basics.errors import CorpusError, DecidedMeanwhile, NotFound, UsageError
 from corpusdb.basics.names import natural_key
 from corpusdb.basics.records import Annotations, AnnotationSet, GuidelineInfo, ProjectInfo, SetInfo
-from corpusdb.store.db import default_url
-from corpusdb.workflow.status import StatusReport
 from guidelines.schema import Schema
 from guidelines.validate import Violation, validate
-from tui.session import DocumentSession
+
+if TYPE_CHECKING:
+    # Read when the project opens (``open_facade``, in a worker once the first screen is painted):
+    # the API, the store and SQLAlchemy are most of what ``corpusdb tui`` loads (issue #25.11).
+    from corpusdb.api import Corpus
+    from corpusdb.workflow.status import StatusReport
+    from tui.session import DocumentSession
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +258,8 @@ class TuiFacade:
         """My set on ``document``, ready to edit."""
         doc = self.corpus.document(document)
         aset = self.corpus.my_set(document)
+        from tui.session import DocumentSession
+
         session = DocumentSession(self.corpus, doc, aset, self.schema)
         session.topic = self.topic_of(doc.metadata)
         if self.has("edit_history"):  # undo survives a restart: the store keeps the stacks
@@ -760,6 +765,9 @@ def open_facade(db: str | None = None, project: str | None = None, user: str | N
 
     The project and its schema are read now, before the app runs, so no screen ever reads them on
     the UI thread."""
+    from corpusdb.api import Corpus
+    from corpusdb.store.db import default_url
+
     facade = TuiFacade(Corpus.open(project, url=default_url(db), user=user))
     _ = facade.project, facade.schema
     return facade

@@ -18,6 +18,11 @@ class AppHost(Protocol):
     """The app's navigation and its facade: all a screen or a command needs beyond Textual's ``App``."""
 
     facade: TuiFacade
+    open_error: BaseException | None
+    """Why the project could not be opened (``tui.screens.opening``); the app then ends."""
+
+    def opened(self, facade: TuiFacade) -> None:
+        """The project is open: show the user's first screen (keys typed meanwhile wait for it)."""
 
     def open_document(
         self, document: str, *, at: tuple[int, int] | None = None, query: str = "", annotate: bool = False

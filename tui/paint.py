@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
 
 from rich.style import Style
 
@@ -17,6 +19,8 @@ from corpusdb.basics.records import Span
 from tui.colours import faint
 
 UNKNOWN_COLOR = "#808080"
+BUCKET = 64
+"""Characters per bucket of the span index (``SpanPaint.covering``)."""
 
 
 def contrast(color: str) -> str:
@@ -138,11 +142,52 @@ class SpanPaint:
             i = j
         return out
 
+    @cached_property
+    def _buckets(self) -> dict[int, list[int]]:
+        """Which spans (indices into ``spans``) have a fragment over each ``BUCKET`` of characters.
+
+        Why: the cursor asks what covers it on every keystroke; scanning thousands of spans each
+        time (a full-text article) costs milliseconds, a bucket holds a handful."""
+        out: dict[int, list[int]] = {}
+        for i, s in enumerate(self.spans):
+            for b, e in s.fragments:
+                if e <= b:
+                    continue
+                for k in range(b // BUCKET, (e - 1) // BUCKET + 1):
+                    ids = out.setdefault(k, [])
+                    if not ids or ids[-1] != i:
+                        ids.append(i)
+        return out
+
     def covering(self, offset: int) -> list[Span]:
         """Spans covering ``offset``, innermost first (what the cursor is on)."""
-        found = [s for s in self.spans if any(b <= offset < e for b, e in s.fragments)]
+        spans = self.spans
+        found = [
+            spans[i]
+            for i in self._buckets.get(offset // BUCKET, ())
+            if any(b <= offset < e for b, e in spans[i].fragments)
+        ]
         found.sort(key=lambda sp: (sum(e - b for b, e in sp.fragments), sp.start))
         return found
+
+    @cached_property
+    def by_id(self) -> dict[str, Span]:
+        """The spans by id."""
+        return {s.id: s for s in self.spans}
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """The distinct start offsets of the spans, in order (``n``/``N`` go from one to the next)."""
+        return sorted({s.start for s in self.spans if s.start >= 0})
+
+    def next_start(self, offset: int, step: int) -> int | None:
+        """The first span start after ``offset`` (``step`` > 0) or the last one before it."""
+        starts = self.starts
+        if step > 0:
+            i = bisect_right(starts, offset)
+            return starts[i] if i < len(starts) else None
+        i = bisect_right(starts, offset - 1)
+        return starts[i - 1] if i > 0 else None
 
 
 def split_runs(runs: Iterable[tuple[int, int, int]], cuts: Iterable[int]) -> list[tuple[int, int, int]]:

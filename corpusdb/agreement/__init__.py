@@ -1,6 +1,6 @@
 """The pure agreement engine: coefficients, span/relation/link matching, bootstrap (no database).
 
-Depends only on :mod:`corpusdb.basics.records`, :mod:`corpusdb.basics.errors`, numpy, scipy, statsmodels and
+Depends only on :mod:`corpusdb.basics` (``records``, ``errors``, ``lazy``), numpy, scipy, statsmodels and
 ``krippendorff``. Every result is a frozen dataclass with ``to_dict()`` (stable JSON keys) so a
 report can render it. Degenerate inputs give ``value=None`` and a ``note``; malformed input raises
 :class:`AgreementInputError` (both ``InvalidInput`` and ``ValueError``).
@@ -13,8 +13,9 @@ names, aligned across sets), ``relations``, ``links`` (pairwise co-reference, MU
 ``groundings`` (per span, per document, per database), ``labels``.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from corpusdb.basics.lazy import lazy_names
 
 if TYPE_CHECKING:  # what the names are, for type checkers and IDEs; at run time they load lazily
     from corpusdb.agreement.alpha import krippendorff_alpha, krippendorff_alpha_counts, per_category_alpha
@@ -183,15 +184,4 @@ __all__ = [
     "unitizing_alpha_spans",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY)

@@ -57,20 +57,14 @@ def cluster_bootstrap(
     flat = s.reshape(d, int(np.prod(shape)))  # not (d, -1): that fails for d = 0 (a pair sharing no document)
     total = flat.sum(axis=0)
     est = float(statistic(total.reshape((1, *shape)))[0])
-    if d < 2:
+
+    def no_interval(n_valid: int, why: str) -> BootstrapCI:
         return BootstrapCI(
-            _f(est),
-            None,
-            None,
-            None,
-            confidence,
-            method,
-            n_resamples,
-            0,
-            d,
-            seed,
-            note="fewer than two documents: nothing to resample",
+            _f(est), None, None, None, confidence, method, n_resamples, n_valid, d, seed, note=why
         )
+
+    if d < 2:
+        return no_interval(0, "fewer than two documents: nothing to resample")
     rng = np.random.default_rng(seed)
     values = np.empty(n_resamples)
     for b0 in range(0, n_resamples, batch):
@@ -83,19 +77,7 @@ def cluster_bootstrap(
     if len(ok) < n_resamples:
         note = f"{n_resamples - len(ok)} resamples had an undefined value and were dropped"
     if len(ok) < 2 or not math.isfinite(est):
-        return BootstrapCI(
-            _f(est),
-            None,
-            None,
-            None,
-            confidence,
-            method,
-            n_resamples,
-            len(ok),
-            d,
-            seed,
-            note=note or "the statistic is undefined on the full data",
-        )
+        return no_interval(len(ok), note or "the statistic is undefined on the full data")
     alpha = 1 - confidence
     lo_q, hi_q = alpha / 2, 1 - alpha / 2
     if method == "bca":

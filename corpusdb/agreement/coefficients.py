@@ -71,7 +71,12 @@ def contingency_table(
     return table, cats
 
 
-def _prepare(table: Any, weights: Weights, categories: Sequence[Any] | None) -> tuple[np.ndarray, np.ndarray]:
+def _prepare(
+    table: Any, weights: Weights, categories: Sequence[Any] | None, confidence: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The inputs every two-rater coefficient checks, in this order: the confidence level, the table,
+    the categories (one per row), the weights; gives the table and the agreement weights."""
+    check_confidence(confidence)
     t = as_table(table)
     q = t.shape[0]
     if categories is not None and len(categories) != q:
@@ -90,8 +95,11 @@ def _result(
     confidence: float,
     ci: str,
     note: str = "",
+    se_method: str = "Gwet (2014) linearisation",
     **details: Any,
 ) -> Coefficient:
+    """The coefficient ``value`` from observed ``pa`` and chance ``pe`` agreement with its SE: the
+    interval, z and p, and ``details`` after ``se_method`` and ``ci`` (two raters and many)."""
     lo, hi, z, p = interval(value, se, n, confidence, ci)
     return Coefficient(
         name,
@@ -105,7 +113,7 @@ def _result(
         observed=float(pa),
         expected=float(pe),
         note=note,
-        details={"se_method": "Gwet (2014) linearisation", "ci": ci, **details},
+        details={"se_method": se_method, "ci": ci, **details},
     )
 
 
@@ -130,8 +138,7 @@ def percent_agreement(
     ci: CI = "t",
 ) -> Coefficient:
     """Observed (weighted) agreement, not chance-corrected; SE sqrt((sum p w^2 - pa^2)/n) as irrCAC."""
-    check_confidence(confidence)
-    t, w = _prepare(table, weights, categories)
+    t, w = _prepare(table, weights, categories, confidence)
     if t.sum() == 0:
         return _degenerate("percent_agreement", 0, NO_UNITS)
     n, p, _, _ = _margins(t)
@@ -161,8 +168,7 @@ def cohen_kappa(
     >>> round(k.value, 4), round(k.se, 4), round(k.z, 4)
     (0.4701, 0.1457, 3.2971)
     """
-    check_confidence(confidence)
-    t, w = _prepare(table, weights, categories)
+    t, w = _prepare(table, weights, categories, confidence)
     if level_disagreement is not None and weights is not None:
         raise AgreementInputError("give either weights or level_disagreement, not both")
     n = int(t.sum())
@@ -285,8 +291,7 @@ def scott_pi(
     ci: CI = "t",
 ) -> Coefficient:
     """Scott's pi: chance from the coders' pooled margins, pe = sum w_kl pi_k pi_l."""
-    check_confidence(confidence)
-    t, w = _prepare(table, weights, categories)
+    t, w = _prepare(table, weights, categories, confidence)
     if t.sum() == 0:
         return _degenerate("scott_pi", 0, NO_UNITS)
     n, p, row, col = _margins(t)
@@ -326,8 +331,7 @@ def bennett_s(
     ci: CI = "t",
 ) -> Coefficient:
     """Bennett, Alpert & Goldstein's S (= Brennan-Prediger): chance is uniform, pe = sum(w)/q^2."""
-    check_confidence(confidence)
-    t, w = _prepare(table, weights, categories)
+    t, w = _prepare(table, weights, categories, confidence)
     q = t.shape[0]
     if t.sum() == 0:
         return _degenerate("bennett_s", 0, NO_UNITS)
@@ -354,8 +358,7 @@ def gwet_ac1(
     >>> round(gwet_ac1([[8, 1], [0, 1]]).value, 4)   # Gwet (2008) hand example
     0.8658
     """
-    check_confidence(confidence)
-    t, w = _prepare(table, weights, categories)
+    t, w = _prepare(table, weights, categories, confidence)
     q = t.shape[0]
     name = "gwet_ac1" if weights is None or np.allclose(w, np.eye(q)) else "gwet_ac2"
     if t.sum() == 0:
@@ -386,8 +389,7 @@ def krippendorff_alpha_table(
     alpha = (pa - pe)/(1 - pe) with pa = (1 - 1/2n) pa0 + 1/2n, pe as Scott's; with weights
     1 - w it equals alpha with distance 1 - w. The SE is Gwet's (the one irrCAC prints).
     """
-    check_confidence(confidence)
-    t, w = _prepare(table, weights, categories)
+    t, w = _prepare(table, weights, categories, confidence)
     if t.sum() == 0:
         return _degenerate("krippendorff_alpha", 0, NO_UNITS)
     n, p, row, col = _margins(t)

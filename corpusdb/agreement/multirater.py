@@ -32,10 +32,9 @@ from corpusdb.agreement._checks import (
     as_counts,
     check_confidence,
     codes_to_counts,
-    interval,
     ratings_to_codes,
 )
-from corpusdb.agreement.coefficients import CI, UNDEFINED_ONE_CATEGORY, Weights
+from corpusdb.agreement.coefficients import CI, UNDEFINED_ONE_CATEGORY, Weights, _result
 from corpusdb.agreement.results import AgreementInputError, Coefficient
 from corpusdb.agreement.weights import resolve_weights
 
@@ -95,25 +94,19 @@ def _finish(
     if pe_i is not None:
         c_i = c_i - 2 * (1 - value) * (pe_i - pe) / (1 - pe)
     se = math.sqrt(((c_i - value) ** 2).sum() / (n * (n - 1))) if n > 1 else None
-    lo, hi, z, p = interval(value, se, n, confidence, ci)
-    return Coefficient(
+    return _result(
         name,
-        float(value),
-        se=se,
-        ci_low=lo,
-        ci_high=hi,
-        z=z,
-        p=p,
-        n=n,
-        observed=prep.pa,
-        expected=float(pe),
-        note=note,
-        details={
-            "se_method": "Gwet (2008) linearisation",
-            "ci": ci,
-            "subjects_with_2_or_more": prep.n2,
-            **details,
-        },
+        value,
+        prep.pa,
+        pe,
+        se,
+        n,
+        confidence,
+        ci,
+        note,
+        se_method="Gwet (2008) linearisation",
+        subjects_with_2_or_more=prep.n2,
+        **details,
     )
 
 
@@ -137,20 +130,7 @@ def fleiss_kappa(
     check_confidence(confidence)
     if method == "randolph":
         res = brennan_prediger(counts, weights, categories=categories, confidence=confidence, ci=ci)
-        return Coefficient(
-            "randolph_kappa",
-            res.value,
-            se=res.se,
-            ci_low=res.ci_low,
-            ci_high=res.ci_high,
-            z=res.z,
-            p=res.p,
-            n=res.n,
-            observed=res.observed,
-            expected=res.expected,
-            note=res.note,
-            details=res.details,
-        )
+        return replace(res, name="randolph_kappa")
     if method != "fleiss":
         raise AgreementInputError(f"method must be 'fleiss' or 'randolph', got {method!r}")
     prep = _Prep(counts, weights, categories)
@@ -182,18 +162,10 @@ def fleiss_kappa(
             from scipy import stats
 
             z = value / se0
-            return Coefficient(
-                res.name,
-                res.value,
-                se=res.se,
-                ci_low=res.ci_low,
-                ci_high=res.ci_high,
+            return replace(
+                res,
                 z=z,
                 p=float(2 * stats.norm.sf(abs(z))),
-                n=res.n,
-                observed=res.observed,
-                expected=res.expected,
-                note=res.note,
                 details={
                     **res.details,
                     "se0": se0,

@@ -142,13 +142,32 @@ def progress_shown() -> bool:
     return want == "always" or _stdout_is_terminal()
 
 
+class _NoBar:
+    """The progress bar not drawn (``progress_shown()`` false): what commands call on a bar, doing
+    nothing, so that a piped or scripted run never loads rich's progress module (start-up, issue #26)."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        return None
+
+    def add_task(self, *_args: Any, **_kwargs: Any) -> int:
+        return 0
+
+    def update(self, *_args: Any, **_kwargs: Any) -> None:
+        return None
+
+
 def progress(description: str, total: int | None = None) -> Any:
     """A progress bar on stderr (drawn when ``progress_shown()``, else silent)."""
+    if not progress_shown():
+        return _NoBar()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err.console, transient=True, disable=not progress_shown(),
+        console=getattr(err, "console", err), transient=True,  # a LazyConsole, or a Console (tests)
     )  # fmt: skip
 
 

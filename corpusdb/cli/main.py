@@ -9,6 +9,7 @@ stderr; data goes to stdout; a closed stdout (``corpusdb agree | head -1``) ends
 from __future__ import annotations
 
 import copy
+import os
 import sys
 import traceback
 from typing import Annotated, Any
@@ -71,15 +72,31 @@ def _main(
     ctx.obj = State(db=db, project=project, user=user, format=fmt)
 
 
-def _register() -> None:
-    """Attach each command group; one module per group, each a thin layer over the API."""
+_registered: set[str] = set()
+
+
+def _register(only: str | None = None) -> None:
+    """Attach each command group; one module per group, each a thin layer over the API.
+
+    ``only="tui"``: just ``corpusdb tui``, whose modules load SQLAlchemy and the whole API, which
+    ``tui`` itself loads only once its first screen is painted (issue #25.11). Every other use of
+    ``app`` (other commands, ``--help``, the tests) registers them all first, as before."""
+    if "*" in _registered or only in _registered:
+        return
+    if only == "tui":
+        from corpusdb.cli import tui
+
+        tui.register(app)
+        _registered.add("tui")
+        return
     from corpusdb.cli import commands
 
+    registered = [c for c in app.registered_commands if _name_of(c) in _registered]
     for register in commands.REGISTRY:
         register(app)
-
-
-_register()
+    for c in registered:  # registered twice (tui alone first): keep the later one
+        app.registered_commands.remove(c)
+    _registered.add("*")
 
 
 # Global options a user may also write after the command (`corpusdb submit --as alice`,
@@ -198,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             from corpusdb.cli import deprecated
 
             args = deprecated.rewrite(args, args.index(name))
+        _register("tui" if name == "tui" else None)
         if name != "tui":  # the TUI loads Textual and the app first (corpusdb.cli.tui resumes it)
             resume_gc()
         stop_listening = writers.on_wait(lambda message: _say(f"corpusdb: {message}"))
@@ -398,3 +416,10 @@ def _end_by_sigpipe() -> None:
 
 
 _ = State  # re-exported for tests
+
+# Every command is registered when the module loads (``app`` is complete for the tests and for any
+# program importing it), except in the ``corpusdb tui`` process: ``main`` registers ``tui`` alone.
+if not (
+    os.path.basename(sys.argv[0] if sys.argv else "") == "corpusdb" and command_name(sys.argv[1:]) == "tui"
+):
+    _register()

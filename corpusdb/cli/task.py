@@ -210,13 +210,33 @@ Derived = Annotated[
 
 @task_app.command("score")
 def score(ctx: typer.Context, task: TaskOpt = None, phase: PhaseOpt = None, bootstrap: Bootstrap = 1000,
-          seed: Seed = 0, derived: Derived = "exclude", fmt: Fmt = None, output: Output = None) -> None:  # fmt: skip
+          seed: Seed = 0, derived: Derived = "exclude", reference: Annotated[Path | None, typer.Option(
+              "--reference", help="triage/ranked/trec tasks: the gold (DOC<TAB>LABEL, DOC<TAB>ITEM, qrels; "
+              "trec: default the project's qrels).")] = None,
+          fmt: Fmt = None, output: Output = None) -> None:  # fmt: skip
     """Score every run of the phase with the task's official metric and document-bootstrap CIs (organizers)."""
     st = state(ctx)
     c = st.corpus()
-    body = c.score_task(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed, derived=derived)
+    body = c.score_task(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed, derived=derived,
+                        reference=reference)  # fmt: skip
     fmt = fmt or (SUFFIX.get(output.suffix.lower()) if output else None) or OutFormat.text
+    if body.get("task") == "trec" and fmt != OutFormat.json:  # trec_eval's measures: one table
+        _write(st, _trec_text(body), output)
+        return
     _write(st, _render(body, fmt), output)
+
+
+def _trec_text(body: dict[str, Any]) -> str:
+    """A trec task's scoring as text: each run's mean of every measure, ranked by AP, with its group."""
+    ms = body["measures"]
+    by = {s["name"]: s for s in body["systems"]}
+    lines = [f"trec scoring against {body['reference']} (ranked by mean AP; runs sharing a group do not "
+             "differ significantly)", "\t".join(["rank", "group", "run", "topics", *ms])]  # fmt: skip
+    for r in body["ranking"]:
+        s = by[r["system"]]
+        lines.append("\t".join([str(r["rank"]), str(r["group"]), r["system"], str(s["topics"]),
+                                *(f"{s['mean'].get(m, 0.0):.4f}" for m in ms)]))  # fmt: skip
+    return "\n".join(lines) + "\n"
 
 
 @task_app.command("leaderboard")

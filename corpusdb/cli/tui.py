@@ -6,6 +6,7 @@ command only (the one import the architecture contract allows).
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -78,12 +79,27 @@ def tui(
         app = build_login_app(gate)
     else:
         from tui.app import build_app
-        from tui.facade import open_facade
+        from tui.facade import TuiFacade, open_facade
 
-        facade = open_facade(db or st.db, project or st.project, user or st.user)
-        app = build_app(facade, start=open_document)
+        # The project opens in a worker once the first screen is painted (issue #25.11); what fails
+        # there ends the app and is raised below, said and exited with as before.
+        def opener() -> TuiFacade:
+            # As while the command's modules loaded (see corpusdb.cli): the API's modules load now,
+            # without the cyclic collector walking them, then frozen out of its way.
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                return open_facade(db or st.db, project or st.project, user or st.user)
+            finally:
+                if collecting:
+                    gc.freeze()
+                    gc.enable()
+
+        app = build_app(None, start=open_document, opener=opener)
     resume_gc()  # paused while Textual and the app loaded (see corpusdb.cli)
     app.run()
+    if app.open_error is not None:
+        raise app.open_error
 
 
 def register(app: typer.Typer) -> None:

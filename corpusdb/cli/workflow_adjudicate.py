@@ -37,6 +37,7 @@ def conflicts(
     from rich.text import Text
 
     from corpusdb.workflow.types import open_summary
+    from guidelines.derive import derived_line
 
     st = state(ctx)
     types = types_mode(types)
@@ -72,6 +73,11 @@ def conflicts(
                 for v in x.variants:
                     names = ", ".join(s.annotator or str(s.set_id) for s in v.sources)
                     out.print(f"      {v.display}  <- {names}", markup=False)
+            for who, ds in dc.derived.items():  # derived relations: shown apart, never conflicts
+                if ds:
+                    out.print(f"  derived by the schema's rules, {who} (not conflicts):", markup=False)
+                    for d in ds:
+                        out.print(f"      {derived_line(d)}", markup=False)
         if len(res) != 1:
             blocked = sum(1 for dc in res for x in dc.conflicts if x.blocked and not x.decision)
             waiting = {f"{dc.document} {k}": on for dc in res for k, on in dc.waiting.items()}

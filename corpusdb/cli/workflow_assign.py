@@ -111,8 +111,13 @@ def submit(
     sid = _target(st, set_id, document)
     if check:  # violations on stderr (JSON on stdout); exit 4 when any would block the submission
         vs = c.validate_set(sid)
-        emit(st, [v.to_dict() for v in vs],
-             lambda: [err.print(str(v), markup=False) for v in vs] or out.print("no violations"))  # fmt: skip
+        derived = c.derived_in_set(sid)
+
+        def show() -> None:
+            _ = [err.print(str(v), markup=False) for v in vs] or out.print("no violations")
+            _show_derived(derived)
+
+        emit(st, [v.to_dict() for v in vs], show)
         errors = [v for v in vs if v.severity == "error"]
         if errors:
             from corpusdb.basics.errors import InvalidInput
@@ -127,8 +132,20 @@ def submit(
         for v in exc.violations:
             err.print(str(v), markup=False)
         raise
-    emit(st, {"set": info.id, "status": info.status, "version": info.version},
-         lambda: out.print(f"set {info.id} ({info.document_external_id}) submitted"))  # fmt: skip
+    derived = c.derived_in_set(sid)
+    emit(st, {"set": info.id, "status": info.status, "version": info.version, "derived": derived},
+         lambda: (out.print(f"set {info.id} ({info.document_external_id}) submitted"), _show_derived(derived)))  # fmt: skip
+
+
+def _show_derived(derived: list[dict[str, object]]) -> None:
+    """The relations the schema's rules derive from the set: shown as derived, never as its items."""
+    if not derived:
+        return
+    from guidelines.derive import derived_line
+
+    out.print(f"derived by the schema's rules (not items of the set): {len(derived)}", markup=False)
+    for d in derived:
+        out.print(f"  {derived_line(d)}", markup=False)
 
 
 def reopen(

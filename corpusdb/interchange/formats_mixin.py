@@ -9,18 +9,17 @@ through ``importing.load`` (all or nothing, every problem listed with file and l
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from corpusdb.basics.errors import Conflict, FormatError, InvalidInput, Problem, UsageError, must_exist
-from corpusdb.basics.records import Document, ParsedDocument
+from corpusdb.basics.records import Document
 from corpusdb.interchange.mixin import InterchangeMixin, PathLike, _checks
 from corpusdb.interchange.report import ExportReport, ImportReport
 
 if TYPE_CHECKING:  # readers, writers and the pipeline load with the first import or export (issue #14)
-    from corpusdb.interchange import pipeline
-    from corpusdb.interchange.importing import Prepared, Progress
+    from corpusdb.interchange.importing import Progress
     from corpusdb.interchange.pipeline import Checks
     from corpusdb.interchange.sources import Source
     from guidelines.schema import Schema
@@ -30,36 +29,10 @@ if TYPE_CHECKING:  # readers, writers and the pipeline load with the first impor
 def parsed_source(path: str, result: ReadResult, schema: Schema, checks: Checks | None = None) -> Source:
     """An import source over documents already read (one chunk): what every one-file format gives."""
     from corpusdb.interchange import pipeline
-    from corpusdb.interchange.sources import Source
+    from corpusdb.interchange.sources import read_source
 
     checks = pipeline.NO_CHECKS if checks is None else checks
-    docs = result.documents
-    by_id = {d.document.external_id: d for d in docs}
-    line_of = result.line_of or (lambda _ext: None)
-
-    def locate(d: ParsedDocument, _item: str, _loc: str) -> tuple[str, int | None]:
-        return path, line_of(d.document.external_id)  # the line where the document starts
-
-    def chunks(prep: Prepared) -> Iterable[pipeline.Chunk]:
-        where = [f"{path} (document {d.document.external_id})" for d in docs]
-        chunk = pipeline.sort_documents(
-            docs,
-            prep.set_ids,
-            where,
-            stored=prep.stored,
-            held=prep.held,
-            schema=schema,
-            size=len(docs),
-            checks=checks,
-            locate=locate,
-        )
-        names = dict(zip(where, by_id, strict=True))
-        chunk.rejected = [names[w] for w in chunk.rejected]
-        return [chunk]
-
-    return Source(
-        list(by_id), chunks, lambda h: by_id[h.external_id], list(result.problems), list(result.rejected)
-    )
+    return read_source(path, result, unit="document", schema=schema, checks=checks)
 
 
 class FormatsMixin(InterchangeMixin):

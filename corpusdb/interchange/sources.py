@@ -18,7 +18,7 @@ from corpusdb.interchange import pipeline
 from corpusdb.interchange.importing import Prepared
 from corpusdb.interchange.pipeline import NO_CHECKS, Checks, Chunk, Held, Task
 from guidelines.schema import Schema
-from importers.standoff import DocumentFiles
+from importers.standoff import DocumentFiles, ReadResult
 
 
 @dataclass
@@ -100,20 +100,30 @@ def brat_source(path: str, *, keep_unknown: bool, schema: Schema, workers: int |
     return out
 
 
-def biorelex_source(path: str, *, schema: Schema, checks: Checks = NO_CHECKS) -> Source:
-    """A BioRelEx JSON file: one document per sentence, read at once (invalid sentences listed)."""
-    from importers.biorelex import read_biorelex_lenient
+def read_source(
+    path: str,
+    result: ReadResult,
+    *,
+    unit: str,
+    schema: Schema,
+    checks: Checks = NO_CHECKS,
+    up_front: bool = True,
+) -> Source:
+    """An import source over documents already read (one chunk): every one-file format, and BioRelEx.
 
-    result = read_biorelex_lenient(path)
+    ``unit`` names a document in the problems (``document``, ``sentence``); a problem found after
+    reading names the line where its document starts. The reader's own problems and rejected ids are
+    the source's up-front ones (``up_front``) or come first in the chunk's (BioRelEx).
+    """
     docs = result.documents
     by_id = {d.document.external_id: d for d in docs}
     line_of = result.line_of or (lambda _ext: None)
 
     def locate(d: ParsedDocument, _item: str, _loc: str) -> tuple[str, int | None]:
-        return path, line_of(d.document.external_id)  # the line of the sentence
+        return path, line_of(d.document.external_id)  # the line where the document starts
 
     def chunks(prep: Prepared) -> Iterable[Chunk]:
-        where = [f"{path} (sentence {d.document.external_id})" for d in docs]
+        where = [f"{path} ({unit} {d.document.external_id})" for d in docs]
         chunk = pipeline.sort_documents(
             docs,
             prep.set_ids,
@@ -125,12 +135,26 @@ def biorelex_source(path: str, *, schema: Schema, checks: Checks = NO_CHECKS) ->
             checks=checks,
             locate=locate,
         )
-        chunk.problems = [*result.problems, *chunk.problems]
         ids = dict(zip(where, by_id, strict=True))
-        chunk.rejected = [
-            *result.rejected,
-            *(ids[w] for w in chunk.rejected),
-        ]  # sentence ids, as the reader's
+        rejected = [ids[w] for w in chunk.rejected]  # document (sentence) ids, as the reader's
+        if up_front:
+            chunk.rejected = rejected
+        else:
+            chunk.problems = [*result.problems, *chunk.problems]
+            chunk.rejected = [*result.rejected, *rejected]
         return [chunk]
 
-    return Source(list(by_id), chunks, lambda h: by_id[h.external_id])
+    def reread(h: Held) -> ParsedDocument:
+        return by_id[h.external_id]
+
+    if up_front:
+        return Source(list(by_id), chunks, reread, list(result.problems), list(result.rejected))
+    return Source(list(by_id), chunks, reread)
+
+
+def biorelex_source(path: str, *, schema: Schema, checks: Checks = NO_CHECKS) -> Source:
+    """A BioRelEx JSON file: one document per sentence, read at once (invalid sentences listed)."""
+    from importers.biorelex import read_biorelex_lenient
+
+    result = read_biorelex_lenient(path)
+    return read_source(path, result, unit="sentence", schema=schema, checks=checks, up_front=False)

@@ -13,18 +13,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from corpusdb.basics.errors import InvalidInput, NotFound, PermissionDenied
 from corpusdb.basics.records import Annotations, grounding_key, split_key
-from corpusdb.kb import check, graph, search, store
-from corpusdb.kb.search import Candidate
-from corpusdb.kb.store import KbInfo
 from corpusdb.services.base import ServiceBase
 from guidelines.schema import KnowledgeBaseRef, Schema
 from guidelines.validate import Violation
+
+if TYPE_CHECKING:  # the knowledge bases' store and search load when one is used (start-up, issue #26)
+    from corpusdb.kb import store
+    from corpusdb.kb.search import Candidate
+    from corpusdb.kb.store import KbInfo
 
 _KB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+\-]{0,63}$")
 
@@ -74,6 +76,7 @@ class KnowledgeBaseMixin(ServiceBase):
         """Load ``path`` (``obo``, ``ncbi-taxonomy`` or ``tsv``) as the knowledge base ``name``: all
         or nothing (a problem anywhere in the file, listed with its line, stores nothing).
         ``progress(done, total, what)``: concepts stored so far (total None while the file is read)."""
+        from corpusdb.kb import store
         from importers.kb_formats import reader
 
         self._require_owner("load a knowledge base")
@@ -88,6 +91,7 @@ class KnowledgeBaseMixin(ServiceBase):
     ) -> KbUpdate:
         """Replace the content of ``name`` from ``path``; report the ids that disappeared and the
         groundings of this project that point at them."""
+        from corpusdb.kb import store
         from importers.kb_formats import reader
 
         self._require_owner("update a knowledge base")
@@ -99,15 +103,21 @@ class KnowledgeBaseMixin(ServiceBase):
         return KbUpdate(info, tuple(sorted(gone)), tuple(affected))
 
     def kb_remove(self, name: str) -> None:
+        from corpusdb.kb import store
+
         self._require_owner("remove a knowledge base")
         with self._write() as conn:
             store.remove(conn, name)
 
     def kb_list(self) -> list[KbInfo]:
+        from corpusdb.kb import store
+
         with self._read() as conn:
             return store.listing(conn)
 
     def kb_show(self, name: str) -> KbInfo:
+        from corpusdb.kb import store
+
         with self._read() as conn:
             return store.info(conn, name)
 
@@ -115,11 +125,15 @@ class KnowledgeBaseMixin(ServiceBase):
         self, name: str, typed: str, *, limit: int = 20, branch: str | None = None
     ) -> list[Candidate]:
         """The best candidates for ``typed`` (names and synonyms, typos tolerated), under ``branch``."""
+        from corpusdb.kb import search, store
+
         with self._read() as conn:
             kid = store.kb_id(conn, name)
             return search.search(conn, kid, typed, limit=limit, branch=(branch,) if branch else ())
 
     def kb_concept(self, name: str, concept: str) -> ConceptInfo:
+        from corpusdb.kb import graph, store
+
         with self._read() as conn:
             kid = store.kb_id(conn, name)
             row = conn.execute(
@@ -142,6 +156,8 @@ class KnowledgeBaseMixin(ServiceBase):
 
     def kb_parents(self, name: str) -> dict[str, tuple[str, ...]]:
         """Every ``is_a`` edge of a knowledge base (``child -> parents``): Wang's similarity input."""
+        from corpusdb.kb import graph, store
+
         with self._read() as conn:
             return graph.parents(conn, store.kb_id(conn, name))
 
@@ -154,12 +170,16 @@ class KnowledgeBaseMixin(ServiceBase):
     def grounding_labels(self, keys: list[str], schema: Schema | None = None) -> dict[str, str]:
         """The label of each grounding key (``OBT:000965`` -> ``gastric mucosa``) whose database the
         schema maps to a loaded knowledge base; others are left out."""
+        from corpusdb.kb import check
+
         schema = schema or self.schema()  # type: ignore[attr-defined]
         with self._read() as conn:
             return check.grounding_labels(conn, schema, keys)
 
     def grounding_violations(self, annotations: Annotations, schema: Schema | None = None) -> list[Violation]:
         """Knowledge-base problems of these annotations' groundings (unknown, obsolete, off-branch)."""
+        from corpusdb.kb import check
+
         schema = schema or self.schema()  # type: ignore[attr-defined]
         with self._read() as conn:
             return check.violations(conn, schema, annotations)

@@ -205,6 +205,19 @@ class RelevanceMixin(JudgingMixin):
             self._audit(conn, "import_qrels", source, written=len(writes), lines=len(lines))
         return len(writes)
 
+    @staticmethod
+    def _trec_tools() -> Any:
+        """The TREC readers and scorer, for the shared tasks' ``trec`` runs (``corpusdb.workflow``
+        reaches them through the facade: the relevance package already builds on the workflow)."""
+        from types import SimpleNamespace
+
+        from corpusdb.relevance.qrels import read_qrels
+        from corpusdb.relevance.runs import read_run
+        from corpusdb.relevance.scoring import DEFAULT_MEASURES, score_run
+
+        return SimpleNamespace(read_run=read_run, read_qrels=read_qrels, score_run=score_run,
+                               measures=DEFAULT_MEASURES)  # fmt: skip
+
     def score_runs(self, tags: Sequence[str] | None = None, *, measures: Sequence[str] | None = None,
                    mapping: str | Mapping[str, int] | None = None, disagree: Disagree = "first",
                    run_lines: Sequence[RunLine] | None = None) -> list[RunScores]:  # fmt: skip

@@ -8,8 +8,9 @@ through the blindness gate, computes with the pure engine :mod:`corpusdb.agreeme
 inline SVG pictures drawn by matplotlib, imported only there).
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from corpusdb.basics.lazy import lazy_names
 
 if TYPE_CHECKING:  # for type checkers; at run time the names load lazily (PEP 562)
     from corpusdb.reports.options import GOLD, LAYERS, AgreementOptions, parse_merge
@@ -37,15 +38,4 @@ __all__ = [
     "parse_merge",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY)

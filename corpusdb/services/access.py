@@ -14,6 +14,7 @@ selects set content for a user. The rules:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Connection, Select, and_, case, false, func, or_, select, text, true
 
@@ -98,6 +99,21 @@ def _filtered(
     if annotator is not None:
         q = q.where(A.c.name == annotator)
     return q.order_by(D.c.external_id, S.c.kind, A.c.name, S.c.id)
+
+
+def visible_joined(
+    conn: Connection, project_id: int, actor: Actor, table: Any, set_column: Any, columns: Sequence[Any],
+    *, kind: str | None = None,
+) -> list[tuple[SetInfo, tuple[Any, ...]]]:  # fmt: skip
+    """The rows of ``table`` (joined on ``set_column``) whose set this actor may read, each with that
+    set's header and ``columns``: for tables that hold a few rows about sets (skips), read in one
+    query driven by them rather than by every header of the project (``status``, issue #26)."""
+    q = _header_query(project_id).join(table, set_column == S.c.id).add_columns(*columns)
+    q = q.where(visibility_clause(actor))
+    if kind is not None:
+        q = q.where(S.c.kind == kind)
+    n = len(q.selected_columns) - len(columns)
+    return [(_info(r[:n]), tuple(r[n:])) for r in conn.execute(q)]
 
 
 def visible_sets(

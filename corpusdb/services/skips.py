@@ -26,7 +26,6 @@ from corpusdb.store import rls, tables
 
 K = tables.set_skip
 S = tables.annotation_set
-D = tables.document
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,28 +135,16 @@ class SkipsMixin(ServiceBase):
     def skips(self, *, document: str | None = None) -> list[Skip]:
         """Skips this user may see: an annotator their own, adjudicators and leads every one."""
         with self._read() as conn:
-            # The skips of this project first (few), then which of their sets this user may read: an
-            # annotator's own; for others, submitted sets (a skip is the annotator's judgement, blind
-            # like their content until submitted; RLS agrees). Not every set's header: `status`
-            # asks on every run (20,000 sets, issue #26).
-            rows = conn.execute(
-                select(K.c.set_id, K.c.reason, K.c.created)
-                .join(S, S.c.id == K.c.set_id)
-                .join(D, D.c.id == S.c.document_id)
-                .where(D.c.project_id == self.project_id)
-            ).all()
-            by_id: dict[int, SetInfo] = {}
-            ids = [r[0] for r in rows]
-            for i in range(0, len(ids), 500):
-                for h in access.visible_sets(
-                    conn, self.project_id, self.actor, kind="annotation", set_ids=ids[i : i + 500]
-                ):
-                    if document is None or h.document_external_id == document:
-                        by_id[h.id] = h
-            rows = [r for r in rows if r[0] in by_id]
+            # The sets this user may read: an annotator's own; for others, submitted sets (a skip is
+            # the annotator's judgement, blind like their content until submitted; RLS agrees). One
+            # query driven by the skips, not every header: `status` asks on every run (issue #26).
+            found = access.visible_joined(
+                conn, self.project_id, self.actor, K, K.c.set_id, (K.c.reason, K.c.created), kind="annotation"
+            )
         out = []
-        for sid, reason, created in rows:
-            h = by_id[sid]
+        for h, (reason, created) in found:
+            if document is not None and h.document_external_id != document:
+                continue
             when = aware(created) or utcnow_aware()
-            out.append(Skip(h.document_external_id, h.annotator or "", sid, h.status, reason, when))
+            out.append(Skip(h.document_external_id, h.annotator or "", h.id, h.status, reason, when))
         return sorted(out, key=lambda s: (s.document, s.annotator))

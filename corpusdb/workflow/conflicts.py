@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import Connection
 
@@ -38,6 +38,10 @@ class Analysis:
     member_unit: dict[tuple[int, str], str] = field(default_factory=dict)
     """(source index, local id) -> unit key, for spans and relations (to map arguments)."""
     labels: dict[str, str] = field(default_factory=dict)
+    derived: dict[str, list[dict[str, object]]] = field(default_factory=dict)
+    """The relations the schema's rules derive, per source (annotator, or set id) and for ``gold``:
+    shown apart, never aligned into units, so never a conflict of their own (a disagreement on one
+    is the conflict on the annotated relation or link it comes from)."""
     """Grounding key -> its knowledge-base label, shown beside the id in the variants."""
 
     @property
@@ -135,8 +139,17 @@ def analyse_many(conn: Connection, project_id: int, actor: Actor, documents: Seq
 
 
 def build(x: store.Loaded, schema: Schema, criterion: str, types: str) -> Analysis:
+    derived: dict[str, list[dict[str, object]]] = {}
+    if schema.derive:  # derived relations: applied per source, kept out of the alignment
+        from guidelines.derive import derived_listing, without_derived
+
+        x.sources = [replace(s, annotations=without_derived(s.annotations)) for s in x.sources]
+        for s in x.sources:
+            derived[s.ref.annotator or str(s.ref.set_id)] = derived_listing(schema, s.annotations)
+        derived["gold"] = derived_listing(schema, x.gold_ann)
     us = units.align(x.sources, x.text, schema=schema, criterion=criterion, types=types)
     a = Analysis(x.doc_id, x.external_id, x.text, x.sources, us, x.gold, x.gold_ann, x.decisions)
+    a.derived = derived
     index = store.decided_index(x.decisions)
     gold_ann = x.gold_ann
     gold_ids = (
@@ -188,7 +201,7 @@ def document_conflicts(a: Analysis, *, include_resolved: bool = False) -> Docume
     return DocumentConflicts(
         document=a.document, sources=tuple(s.ref for s in a.sources), conflicts=tuple(out),
         counts={k: counts.get(k, 0) for k in units.KIND_ORDER if k != "entity" or k in counts}, open=open_, agreed=agreed,
-        waiting=a.waiting(),
+        waiting=a.waiting(), derived={k: tuple(v) for k, v in a.derived.items()},
     )  # fmt: skip
 
 

@@ -207,16 +207,10 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
 
 
 def _derived(schema: Any, ann: Annotations) -> list[dict[str, Any]]:
-    """The relations ``schema``'s rules derive in ``ann`` (readable: type, arguments, label, tags,
-    rule, the annotated relations they come from)."""
-    from guidelines.derive import with_derived, without_derived
+    """The relations ``schema``'s rules derive in ``ann`` (``guidelines.derive.derived_listing``)."""
+    from guidelines.derive import derived_listing
 
-    got = with_derived(schema, without_derived(ann))
-    return [
-        {"id": r.id, "type": r.type, "args": [{"role": a.role, "ref": a.ref} for a in r.args], "label": r.label,
-         "tags": list(r.tags), "derived": r.extra["derived"], "from": list(r.extra.get("from") or [])}
-        for r in got.relations if r.extra.get("derived")
-    ]  # fmt: skip
+    return derived_listing(schema, ann)
 
 
 def manifest(

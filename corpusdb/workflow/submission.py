@@ -11,14 +11,14 @@ from __future__ import annotations
 from sqlalchemy import Connection, select
 
 from corpusdb.basics.errors import Conflict, InvalidInput, PermissionDenied, UsageError
-from corpusdb.basics.records import SetInfo
-from corpusdb.kb import check as kb_check
+from corpusdb.basics.records import Annotations, SetInfo
 from corpusdb.services import access
 from corpusdb.services.base import ServiceBase, utcnow_aware
 from corpusdb.services.sets import bump_version, read_contents
 from corpusdb.store import tables
 from corpusdb.workflow.types import SubmissionRefused
-from guidelines.schema import schema_from_dict
+from guidelines.derive import derived_line, derived_listing
+from guidelines.schema import Schema, schema_from_dict
 from guidelines.validate import Violation, errors, validate
 
 D = tables.document
@@ -33,16 +33,30 @@ class SubmissionMixin(ServiceBase):
         with self._read() as conn:
             return self._violations(conn, access.readable_set(conn, self.project_id, self.actor, set_id))
 
-    def _violations(self, conn: Connection, info: SetInfo) -> list[Violation]:
-        """Checked against the guideline version the set was made under."""
+    def derived_in_set(self, set_id: int) -> list[dict[str, object]]:
+        """The relations the schema's rules derive from a set the user may read (``submit --check``
+        lists them after the violations, marked derived with their rule): never items of the set."""
+        with self._read() as conn:
+            info = access.readable_set(conn, self.project_id, self.actor, set_id)
+            schema, ann = self._schema_and_contents(conn, info)
+            return derived_listing(schema, ann)
+
+    def _schema_and_contents(self, conn: Connection, info: SetInfo) -> tuple[Schema, Annotations]:
+        """The set's contents and the guideline version it was made under."""
         ann = read_contents(conn, [info])[0].annotations
-        text = conn.execute(select(D.c.text).where(D.c.id == info.document_id)).scalar_one()
         data = conn.execute(
             select(G.c.schema_data).where(
                 G.c.project_id == self.project_id, G.c.version == info.guideline_version
             )
         ).scalar_one()
-        schema = schema_from_dict(data)
+        return schema_from_dict(data), ann
+
+    def _violations(self, conn: Connection, info: SetInfo) -> list[Violation]:
+        """Checked against the guideline version the set was made under."""
+        from corpusdb.kb import check as kb_check  # lazily: start-up (issue #26)
+
+        schema, ann = self._schema_and_contents(conn, info)
+        text = conn.execute(select(D.c.text).where(D.c.id == info.document_id)).scalar_one()
         return validate(schema, ann, text) + kb_check.violations(conn, schema, ann)
 
     def submit(self, set_id: int, *, force: bool = False) -> SetInfo:
@@ -68,9 +82,14 @@ class SubmissionMixin(ServiceBase):
             bad = errors(violations)
             if bad and not force:
                 raise SubmissionRefused(set_id, violations)
+            schema, ann = self._schema_and_contents(conn, info)
+            derived = derived_listing(
+                schema, ann
+            )  # applied at submit: recorded as derived, never stored as items
             bump_version(conn, set_id, None, status="submitted", submitted=utcnow_aware())
             self._audit(conn, "submit", str(set_id), document=info.document_external_id, forced=bool(bad),
-                        errors=len(bad), warnings=len(violations) - len(bad))  # fmt: skip
+                        errors=len(bad), warnings=len(violations) - len(bad),
+                        **({"derived": [derived_line(d) for d in derived]} if derived else {}))  # fmt: skip
             return access.set_headers(conn, self.project_id, self.actor, set_ids=[set_id])[0]
 
     def reopen(self, set_id: int, *, reason: str) -> SetInfo:

@@ -29,6 +29,15 @@ from corpusdb.basics.errors import Conflict, FormatError, InvalidInput, NotFound
 from corpusdb.basics.names import check_name
 from corpusdb.services.base import ServiceBase, aware, utcnow_aware
 from corpusdb.store import tables
+from corpusdb.workflow.task_tsv import (
+    HEADLINE,
+    TSV_METRICS,
+    check_run_file,
+    parse_run,
+    read_reference,
+    run_documents,
+    tsv_report,
+)
 
 T = tables.shared_task
 TEAM = tables.task_team
@@ -284,6 +293,8 @@ class SharedTasksMixin(ServiceBase):
         with self._read() as conn:  # refuse early, before reading any file
             row, trow, name = self._intake_checks(conn, task, team, run, now)
         system = system_name(task, team, name, row.phase)
+        if row.metric in TSV_METRICS:
+            return self._submit_tsv_run(task, team, files, run, now, row, name, system)
         work = Path(tempfile.mkdtemp(prefix="corpusdb-run-"))
         from guidelines.submission import submitted_documents
 
@@ -329,6 +340,84 @@ class SharedTasksMixin(ServiceBase):
             shutil.rmtree(work, ignore_errors=True)
         return RunInfo(task, team, name, row.phase, len(docs), system)
 
+    def _split_documents(self, info: TaskInfo) -> set[str]:
+        """The documents of the task's split in its release (the texts given to participants)."""
+        _, rel = self._release_files(info.release)
+        blind = any(p.startswith("participants/") for p in rel)
+        prefix = "participants/texts/" if blind else f"brat/{info.split}/"
+        return {
+            p[len(prefix) :].rpartition(".")[0] for p in rel if p.startswith(prefix) and p.endswith(".txt")
+        }
+
+    def _submit_tsv_run(self, task: str, team: str, files: Sequence[Path], run: str | None, now: datetime,
+                        row: Any, name: str, system: str) -> RunInfo:  # fmt: skip
+        """A triage, ranked or trec run: one tab-separated file, read and checked all or nothing
+        (:mod:`corpusdb.workflow.task_tsv`), kept as sent with its ``task_run`` row in one transaction."""
+        info = self.task(task)
+        path, parsed = check_run_file(row.metric, files, self._split_documents(info),
+                                      f"the {info.split} split of {info.release}", self._trec_tools())  # type: ignore[attr-defined]  # fmt: skip
+        text = path.read_text(encoding="utf-8-sig")
+        docs = len({d for _, d in run_documents(row.metric, path)})
+        with self._write() as conn:
+            row2, trow, name2 = self._intake_checks(conn, task, team, run, now)
+            if (row2.phase, name2) != (row.phase, name):
+                raise Conflict(
+                    f"task {task}: team {team}'s runs changed while this one was read; submit it again"
+                )
+            aid = conn.execute(select(A.c.id, A.c.role).where(A.c.project_id == self.project_id,
+                                                              A.c.name == system)).first()  # fmt: skip
+            if aid is not None and aid.role != "system":
+                raise Conflict(f"{system} is the name of a {aid.role}, not a system")
+            if aid is None:
+                aid_v = conn.execute(insert(A).values(project_id=self.project_id, name=system, role="system",
+                                                      created=utcnow_aware()).returning(A.c.id)).scalar_one()  # fmt: skip
+            else:
+                aid_v = aid.id
+            conn.execute(insert(RUN).values(task_id=row.id, team_id=trow.id, annotator_id=aid_v, name=name,
+                                            phase=row.phase, documents=docs, created=utcnow_aware()))  # fmt: skip
+            conn.execute(insert(SUB).values(task_id=row.id, team_id=trow.id, run=name, files={path.name: text},
+                                            submitted_by=self.actor.label, status="stored", problems=[],
+                                            created=now))  # fmt: skip
+            self._audit(conn, "task submit", f"{task}/{team}/{name}", phase=row.phase, documents=docs,
+                        answers=len(parsed))  # fmt: skip
+        return RunInfo(task, team, name, row.phase, docs, system)
+
+    def _tsv_runs(self, task: str, runs: Sequence[RunInfo]) -> dict[str, Any]:
+        """Each run's stored file, read again with the same reader: run's ``team/name`` -> run."""
+        info = self.task(task)
+        with self._read() as conn:
+            row = self._task_row(conn, task)
+            rows = conn.execute(select(SUB.c.run, SUB.c.files, TEAM.c.name.label("team"))
+                                .join(TEAM, TEAM.c.id == SUB.c.team_id)
+                                .where(SUB.c.task_id == row.id, SUB.c.status == "stored")
+                                .order_by(SUB.c.id)).all()  # fmt: skip
+        stored = {(r.team, r.run): r.files for r in rows}  # the latest stored file of each run
+        out = {}
+        for r in runs:
+            files = stored.get((r.team, r.name))
+            if not files:
+                raise NotFound(f"run {r.team}/{r.name}: its file is not stored")
+            fname, text = next(iter(files.items()))
+            out[f"{r.team}/{r.name}"] = parse_run(info.metric, Path(fname), self._trec_tools(), text)  # type: ignore[attr-defined]
+        return out
+
+    def _score_tsv(self, task: str, info: TaskInfo, ph: str, runs: Sequence[RunInfo], reference: Path | None, *,
+                   bootstrap: int, seed: int, test_resamples: int) -> dict[str, Any]:  # fmt: skip
+        if reference is None and info.metric != "trec":
+            raise InvalidInput(f"task {task}: a {info.metric} task is scored against a reference file: "
+                               "give --reference FILE (the organizers' gold, kept out of the release)")  # fmt: skip
+        if reference is not None:
+            ref, ref_name = read_reference(info.metric, reference, self._trec_tools()), str(reference)  # type: ignore[attr-defined]
+        else:
+            ref, ref_name = self.qrels().lines, "the project's qrels"  # type: ignore[attr-defined]
+            if not ref:
+                raise InvalidInput("the project has no qrels yet: give --reference QRELS")
+        body = tsv_report(info.metric, ref_name, ref, self._tsv_runs(task, runs), bootstrap=bootstrap, seed=seed,
+                          test_resamples=test_resamples,
+                          options={"task": task, "phase": ph, "metric": info.metric},
+                          trec=self._trec_tools())  # type: ignore[attr-defined]  # fmt: skip
+        return body
+
     # -- runs handed in by team members (team mode) ----------------------------------------------
     def hand_in_run(self, task: str, team: str, files: Sequence[Path], *, run: str | None = None,
                     now: datetime | None = None) -> int:  # fmt: skip
@@ -364,7 +453,19 @@ class SharedTasksMixin(ServiceBase):
         if run is not None:
             check_name(run, "run name")
         body: dict[str, str] = {}
-        for paths in submitted_documents(files).values():
+        if row.metric in TSV_METRICS:  # one tab-separated file, kept as sent
+            one = [
+                p
+                for f in files
+                for p in (sorted(x for x in f.iterdir() if x.is_file()) if f.is_dir() else [f])
+            ]
+            if len(one) != 1:
+                raise InvalidInput(f"a {row.metric} run is one tab-separated file; got {len(one)}")
+            try:
+                body[one[0].name] = one[0].read_bytes().decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise FormatError.single(one[0], None, f"not UTF-8 text (byte {exc.start})") from None
+        for paths in ({} if body else submitted_documents(files)).values():
             for p in paths:
                 if p.name in body:
                     raise InvalidInput(f"{p}: a second file named {p.name} in this run")
@@ -445,12 +546,16 @@ class SharedTasksMixin(ServiceBase):
                 if mine is None or r.team_id in mine]  # fmt: skip
 
     def score_task(self, task: str, *, phase: str | None = None, bootstrap: int = 1000, seed: int = 0,
-                   test_resamples: int = 2000, derived: str = "exclude") -> dict[str, Any]:  # fmt: skip
+                   test_resamples: int = 2000, derived: str = "exclude",
+                   reference: Path | None = None) -> dict[str, Any]:  # fmt: skip
         """Every run of ``phase`` (default: the open phase, else the last) scored with the task's
         official metric against the release split, with document-bootstrap CIs and paired tests; each
         run's entry is stored. Organizers only: the body holds every team's scores. ``derived``:
         ``include`` adds the relations the schema's rules derive (``guidelines.derive``) to the
-        reference and every run before scoring, ``exclude`` (default) drops any; the body says which."""
+        reference and every run before scoring, ``exclude`` (default) drops any; the body says which.
+        ``triage``, ``ranked`` and ``trec`` tasks score their stored run files against ``reference``
+        (a triage or ranked TSV, a qrels file; trec defaults to the project's qrels) as ``corpusdb
+        evaluate triage|ranked`` and ``corpusdb runs score`` do (:mod:`corpusdb.workflow.task_tsv`)."""
         if derived not in ("include", "exclude"):
             raise InvalidInput(f"--derived must be include or exclude, not {derived!r}")
         self._require("lead", "adjudicator", doing="score a shared task")
@@ -458,6 +563,13 @@ class SharedTasksMixin(ServiceBase):
 
         info = self.task(task)
         ph = phase or info.phase or (info.phases[-1] if info.phases else "")
+        if info.metric in TSV_METRICS:
+            runs = self.task_runs(task, ph)
+            if not runs:
+                raise NotFound(f"task {task} has no run in phase {ph}")
+            body = self._score_tsv(task, info, ph, runs, reference, bootstrap=bootstrap, seed=seed,
+                                   test_resamples=test_resamples)  # fmt: skip
+            return self._store_scores(task, ph, body, runs, [None] * len(runs))
         if info.metric not in SCORED:
             raise InvalidInput(f"task {task}: scoring metric {info.metric!r} is not built in yet "
                                f"(scored today: {', '.join(SCORED)})")  # fmt: skip
@@ -491,6 +603,11 @@ class SharedTasksMixin(ServiceBase):
                             options={"task": task, "phase": ph, "metric": info.metric,
                                      "derived_relations": f"{derived}d" + (f" ({', '.join(x.name for x in schema.derive)})"
                                                                            if schema.derive else " (the schema has no rule)")})  # fmt: skip
+        return self._store_scores(task, ph, body, runs, errors)
+
+    def _store_scores(self, task: str, ph: str, body: dict[str, Any], runs: Sequence[RunInfo],
+                      errors: Sequence[Any]) -> dict[str, Any]:  # fmt: skip
+        """Rank groups added to the body, and each run's entry (with its error lists) stored."""
         groups = rank_groups(body["ranking"], body["paired_tests"])
         for row in body["ranking"]:
             row["group"] = groups[row["system"]]
@@ -505,9 +622,10 @@ class SharedTasksMixin(ServiceBase):
                 for t in conn.execute(select(TEAM.c.name, TEAM.c.id).where(TEAM.c.task_id == trow.id))
             }
             for entry, r, err in zip(body["systems"], runs, errors, strict=True):
+                entry = {k: v for k, v in entry.items() if k != "per_topic"}
                 conn.execute(update(RUN).where(RUN.c.task_id == trow.id, RUN.c.team_id == teams[r.team],
                                                RUN.c.phase == ph, RUN.c.name == r.name)
-                             .values(scores=_plain({**entry, "errors": err})))  # fmt: skip
+                             .values(scores=_plain({**entry, **({"errors": err} if err is not None else {})})))  # fmt: skip
             self._audit(conn, "task score", task, phase=ph, runs=len(runs))
         return body
 
@@ -516,11 +634,12 @@ class SharedTasksMixin(ServiceBase):
         """The scored runs ranked with CIs and rank groups. Teams see it only once the phase ended."""
         info = self.task(task)
         ph = phase or info.phase or (info.phases[-1] if info.phases else "")
-        if self._organizer():
+        if self._organizer() and info.metric not in TSV_METRICS:
             return self.score_task(
                 task, phase=ph, bootstrap=bootstrap, seed=seed, test_resamples=test_resamples
             )
-        if ph not in info.ended:
+        # triage, ranked and trec tasks: the stored scoring of `task score --reference` (organizers too)
+        if ph not in info.ended and not self._organizer():
             raise PermissionDenied(
                 f"task {task}: the {ph} leaderboard is hidden from teams until the phase ends"
             )
@@ -533,7 +652,7 @@ class SharedTasksMixin(ServiceBase):
         )
         if not entries:
             raise NotFound(f"task {task}: the {ph} runs have not been scored yet")
-        head = SCORED[info.metric][1] if info.metric in SCORED else "all"
+        head = SCORED[info.metric][1] if info.metric in SCORED else HEADLINE.get(info.metric, "all")
         return {"task": task, "phase": ph, "headline": head, "systems": entries,
                 "ranking": [{"rank": e["rank"], "system": e["name"], "group": e["group"],
                              "f1": next((s.get("f1") for s in e["scores"] if s["name"] == head), None)}

@@ -165,6 +165,9 @@ class DocumentConflicts(_ToDict):
     """Undecided items no person needs to decide, kept out of gold until an open conflict is decided
     (an agreed relation on a disputed span): key -> that conflict's key. They too stop gold from
     being finished; ``open_summary`` says both counts as every command does."""
+    derived: Mapping[str, tuple[Mapping[str, object], ...]] = field(default_factory=dict)
+    """The relations the schema's rules derive, per source (annotator or set id) and for ``gold``,
+    marked with their rule: shown, never conflicts of their own (empty when the schema has none)."""
 
 
 def open_summary(open_: int, waiting: Mapping[str, str]) -> str:

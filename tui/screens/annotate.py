@@ -9,6 +9,7 @@ the same frame (a posted message would cost a second frame per keystroke).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -37,6 +38,7 @@ from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
+from tui.widgets.lists import SideList
 
 LISTS = ("spans", "links", "relations", "entities")
 TAB_NAMES = {"spans": "Spans", "links": "Links", "relations": "Rels", "entities": "Ents"}
@@ -72,6 +74,9 @@ class AnnotateScreen(
         self._status_text = ""
         self._stale_suggestions = False
         self._edited = False
+        self._labels: dict[str, tuple[Span, bool, Mapping[str, str], Text]] = {}
+        self._filled: dict[str, list[tuple[str, object]]] = {}
+        """What each side list was last filled with."""
         self.keys_wait = session is None
         """While the document is read, keys typed wait in the app (``CorpusApp.keys_wait``)."""
 
@@ -85,7 +90,7 @@ class AnnotateScreen(
                 yield Static("", id="side-tabs", markup=False)
                 with ContentSwitcher(initial="spans", id="lists"):
                     for list_id in LISTS:
-                        yield OptionList(id=list_id, markup=False)
+                        yield SideList(id=list_id, markup=False)
         yield Static("", id="status", markup=False)
         yield Footer()
 
@@ -149,21 +154,49 @@ class AnnotateScreen(
         spans = {sp.id: sp for sp in ann.spans}
         ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         noted = {n.target for n in ann.notes}
-        self._fill("spans", [(sp.id, it.span_label(sp, colors, noted=sp.id in noted)) for sp in ordered])
+        self._fill("spans", [(sp.id, self._span_label(sp, colors, sp.id in noted)) for sp in ordered])
         drawing = self.cluster_types()  # links that draw a cluster are listed with the entities
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links if lk.type not in drawing])
         self._fill("relations", self.relation_rows(ann, noted))
         self._fill("entities", self.entity_rows(ann))
         self.update_suggestions()
         self._update_tabs()
-        self._problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
+        # The schema check reads the whole set: after the paint, so an edit shows first.
+        self.call_after_refresh(self._count_problems)
         if self.active is not None and self.active not in spans:
             self.active = None
         self._update_marks()
         self._update_status()
 
+    def _span_label(self, span: Span, colors: Mapping[str, str], noted: bool) -> Text:
+        """A span's row in the list, built again only when the span, its note mark or the colours
+        changed (an edit touches one span of thousands)."""
+        cached = self._labels.get(span.id)
+        if cached is not None and cached[0] is span and cached[1] == noted and cached[2] == colors:
+            return cached[3]
+        label = it.span_label(span, colors, noted=noted)
+        self._labels[span.id] = (span, noted, colors, label)
+        return label
+
+    def _count_problems(self) -> None:
+        s = self.session
+        if s is None or not self.is_mounted:
+            return
+        problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
+        if problems != self._problems:
+            self._problems = problems
+            self._update_status()
+
     def _fill(self, list_id: str, rows: list[tuple[str, object]]) -> None:
         ol = self.query_one(f"#{list_id}", OptionList)
+        last = self._filled.get(list_id)
+        if (
+            last is not None
+            and len(last) == len(rows)
+            and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(last, rows, strict=True))
+        ):
+            return  # the same rows (they are cached): an edit of a span leaves the relation list alone
+        self._filled[list_id] = rows
         keep = ol.highlighted
         self._list_keys[list_id] = [k for k, _ in rows]
         ol.set_options([Option(label) for _k, label in rows])  # type: ignore[arg-type]
@@ -384,7 +417,11 @@ class AnnotateScreen(
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A submitted (read-only) set offers no editing key, and only then "the next document";
-        while the document opens, neither (Textual hides an action for which this says False)."""
+        while the document opens, neither (Textual hides an action for which this says False). The
+        mixins decide first (picking an argument in the text: ``RelationPanel``)."""
+        allowed = super().check_action(action, parameters)
+        if not allowed:
+            return allowed
         s = self.session
         if action == "next_document":
             return s is not None and s.readonly

@@ -77,7 +77,17 @@ class ClusterActions:
         """The set as the one cluster model reads it: every cluster an entity, whether made with ``c``,
         drawn with ``k``'s coreference links or imported as brat ``Equiv`` lines (listed under its
         first link's id until ``c`` edits it)."""
-        return clusters.as_entities(ann, self.cluster_types())
+        types = self.cluster_types()
+        cached = self._cluster_cache
+        if cached is not None and cached[0] is ann and cached[1] == types:  # the same (immutable) set
+            return cached[2]
+        view = clusters.as_entities(ann, types)
+        self._cluster_cache = (ann, types, view)
+        return view
+
+    _cluster_cache: tuple[Annotations, frozenset[str], Annotations] | None = None
+    """The last set read as clusters: the status line asks on every keystroke, and a full-text
+    article's thousands of spans make each reading cost a millisecond."""
 
     def entity_rows(self, ann: Annotations) -> list[tuple[str, Text]]:
         """The entity list: one multi-line row per entity (head, then each member)."""

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual.css.query import NoMatches
 from textual.widgets import OptionList, Static
 
-from corpusdb.basics.records import Annotations, Span
+from corpusdb.basics.records import Annotations, Relation, Span
 from tui.colours import type_colours
 from tui.paint import UNKNOWN_COLOR, contrast
 from tui.relations import RelationIndex, connector_pairs
@@ -89,6 +89,19 @@ class TextPick:
     done: asyncio.Future[object]
 
 
+def _row_inputs(idx: RelationIndex, rel: Relation) -> tuple[object, ...]:
+    """What a relation's list row is written from besides the relation: its trigger and each
+    argument's span, entity (with its members' spans) or relation."""
+    out: list[object] = [idx.spans.get(rel.trigger or "")]
+    for a in rel.args:
+        ent = idx.entities.get(a.ref)
+        if ent is not None:
+            out.append((ent, tuple(idx.spans.get(m) for m in ent.members)))
+        else:
+            out.append(idx.spans.get(a.ref) or idx.relations.get(a.ref))
+    return tuple(out)
+
+
 class RelationPanel:
     """Mixed into ``AnnotateScreen``, which provides the state and the few methods stubbed here."""
 
@@ -118,9 +131,23 @@ class RelationPanel:
         idx = self.view.relations or RelationIndex(
             ann.spans, ann.relations, ann.entities, self.view.undirected
         )
-        return [
-            (r.id, Text("# ") + idx.list_row(r) if r.id in noted else idx.list_row(r)) for r in ann.relations
-        ]
+        cache = self._relation_rows
+        fresh: dict[str, tuple[tuple[object, ...], Text]] = {}
+        rows = []
+        for r in ann.relations:
+            key = (r, r.id in noted, idx.undirected, *_row_inputs(idx, r))
+            hit = cache.get(r.id)
+            row = hit[1] if hit is not None and hit[0] == key else None
+            if row is None:
+                row = Text("# ") + idx.list_row(r) if r.id in noted else idx.list_row(r)
+            fresh[r.id] = (key, row)
+            rows.append((r.id, row))
+        self._relation_rows = fresh
+        return rows
+
+    _relation_rows: dict[str, tuple[tuple[object, ...], Text]] = {}  # noqa: RUF012 - replaced, never mutated
+    """Each relation's row with what it was written from: an edit rewrites only the rows whose
+    relation or ends changed (a full-text article has hundreds of relations)."""
 
     _legend_types: frozenset[str] | None = None
 

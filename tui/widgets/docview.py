@@ -113,6 +113,7 @@ class DocumentView(ScrollView, can_focus=True):
         self._row_of: list[int] | None = None
         self._goal_x: int | None = None
         self._cache: dict[int, Strip] = {}
+        self._spans_key: tuple[object, ...] | None = None
         self._cache_style: Style | None = None
         self._frame_style: Style | None = None
         self._dragging = False
@@ -143,15 +144,28 @@ class DocumentView(ScrollView, can_focus=True):
         self.marking = False
         self.layout_ = None
         self.first_render = None
+        self._spans_key = None
         self.set_spans(spans, relations, entities)
-        self._relayout()
+        if self.size.width:  # not yet laid out: the first Resize (or paint) lays the text out once
+            self._relayout()
 
     def set_spans(
         self, spans: Sequence[Span], relations: Sequence[Relation] = (), entities: Sequence[Entity] = ()
     ) -> None:
         """Repaint after an edit: the layout stays, the line cache is dropped. ``relations`` (and
         the ``entities`` they may point at) are drawn as markers under their ends."""
-        self.paint = SpanPaint(len(self.text), spans, self.type_colors)
+        key = (tuple(spans), tuple(relations), tuple(entities), self.type_colors, self.undirected)
+        last = self._spans_key
+        if last is not None and all(a is b for a, b in zip(key, last, strict=True)):
+            return  # the same (immutable) items: the screen's first refresh after ``load``
+        old = last[0] if last is not None and last[3] is self.type_colors else None
+        self._spans_key = key
+        if (
+            old is None
+            or len(old) != len(key[0])
+            or any(a is not b for a, b in zip(old, key[0], strict=True))
+        ):
+            self.paint = SpanPaint(len(self.text), key[0], self.type_colors)  # else a relation edit
         self.relations = RelationIndex(spans, relations, entities, self.undirected) if relations else None
         markers = self.relations.markers() if self.relations else {}
         self._markers = {
@@ -180,7 +194,7 @@ class DocumentView(ScrollView, can_focus=True):
         old_hot, self.hot = self.hot, hot_new
         # Hot spans are the marked span (redrawn by ``set_marks``) and the partners: redrawing the
         # partners' lines redraws their marker rows too. Spans hot before but not partners now:
-        spans = {s.id: s for s in self.paint.spans} if old_hot - hot_new else {}
+        spans = self.paint.by_id if old_hot - hot_new else {}
         cooled = [f for sid in old_hot - hot_new if sid in spans for f in spans[sid].fragments[:1]]
         self._refresh_ranges(old + new + cooled)
 
@@ -447,14 +461,13 @@ class DocumentView(ScrollView, can_focus=True):
         elif unit == "bottom":
             target = len(self.text)
         elif unit == "span":
-            starts = sorted({s.start for s in self.paint.spans if s.start >= 0})
-            if step > 0:
-                target = next((s for s in starts if s > cur), cur)
-            else:
-                target = next((s for s in reversed(starts) if s < cur), cur)
+            found = self.paint.next_start(cur, step)
+            target = cur if found is None else found
             if target == cur:  # say why nothing moved (issue #15.7)
                 where = "after" if step > 0 else "before"
-                self.notify(f"no span {where} the cursor" if starts else "no span in this document")
+                self.notify(
+                    f"no span {where} the cursor" if self.paint.starts else "no span in this document"
+                )
         else:
             return
         self.move_to(target, extend=extend, keep_goal=keep_goal)
@@ -589,7 +602,7 @@ class DocumentView(ScrollView, can_focus=True):
     def _build_markers(self, line: int, k: int, base: Style) -> Strip:
         segments: list[Segment] = []
         x = 0
-        spans = {s.id: s for s in self.paint.spans} if self.show_types else {}
+        spans = self.paint.by_id if self.show_types else {}
         for col, text, (span_id, head) in self._labels[line][k]:
             if col > x:
                 segments.append(Segment(" " * (col - x), base))
