@@ -116,7 +116,7 @@ async def test_edit_relation_without_labels_and_next_span_at_the_end_say_why(bb_
 @run_async
 async def test_help_explains_the_list_marks(url: str) -> None:
     app = app_for(url)
-    async with app.run_test(size=(100, 80)) as pilot:
+    async with app.run_test(size=(100, 140)) as pilot:  # the whole help, marks last
         await settle(pilot)
         await press(pilot, "question_mark")
         text = screen_text(app)
