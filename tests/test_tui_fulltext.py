@@ -14,6 +14,7 @@ from typing import Any
 from corpusdb.api import Corpus
 from corpusdb.basics.records import Annotations, Argument, Document, Relation, Span
 from tui.app import build_app
+from tui.colours import type_colours
 from tui.facade import open_facade
 from tui.sample import long_document
 from tui.screens.annotate import AnnotateScreen
@@ -92,8 +93,9 @@ async def test_a_full_text_article_paints_its_spans_and_markers_at_their_columns
         await settle(pilot)
         assert view.scroll_y > 1000  # far down: most lines were never rendered before
 
-        colors = {k: v.lower() for k, v in app.facade.schema.colors().items()}
-        layout = TextLayout(text, view.scrollable_content_region.width)
+        # the colours the view assigns (tui.colours keeps them apart), the text right of the connector margin
+        colors = {k: v.lower() for k, v in type_colours(app.facade.schema).items()}
+        layout = TextLayout(text, view.scrollable_content_region.width - view.margin)
         line_texts = {text[a:b].rstrip(): (a, b) for a, b in layout.lines}
         rows = painted_rows(app, view.scrollable_content_region)
         top, bottom = layout.lines[view._line_at_row(round(view.scroll_y))][0], view.cursor + 5_000
@@ -103,7 +105,8 @@ async def test_a_full_text_article_paints_its_spans_and_markers_at_their_columns
         text_rows = markers = 0
         checked_spans = 0
         last_line: tuple[int, int] | None = None
-        for cells in rows:
+        for row in rows:
+            cells = row[view.margin :]
             shown = "".join(ch for ch, _ in cells).rstrip()
             if shown in line_texts and shown:  # a text line: every cell is its character and colour
                 last_line = start, end = line_texts[shown]
