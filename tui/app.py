@@ -236,6 +236,12 @@ class CorpusApp(App[None]):
                 self._worker_screens[get_current_worker()] = shown
         return result
 
+    def waits_on(self, screen: Screen[Any]) -> None:
+        """The dialog action running now waits on ``screen`` itself, not on a dialog (picking a
+        relation's argument in the text): keys pass to it as to a dialog it pushed."""
+        with contextlib.suppress(NoActiveWorker):
+            self._worker_screens[get_current_worker()] = screen
+
     def on_mount(self) -> None:
         from corpusdb.store import writers
 

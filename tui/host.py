@@ -7,7 +7,7 @@ circle; against this small interface the package reads top-down (app -> screens 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade
@@ -20,6 +20,10 @@ class AppHost(Protocol):
     facade: TuiFacade
     open_error: BaseException | None
     """Why the project could not be opened (``tui.screens.opening``); the app then ends."""
+
+    def waits_on(self, screen: Any) -> None:
+        """The running dialog action waits on this screen (keys pass to it)."""
+        ...
 
     def opened(self, facade: TuiFacade) -> None:
         """The project is open: show the user's first screen (keys typed meanwhile wait for it)."""

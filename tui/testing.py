@@ -43,10 +43,19 @@ async def settle(pilot: Pilot[Any], *, timeout: float = 10.0) -> None:
         if loop.time() > deadline:
             raise TimeoutError(f"workers still running after {timeout}s: {busy}")
         await pilot._wait_for_screen()
-        # a dialog's worker waits on its dialog; once no dialog is up it is finishing its action (the
-        # save after the last answer), which the test must see landed
-        dialog_up = isinstance(app.screen, ModalScreen)
-        busy = [w for w in app.workers if not w.is_finished and (w.group != DIALOG_GROUP or not dialog_up)]
+        # a dialog's worker waits on the screen it showed (a dialog, or the text while picking in
+        # it); once that screen is gone it is finishing its action (the save after the last
+        # answer), which the test must see landed
+        shown = getattr(app, "_worker_screens", {})
+        stack = app.screen_stack if app._screen_stack else []
+        busy = [
+            w
+            for w in app.workers
+            if not w.is_finished
+            and not (
+                w.group == DIALOG_GROUP and (shown.get(w) in stack or isinstance(app.screen, ModalScreen))
+            )
+        ]
         if getattr(app, "held_keys", None) or getattr(app, "_key_in_flight", None) is not None:
             busy.append("keys waiting for a screen")  # CorpusApp sends them once it is there
         if busy:

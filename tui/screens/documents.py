@@ -15,7 +15,6 @@ from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.colours import type_colours
 from tui.facade import DocRow
-from tui.items import short
 from tui.screens.base import ReloadingScreen
 from tui.widgets.tables import fill_table
 
@@ -103,6 +102,8 @@ class DocumentsScreen(ReloadingScreen):
         # the title takes the room the other columns leave (each column has 2 cells of padding)
         used = sum(max([len(c), *(len(row[i]) for row in cells)]) + 2 for i, c in enumerate(columns[:-1]))
         room = max(12, (table.size.width or self.size.width or 80) - used - 3)
+        from tui.items import short  # lazily: tui.items loads the store (the first frame comes first)
+
         for row in cells:
             row[-1] = short(row[-1], room)
         fill_table(table, columns, cells, keys=[r.document for r in rows])

@@ -76,7 +76,8 @@ def legend(spans: Sequence[Span], colors: Mapping[str, str], width: int = 0, lin
 
 BACK_TO_LIST = "+list"
 """What a text pick answers when the annotator goes back to the list (Tab)."""
-TEXT_PICK_ACTIONS = frozenset({"text_pick", "cycle", "toggle_types"})
+TEXT_PICK_ACTIONS = frozenset({"text_pick", "cycle", "toggle_types", "next_span", "next_hit"})
+"""What acts while picking in the text: the pick's keys and moving (n/p by span, >/< by hit)."""
 
 
 @dataclass
@@ -266,6 +267,7 @@ class RelationPanel:
         goes back to the list, Esc cancels. Answers a span id, ``BACK_TO_LIST`` or None."""
         done: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self._text_pick = TextPick(prompt, fits, source, done)
+        self.app.waits_on(self)  # keys go to the text while the action waits here (not held)
         self.view.focus()
         self.show_text_pick()
         self._update_status()
