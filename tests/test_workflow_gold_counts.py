@@ -99,7 +99,7 @@ async def test_the_tui_says_the_same_count(project: tuple[Corpus, list[str]]) ->
         screen = app.screen
         assert isinstance(screen, AdjudicateScreen)
         assert "judy · 5 open + 11 waiting on a span · " in str(screen.sub_title)
-        await press(pilot, "F")  # the check: nothing to finish, Enter only closes
+        await press(pilot, "S")  # the check: nothing to finish, Enter only closes
         assert isinstance(app.screen, MessageScreen)
         text = screen_text(app)
         assert "5 open + 11 waiting on a span: decide span:119-141 first" in text

@@ -482,7 +482,7 @@ class AdjudicateScreen(BaseScreen):
         v = adj.variant_of(c, index, a.sources)
         src_ann = a.source_sets.get(a.sources[index].set_id)
         clash = adj.overlapping_gold(a.gold.annotations, v.item, src_ann) if a.gold and v is not None else []
-        if clash or with_reason:
+        if clash or with_reason or self._reason_next:  # `#` before: the reason is asked first
             self._take_asking(c, index, clash, with_reason)
             return
         src = a.sources[index]
@@ -517,7 +517,7 @@ class AdjudicateScreen(BaseScreen):
         c = self._open_conflict()
         if c is None:
             return
-        if with_reason:
+        if with_reason or self._reason_next:  # `#` before: the reason is asked first
             self._reject_asking(c)
             return
         self._decide(c, dict(reject=True), None, "took neither")
