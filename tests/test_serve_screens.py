@@ -74,8 +74,8 @@ class MouseTab(Tab):
         mouse.move(*self.pixel(col, row))
         mouse.down()
         mouse.move(*self.pixel(col + len(needle) // 2, row), steps=2)
-        # to the cell after the word: the text view's selection ends before the cell under the mouse
-        mouse.move(*self.pixel(col + len(needle), row), steps=2)
+        # onto the word's last cell: the cell under the pointer is selected too
+        mouse.move(*self.pixel(col + len(needle) - 1, row), steps=2)
         mouse.up()
 
 

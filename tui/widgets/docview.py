@@ -502,7 +502,10 @@ class DocumentView(ScrollView, can_focus=True):
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         if self._dragging:
-            self.move_to(self._offset_from_mouse(event), extend=True)
+            at = self._offset_from_mouse(event)
+            if self.sel_anchor is not None and at > self.sel_anchor:  # dragging on: the cell under
+                at = min(at + 1, len(self.text))  # the pointer is selected too, as in a terminal
+            self.move_to(at, extend=True)
 
     def on_mouse_up(self, _event: events.MouseUp) -> None:
         if self._dragging:
