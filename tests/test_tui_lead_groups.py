@@ -51,6 +51,13 @@ async def test_groups_tab_shows_the_apis_unitizing_and_grouped_figures(demo_url:
         screen = app.screen
         assert isinstance(screen, LeadScreen)
         note = screen.query_one("#groups-note", Static)
+        shown = note.update
+
+        def update(content: object = "", *args: object, **kw: object) -> None:  # every text the note is given
+            notes.append(str(content))
+            shown(content, *args, **kw)  # type: ignore[arg-type]
+
+        note.update = update  # type: ignore[method-assign]
         await pilot.press("6")  # no settle: the worker runs long (gamma)
 
         def done() -> bool:
