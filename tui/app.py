@@ -388,11 +388,13 @@ class CorpusApp(App[None]):
             screen.pending_hit = (at, query)
         self.call_from_thread(self.push_screen, screen)
 
-    def open_adjudication(self, document: str, *, at: tuple[int, int] | None = None) -> None:
+    def open_adjudication(self, document: str, *, at: tuple[int, int] | None = None, query: str = "") -> None:
+        """Adjudicate ``document``: at a search hit ``at`` (the conflict there selected, the texts at
+        the hit, that search's hits marked), when given."""
         from tui.screens.adjudicate import AdjudicateScreen
 
         screen = AdjudicateScreen(document)
-        screen.pending_hit = at
+        screen.pending_hit = None if at is None else (at, query)
         self.push_screen(screen)
         if self.login_session is not None:
             self._remember_in_worker(document)

@@ -730,12 +730,12 @@ class TuiFacade:
         """Hits of a query (``corpusdb.search``): the corpus, one document, or one set of it."""
         return self.corpus.search(query, limit=limit, context=context, document=document, set_id=set_id)
 
-    def search_document(self, session: DocumentSession, query: str) -> list[tuple[int, int]]:
-        """``(start, stop)`` of every hit of ``query`` in the open document: places in its text, or
-        the spans of my set there that match (a query with fields)."""
-        res = self.corpus.search(query, limit=None, context=None, document=session.document.external_id,
-                                 set_id=session.info.id)  # fmt: skip
-        return [(h.start, h.stop) for h in res.hits]
+    def search_document(self, document: str, query: str, *, set_id: int | None = None) -> list[tuple[int, int]]:
+        """``(start, stop)`` of every hit of ``query`` in ``document``, in text order: places in its
+        text, or the spans that match (a query with fields) of set ``set_id`` (the annotate screen:
+        mine) or of every set I may read there (adjudication); one place once."""
+        res = self.corpus.search(query, limit=None, context=None, document=document, set_id=set_id)
+        return sorted({(h.start, h.stop) for h in res.hits})
 
     def search_annotate(self, query: str, type_: str) -> Any:
         return self.corpus.search_annotate(query, type_)

@@ -34,8 +34,8 @@ class AppHost(Protocol):
         """Annotate my set on ``document`` (at a search hit ``at``; a relevance unit: judge it, unless
         ``annotate``)."""
 
-    def open_adjudication(self, document: str) -> None:
-        """Adjudicate ``document``."""
+    def open_adjudication(self, document: str, *, at: tuple[int, int] | None = None, query: str = "") -> None:
+        """Adjudicate ``document`` (at a search hit ``at``: the conflict there selected)."""
 
     def show_queue(self) -> None:
         """The adjudication queue."""

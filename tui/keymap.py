@@ -502,12 +502,14 @@ KEYMAP: list[Entry] = [
     _e(
         "slash",
         GO,
-        "search: the document being annotated, else the corpus (a new search on the search screen)",
+        "search: the document shown (annotating, adjudicating, judging), else the corpus (a new search "
+        "on the search screen)",
         annotate=("search_document", "Search the document"),
+        adjudicate=("search_document", "Search the document"),
+        judge=("search_document", "Search the document"),
         documents=("app.search_corpus", "Search the corpus"),
         queue=("app.search_corpus", "Search the corpus"),
         lead=("app.search_corpus", "Search the corpus"),
-        adjudicate=("app.search_corpus", "Search the corpus"),
         search=Use("focus_query", "New search", show=True),
     ),
     _e(
@@ -515,12 +517,16 @@ KEYMAP: list[Entry] = [
         MOVE,
         "next search hit",
         annotate=("next_hit(1)", "Next / previous search hit"),
+        adjudicate=("next_hit(1)", "Next / previous search hit"),
+        judge=("next_hit(1)", "Next / previous search hit"),
     ),
     _e(
         "less_than_sign",
         MOVE,
         "previous search hit",
         annotate=("next_hit(-1)", "Next / previous search hit"),
+        adjudicate=("next_hit(-1)", "Next / previous search hit"),
+        judge=("next_hit(-1)", "Next / previous search hit"),
     ),
     _e(
         "C",

@@ -36,6 +36,7 @@ from tui.facade import Adjudication
 from tui.items import short, span_label, spans_near
 from tui.relations import undirected_types
 from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, binding_rows
+from tui.screens.doc_search import DocumentSearch
 from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
@@ -112,7 +113,7 @@ class QueueScreen(ReloadingScreen):
         self.corpus_app.show_progress()
 
 
-class AdjudicateScreen(BaseScreen):
+class AdjudicateScreen(DocumentSearch, BaseScreen):
     """One document's conflicts: see the versions, resolve each with one key."""
 
     HELP = (
@@ -123,7 +124,9 @@ class AdjudicateScreen(BaseScreen):
         "item in place. a (or +) puts a gold span on the selected text, r a relation between gold spans, "
         "x deletes the gold span under the gold text's cursor. Gold and the decision are saved at once. "
         "s shows the annotators' versions side by side (columns beside the gold from 140 columns); "
-        "n/p go to the next/previous open conflict, }/{ to the next/previous decided one (to revise it); a "
+        "n/p go to the next/previous open conflict, }/{ to the next/previous decided one (to revise it); / "
+        "searches this document (words, a phrase, a regex, or fields: the spans of every version), > / < "
+        "go to the next/previous hit and select the conflict there; a "
         "decided line shows the version taken (✓A, ✓B; ✓- neither; ✓✎ edited). d shows the item's "
         "decision history as `corpusdb decisions` prints it. A decided line can be decided again, or "
         "undone with u, until S finishes the document's gold (checked first: no open conflict). The "
@@ -150,8 +153,12 @@ class AdjudicateScreen(BaseScreen):
         """Conflict key -> what was decided, until the store's picture shows it."""
         self._reason_next = False
         """``#`` was pressed: the next decision asks for a reason."""
-        self.pending_hit: tuple[int, int] | None = None
-        """A search hit to show when the document opens (the corpus search screen sets it)."""
+        self.pending_hit: tuple[tuple[int, int], str] | None = None
+        """A search hit to show when the document opens, and its query (the corpus search screen)."""
+        self.search_hits: list[tuple[int, int]] = []
+        self._hold_key: str | None = None
+        """The conflict selected at a search hit: the texts stay at the hit (not at the conflict's
+        first range) until another conflict is selected."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -214,10 +221,10 @@ class AdjudicateScreen(BaseScreen):
                 idx = min(keep or 0, len(self.shown) - 1)
             ol.highlighted = idx if idx is not None else 0
         self._update_detail()
-        if first and self.pending_hit is not None:  # opened from a search: the hit, marked, in view
-            hit, self.pending_hit = self.pending_hit, None
-            main.set_hits([hit])
-            self.call_after_refresh(main.reveal, *hit)
+        if first and self.pending_hit is not None:  # opened from a search: the conflict at the hit
+            self.search_hits = [self.pending_hit[0]]
+            self._mark_hits(self.search_hits)
+            self._go_to_pending()  # (its query's other hits in this document come marked after)
         dc = a.conflicts
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
@@ -320,9 +327,60 @@ class AdjudicateScreen(BaseScreen):
         for i, view in enumerate(sources):  # each source's own boundaries: alternatives side by side
             view.set_marks(adj.source_ranges(c, i, a.sources, a.source_sets) if i < len(a.sources) else [])
         self._item_partners()
-        if ranges:  # every view at the same place: the columns scroll together to the conflict
+        if self._hold_key is not None and self._hold_key != c.key:
+            self._hold_key = None
+        if ranges and self._hold_key is None:  # every view at the same place: the columns scroll together
             for view in (main, *sources):
                 view.move_to(ranges[0][0])
+
+    # -- search in this document (/, > and <: the DocumentSearch hooks) ------------------------------
+    def _search_scope(self) -> tuple[str, int | None] | None:
+        """This document, every set I read here (the versions and gold)."""
+        return (self.document, None) if self.adj is not None else None
+
+    def _mark_hits(self, hits: list[tuple[int, int]]) -> None:
+        for view in (self.query_one("#text", DocumentView), *self._source_views()):
+            view.set_hits(hits)
+
+    def _hit_cursor(self) -> int:
+        return (self._text_view() or self.query_one("#text", DocumentView)).cursor
+
+    def _go_to_hit(self, start: int, stop: int) -> None:
+        """Select the conflict whose item is at the hit (else keep the selection) and put every text
+        at the hit, in sight."""
+        ol = self.query_one("#conflicts", OptionList)
+        idx = self.conflict_at(start, stop)
+        if idx is None:
+            idx = ol.highlighted
+        if idx is not None and self.shown:
+            self._hold_key = self.shown[idx].key
+            ol.highlighted = idx
+            self._update_detail()
+        views = (self.query_one("#text", DocumentView), *self._source_views())
+        for view in views:
+            view.move_to(start)
+        self.call_after_refresh(lambda: [v.reveal(start, stop) for v in views])
+
+    def conflict_at(self, start: int, stop: int) -> int | None:
+        """The line of the conflict whose item is at ``[start, stop)``: a span version with those
+        offsets first, then an item with a range there (a relation's argument), then one with a range
+        overlapping it; None when no conflict shown is there (an agreed item is not shown)."""
+        a = self.adj
+        if a is None:
+            return None
+        ranges = [adj.conflict_ranges(c, a.source_sets) for c in self.shown]
+        for i, c in enumerate(self.shown):
+            for v in c.variants:
+                fr = getattr(v.item, "fragments", None)
+                if isinstance(v.item, Span) and fr and (fr[0][0], fr[-1][1]) == (start, stop):
+                    return i
+        for i, rs in enumerate(ranges):
+            if (start, stop) in rs:
+                return i
+        for i, rs in enumerate(ranges):
+            if any(x < stop and start < y for x, y in rs):
+                return i
+        return None
 
     def _item_partners(self) -> None:
         """Each view highlights the relation partners of the conflict's item it marks, as the

@@ -103,6 +103,7 @@ class AnnotateScreen(
         self.sub_title = f"{self.facade.user} · opening…"
         self.view.cursor_listener = self._cursor_moved
         self.view.focus()
+        self.search_mounted()
         if self._given is not None:  # read before the push: the first paint already shows the text
             self._show(self._given)
             self._given = None

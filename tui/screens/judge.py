@@ -27,7 +27,9 @@ from textual.widgets import DataTable, Footer, Header, Static
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.keymap import GRADE_KEYS
+from tui.colours import HIT
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
+from tui.screens.doc_search import DocumentSearch
 from tui.screens.pickers import MessageScreen
 from tui.widgets.tables import fill_table
 
@@ -39,7 +41,7 @@ PREFETCH = 3
 """Texts of the next units read with the current one (a judge moves on in a key)."""
 
 
-class JudgeScreen(ReloadingScreen):
+class JudgeScreen(DocumentSearch, ReloadingScreen):
     """My relevance units: the topic and the text side by side, one key per grade."""
 
     HELP = (
@@ -48,6 +50,7 @@ class JudgeScreen(ReloadingScreen):
         "unit shows its topic and your grade, with the progress per topic under it. S submits your "
         "graded units of the current topic (read-only afterwards: then they count in qrels and kappa). "
         "Enter opens the unit on the annotation screen (to mark the passage that supports the judgment). "
+        "/ searches the unit's text (words, a phrase, a regex), > / < go to the next/previous hit. "
         "You see only your own judgments."
     )
 
@@ -71,6 +74,11 @@ class JudgeScreen(ReloadingScreen):
         self._lock = threading.Lock()
         self.pending: dict[str, str] = {}
         """Unit -> grade typed but not saved yet (a reload keeps it)."""
+        self.search_hits: list[tuple[int, int]] = []
+        self.hit_at = -1
+        """The offset of the search hit gone to last in the unit's text (-1: none yet)."""
+        self._hits_of: str | None = None
+        """The unit the hits are of (another unit shown: its own hits, searched again)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -172,11 +180,12 @@ class JudgeScreen(ReloadingScreen):
             text_w.update(Text("Loading the text…", "dim"))
             self._fetch_texts(self.current)
         else:
-            body = Text(text)
-            words = [w for w in (t.title.split() if t else []) if len(w.strip(".,;:()")) > 3]
-            body.highlight_words([w.strip(".,;:()") for w in words], "underline", case_sensitive=False)
-            text_w.update(body)
+            text_w.update(self._body(text))
         self.query_one("#unit-scroll", VerticalScroll).scroll_home(animate=False)
+        if self._hits_of not in (None, u.unit):  # the search goes on in this unit's text
+            self.search_hits, self.hit_at, self._hits_of = [], -1, None
+            if self.search_query and text is not None:
+                self._search(self.search_query, quiet=True)
         graded = f" · your grade: {u.grade}" if u.grade else " · not judged yet"
         state = " (submitted: read-only)" if u.status == "submitted" else ""
         self.query_one("#unit-scroll").border_title = f"{u.doc}{graded}{state}"
@@ -189,6 +198,45 @@ class JudgeScreen(ReloadingScreen):
         ]
         if nxt and text is not None:
             self._fetch_texts(self.current + 1)
+
+    def _body(self, text: str) -> Text:
+        """The unit's text: the topic's words underlined, the search's hits marked (the one gone to
+        reversed)."""
+        u = self.units[self.current]
+        t = self.topics.get(u.topic)
+        body = Text(text)
+        words = [w for w in (t.title.split() if t else []) if len(w.strip(".,;:()")) > 3]
+        body.highlight_words([w.strip(".,;:()") for w in words], "underline", case_sensitive=False)
+        if self._hits_of == u.unit:
+            for a, b in self.search_hits:
+                body.stylize(f"bold #000000 on {HIT}" + (" reverse" if a == self.hit_at else ""), a, b)
+        return body
+
+    def _repaint_text(self) -> None:
+        if self.units and (text := self.texts.get(self.units[self.current].unit)) is not None:
+            self.query_one("#unit-text", Static).update(self._body(text))
+
+    # -- search in the unit's text (/, > and <: the DocumentSearch hooks) -----------------------------
+    def _search_scope(self) -> tuple[str, int | None] | None:
+        return (self.units[self.current].unit, None) if self.units else None
+
+    def _mark_hits(self, hits: list[tuple[int, int]]) -> None:
+        self._hits_of = self.units[self.current].unit if self.units else None
+        self.search_hits, self.hit_at = hits, -1
+        self._repaint_text()
+
+    def _hit_cursor(self) -> int:
+        return self.hit_at
+
+    def _go_to_hit(self, start: int, stop: int) -> None:
+        """Mark the hit gone to and scroll its line into sight (a third of the way down)."""
+        self.hit_at = start
+        self._repaint_text()
+        text = self.texts.get(self.units[self.current].unit, "") if self.units else ""
+        scroll = self.query_one("#unit-scroll", VerticalScroll)
+        width = self.query_one("#unit-text", Static).content_region.width
+        row = wrapped_row(text, start, width)
+        scroll.scroll_to(y=max(0, row - scroll.scrollable_content_region.height // 3), animate=False)
 
     @work(thread=True, group="texts")
     def _fetch_texts(self, index: int) -> None:
@@ -433,3 +481,21 @@ def _topic_text(topic_id: str, t: Any, counts: tuple[int, int, int]) -> Text:
         out.append("\n\nContext: ", "bold")
         out.append(t.context)
     return out
+
+
+def wrapped_row(text: str, offset: int, width: int) -> int:
+    """The row ``offset`` is on when ``text`` is wrapped at words to ``width`` cells, as a Static
+    wraps it (rich's own line breaking)."""
+    if width <= 0:
+        return 0
+    from rich._wrap import divide_line
+
+    row, at = 0, 0
+    for para in text.split("\n"):
+        end = at + len(para)
+        breaks = divide_line(para, width, fold=True)
+        if offset <= end:
+            return row + sum(1 for b in breaks if at + b <= offset)
+        row += len(breaks) + 1
+        at = end + 1
+    return row

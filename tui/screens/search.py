@@ -119,7 +119,7 @@ class SearchScreen(BaseScreen):
         if self.facade.role in ("annotator", "system"):
             self.corpus_app.open_document(h.document, at=at, query=self.query_text)
         else:
-            self.corpus_app.open_adjudication(h.document, at=at)
+            self.corpus_app.open_adjudication(h.document, at=at, query=self.query_text)
 
     # -- bulk actions on every hit ------------------------------------------------------------------
     def _need_hits(self) -> bool:
