@@ -248,7 +248,9 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=50, help="spans per annotator per document")
     ap.add_argument("--pg", help="also on this PostgreSQL server (a schema of its own, dropped after)")
     ap.add_argument("--skip-sqlite", action="store_true")
-    ap.add_argument("--pg-schema", help="PostgreSQL: use this schema and keep it (a second run reuses its project)")
+    ap.add_argument(
+        "--pg-schema", help="PostgreSQL: use this schema and keep it (a second run reuses its project)"
+    )
     ap.add_argument("--import-cost", action="store_true", help="also import without the full-text index")
     args = ap.parse_args()
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}")
@@ -265,7 +267,9 @@ def main() -> None:
         if args.pg and args.pg_schema:
             import psycopg
 
-            with psycopg.connect(args.pg.replace("postgresql+psycopg", "postgresql"), autocommit=True) as conn:
+            with psycopg.connect(
+                args.pg.replace("postgresql+psycopg", "postgresql"), autocommit=True
+            ) as conn:
                 there = conn.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = %s "
                                      "AND table_name = 'project'", (args.pg_schema,)).fetchone()  # fmt: skip
                 conn.execute(f"CREATE SCHEMA IF NOT EXISTS {args.pg_schema}")

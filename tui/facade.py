@@ -730,7 +730,9 @@ class TuiFacade:
         """Hits of a query (``corpusdb.search``): the corpus, one document, or one set of it."""
         return self.corpus.search(query, limit=limit, context=context, document=document, set_id=set_id)
 
-    def search_document(self, document: str, query: str, *, set_id: int | None = None) -> list[tuple[int, int]]:
+    def search_document(
+        self, document: str, query: str, *, set_id: int | None = None
+    ) -> list[tuple[int, int]]:
         """``(start, stop)`` of every hit of ``query`` in ``document``, in text order: places in its
         text, or the spans that match (a query with fields) of set ``set_id`` (the annotate screen:
         mine) or of every set I may read there (adjudication); one place once."""

@@ -12,6 +12,7 @@ through the API, like every read (the facade), inside the dialog's worker: keys 
 from __future__ import annotations
 
 import asyncio
+
 from textual import work
 
 from corpusdb.basics.errors import CorpusError

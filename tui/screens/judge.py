@@ -26,8 +26,8 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
-from tui.keymap import GRADE_KEYS
 from tui.colours import HIT
+from tui.keymap import GRADE_KEYS
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.doc_search import DocumentSearch
 from tui.screens.pickers import MessageScreen
