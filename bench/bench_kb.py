@@ -4,6 +4,7 @@
     python bench/bench_kb.py --taxdump DIR         # the real NCBI dump (names.dmp + nodes.dmp)
     python bench/bench_kb.py --pg postgresql://postgres@127.0.0.1:5432/test   # also on PostgreSQL
     python bench/bench_kb.py --names 300000 --sqlite kb.sqlite   # keep the database (reused next run)
+    python bench/bench_kb.py --skip-sqlite --pg URL   # PostgreSQL only
 
 Each query is typed one keystroke at a time (``B``, ``Ba``, ``Bac``...), with and without a typo
 (a letter dropped, two swapped, one changed), and every keystroke's ``Corpus.kb_search`` is timed
@@ -16,6 +17,7 @@ vocabulary of Latin-like syllables), because the real one cannot be downloaded e
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
@@ -103,6 +105,7 @@ def run(url: str, dump: Path, queries: list[str], typos: list[tuple[str, str]], 
         f"p95 {cpu[int(0.95 * (len(cpu) - 1))] * 1000:.1f} ms"
     )
     print(f"  typed with a typo, the intended name first: {found} of {len(typos)}")
+    print(f"  {time.strftime('%H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f} (2 cores)")
     c.engine.dispose()
 
 
@@ -112,6 +115,7 @@ def main() -> None:
     ap.add_argument("--taxdump", type=Path)
     ap.add_argument("--sqlite", type=Path, help="keep the SQLite database here (and reuse it if it exists)")
     ap.add_argument("--pg", help="a PostgreSQL server URL: a database kb_bench_<random> is made and dropped")
+    ap.add_argument("--skip-sqlite", action="store_true", help="PostgreSQL only (with --pg)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
@@ -133,9 +137,10 @@ def main() -> None:
         typos += [(p[:6] + "x" + p[7:], p) for p in picks[5:6]]  # a letter changed in the middle
         queries = picks + [t for t, _ in typos]
         print("queries:", queries)
-        path = a.sqlite or tmpd / "kb.sqlite"
-        print(f"SQLite ({path}):")
-        run(f"sqlite:///{path}", dump, queries, typos, reuse=path.exists())
+        if not a.skip_sqlite:
+            path = a.sqlite or tmpd / "kb.sqlite"
+            print(f"SQLite ({path}):")
+            run(f"sqlite:///{path}", dump, queries, typos, reuse=path.exists())
         if a.pg:
             import psycopg
             from sqlalchemy.engine import make_url
