@@ -91,3 +91,32 @@ async def test_the_adjudicators_search_screen_never_shows_the_open_document(sqli
         assert SECRET_DONE in shown and SECRET_OPEN not in shown
         shown = await search(pilot, app, "annotator:bob")
         assert {h.document for h in app.screen.hits} == {"done"} and SECRET_OPEN not in shown
+
+
+@run_async
+async def test_the_document_search_of_the_adjudication_and_judging_screens_reads_only_what_is_allowed(
+    sqlite_url: str,
+) -> None:
+    """``/`` on the adjudication screen finds every version's spans of a submitted document; the
+    same search (every set the user reads in one document: the adjudication and judging screens'
+    path) finds nothing of a document still being annotated for judy, and only alice's own spans
+    for alice."""
+    from tui.screens.adjudicate import AdjudicateScreen
+    from tui.testing import burst
+
+    scene(sqlite_url)
+    judy = open_facade(sqlite_url, "p", "judy")
+    assert judy.search_document("open", "type:protein") == []
+    assert judy.search_document("open", "grounding:*") == []
+    alice = open_facade(sqlite_url, "p", "alice")
+    assert alice.search_document("open", "type:protein") == [(0, 4)]  # hers; bob's 15-28 unseen
+    assert alice.search_document("done", "grounding:*") == []
+    app = build_app(judy)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        app.open_adjudication("done")
+        await settle(pilot)
+        assert isinstance(app.screen, AdjudicateScreen)
+        await burst(pilot, "slash", *"type:protein", "enter")
+        assert app.screen.query_one("#text").hits == [(0, 4), (15, 28)]  # both versions: submitted
+        assert SECRET_OPEN not in screen_text(app)
