@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from html import escape
 from pathlib import Path
@@ -300,11 +301,13 @@ def intake(ctx: typer.Context, task: TaskOpt = None) -> None:
     def render() -> None:
         if not rows:
             out.print("no run waiting for intake", markup=False)
-        for r in rows:
-            out.print(f"submission {r['id']} of {r['team']}: {r['status']}"
-                      + (f" as {r['run']}" if r["status"] == "stored" else ""), markup=False)  # fmt: skip
-            for p in r["problems"]:
-                out.print(f"  {p}", markup=False)
+        _print_with_problems(
+            rows,
+            lambda r: (
+                f"submission {r['id']} of {r['team']}: {r['status']}"
+                + (f" as {r['run']}" if r["status"] == "stored" else "")
+            ),
+        )
 
     emit(st, rows, render)
 
@@ -317,13 +320,22 @@ def submissions(ctx: typer.Context, task: TaskOpt = None) -> None:
     rows = c.task_submissions(_task(c, task))
 
     def render() -> None:
-        for r in rows:
-            out.print(f"{r['id']}: {r['team']} {r['run'] or '(next run)'} by {r['submitted_by']}, {r['status']}",
-                      markup=False)  # fmt: skip
-            for p in r["problems"]:
-                out.print(f"  {p}", markup=False)
+        _print_with_problems(
+            rows,
+            lambda r: (
+                f"{r['id']}: {r['team']} {r['run'] or '(next run)'} by {r['submitted_by']}, {r['status']}"
+            ),
+        )
 
     emit(st, rows, render)
+
+
+def _print_with_problems(rows: list[dict], headline: Callable[[dict], str]) -> None:
+    """One line per submission, then its validator problems indented (intake and submissions alike)."""
+    for r in rows:
+        out.print(headline(r), markup=False)
+        for p in r["problems"]:
+            out.print(f"  {p}", markup=False)
 
 
 @task_app.command("end-phase")
