@@ -160,6 +160,7 @@ class AdjudicateScreen(BaseScreen):
                 yield DocumentView(id="text")
             yield OptionList(id="conflicts", markup=False)
         yield Static("Merging agreed items…", id="variants", markup=False)
+        yield Static("", id="derived", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -219,6 +220,10 @@ class AdjudicateScreen(BaseScreen):
             main.set_hits([hit])
             self.call_after_refresh(main.reveal, *hit)
         dc = a.conflicts
+        derived = self.query_one("#derived", Static)
+        shown = adj.derived_summary(dc.derived, a.sources) if dc else ""
+        derived.update(shown)
+        derived.display = bool(shown)  # the rules' relations: apart from the conflicts, marked derived
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
