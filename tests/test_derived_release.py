@@ -125,3 +125,47 @@ def test_finishing_gold_lists_the_derived_relations_it_will_release(tmp_path: Pa
     body = json.loads(capsys.readouterr().out)
     assert [d["derived"] for d in body["derived"]] == ["biorelex-part-of"]
     assert not any(r.extra.get("derived") for r in c.gold(doc).annotations.relations)
+
+
+def test_evaluate_biorelex_includes_or_excludes_derived_relations_and_says_which(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A run that gives the annotated bindings only: perfect with derived relations excluded (the
+    default), one binding missed with them included; from the release's files and from the store
+    alike, and every report (JSON options, text header) says which."""
+    from corpusdb.cli.main import main
+
+    db = tmp_path / "bx.sqlite"
+    _sh2_gold(f"sqlite:///{db}", tmp_path)
+    assert main(["--db", str(db), "release", "v1", "--out", str(tmp_path / "v1")]) == 0
+    ref = tmp_path / "v1" / "biorelex" / "unsplit.json"
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps([SH2], indent=1), encoding="utf-8")  # the annotated interactions only
+    capsys.readouterr()
+    got = {}
+    for how in ("exclude", "include"):
+        for source in (["--release", "v1", str(run)], [str(ref), str(run)]):
+            assert main(["--db", str(db), "-f", "json", "evaluate", "biorelex", *source, "--derived", how]) == 0
+            body = json.loads(capsys.readouterr().out)
+            [entry] = body["systems"]
+            row = next(r for r in entry["scores"] if r["name"] == "Relation Extraction (any)")
+            got[(how, source[0] == "--release")] = (row["tp"], row["fn"], row["fp"])
+            assert body["options"]["derived_relations"].startswith(f"{how}d")
+    assert got[("exclude", True)] == got[("exclude", False)] == (2, 0, 0)
+    assert got[("include", True)] == got[("include", False)] == (2, 1, 0)  # Grb2-Shc, derived: missed
+    assert main(["--db", str(db), "evaluate", "biorelex", str(ref), str(run)]) == 0
+    assert "; derived relations excluded." in capsys.readouterr().out
+    assert main(["--db", str(db), "evaluate", "biorelex", "--release", "v1", str(run), "--derived", "include"]) == 0
+    assert "; derived relations included (biorelex-part-of)." in capsys.readouterr().out
+
+
+def test_a_blind_split_releases_no_derived_relation(tmp_path: Path) -> None:
+    """Blindness: a blind split's files (BioRelEx JSON, derived.json) hold nothing derived from the
+    withheld gold, whatever layer is given."""
+    c = _sh2_gold(f"sqlite:///{tmp_path / 'bx.sqlite'}", tmp_path)
+    c.split(ratios=(0, 0, 1))
+    c.release("v1", outdir=tmp_path / "v1", blind_split="test", give=["spans"])
+    rel = tmp_path / "v1"
+    data = json.loads((rel / "biorelex" / "test.json").read_text("ascii"))
+    assert data[0]["interactions"] == []
+    assert json.loads((rel / "derived.json").read_text("utf-8"))["documents"] == {}
+    man = json.loads((rel / "manifest.json").read_text("utf-8"))
+    assert man["derived_relations"]["count"] == 0 and "derived_not_written" not in man["counts"]
