@@ -47,16 +47,19 @@ def test_a_biorelex_release_writes_the_derived_binding_implicit_with_its_rule(tm
     annotated = [i for i in inter if "derived" not in i]
     derived = [i for i in inter if "derived" in i]
     assert len(annotated) == 2 and not any(i["implicit"] for i in annotated)
-    assert [(sorted(names[p] for p in i["participants"]), i["implicit"], i["label"], i["derived"]) for i in derived] == [
+    assert [
+        (sorted(names[p] for p in i["participants"]), i["implicit"], i["label"], i["derived"])
+        for i in derived
+    ] == [
         (["Grb2", "Shc"], True, 1, "biorelex-part-of")
     ]  # Grb2 binds the SH2 domain of Shc: Grb2 binds Shc, implicitly (fmt: skip)
     # read back: the derived interaction is derived, never an annotated one; written back identically
     [back] = read_biorelex(rel / "biorelex" / "unsplit.json")
     marked = [r for r in back.annotations.relations if r.extra.get("derived")]
     assert [(r.extra["derived"], r.tags) for r in marked] == [("biorelex-part-of", ("implicit",))]
-    assert format_biorelex([(back.document, back.annotations)]) == (rel / "biorelex" / "unsplit.json").read_text(
-        "ascii"
-    )
+    assert format_biorelex([(back.document, back.annotations)]) == (
+        rel / "biorelex" / "unsplit.json"
+    ).read_text("ascii")
     # brat: annotated items only, and the manifest says which formats hold the derived ones
     brat = "".join(p.read_text("utf-8") for p in rel.glob("brat/**/*.ann"))
     assert brat.count("\tbind ") == 2
@@ -105,7 +108,9 @@ def test_an_older_snapshot_is_rendered_as_it_was_made(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("finish", [False, True])
-def test_finishing_gold_lists_the_derived_relations_it_will_release(tmp_path: Path, capsys, finish: bool) -> None:  # type: ignore[no-untyped-def]
+def test_finishing_gold_lists_the_derived_relations_it_will_release(
+    tmp_path: Path, capsys, finish: bool
+) -> None:  # type: ignore[no-untyped-def]
     """``adjudicate --check``/``--finish`` list gold's derived relations apart, marked with the rule,
     never as items of gold (the release writes them marked)."""
     from corpusdb.cli.main import main
@@ -127,7 +132,9 @@ def test_finishing_gold_lists_the_derived_relations_it_will_release(tmp_path: Pa
     assert not any(r.extra.get("derived") for r in c.gold(doc).annotations.relations)
 
 
-def test_evaluate_biorelex_includes_or_excludes_derived_relations_and_says_which(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_evaluate_biorelex_includes_or_excludes_derived_relations_and_says_which(
+    tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
     """A run that gives the annotated bindings only: perfect with derived relations excluded (the
     default), one binding missed with them included; from the release's files and from the store
     alike, and every report (JSON options, text header) says which."""
@@ -143,7 +150,9 @@ def test_evaluate_biorelex_includes_or_excludes_derived_relations_and_says_which
     got = {}
     for how in ("exclude", "include"):
         for source in (["--release", "v1", str(run)], [str(ref), str(run)]):
-            assert main(["--db", str(db), "-f", "json", "evaluate", "biorelex", *source, "--derived", how]) == 0
+            assert (
+                main(["--db", str(db), "-f", "json", "evaluate", "biorelex", *source, "--derived", how]) == 0
+            )
             body = json.loads(capsys.readouterr().out)
             [entry] = body["systems"]
             row = next(r for r in entry["scores"] if r["name"] == "Relation Extraction (any)")
@@ -153,7 +162,10 @@ def test_evaluate_biorelex_includes_or_excludes_derived_relations_and_says_which
     assert got[("include", True)] == got[("include", False)] == (2, 1, 0)  # Grb2-Shc, derived: missed
     assert main(["--db", str(db), "evaluate", "biorelex", str(ref), str(run)]) == 0
     assert "; derived relations excluded." in capsys.readouterr().out
-    assert main(["--db", str(db), "evaluate", "biorelex", "--release", "v1", str(run), "--derived", "include"]) == 0
+    assert (
+        main(["--db", str(db), "evaluate", "biorelex", "--release", "v1", str(run), "--derived", "include"])
+        == 0
+    )
     assert "; derived relations included (biorelex-part-of)." in capsys.readouterr().out
 
 

@@ -56,8 +56,9 @@ async def test_the_submit_check_lists_the_derived_relations_apart(gi_url: str) -
     s = c.my_set(DOC)
     assert s.info.status == "submitted"
     assert len(s.annotations.relations) == len(
-        read_document(shared_path("data", "bionlp-st-2011-bi-train") / f"{DOC}.txt", keep_unknown=True)
-        .annotations.relations
+        read_document(
+            shared_path("data", "bionlp-st-2011-bi-train") / f"{DOC}.txt", keep_unknown=True
+        ).annotations.relations
     ) - 2 and not any(r.extra.get("derived") for r in s.annotations.relations)
 
 

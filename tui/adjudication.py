@@ -220,7 +220,10 @@ def derived_summary(derived: Mapping[str, Sequence[Mapping[str, object]]], sourc
         return ""
     from guidelines.derive import derived_line
 
-    names = {str(s.annotator or s.set_id): f"{source_letter(i)}={s.annotator or s.set_id}" for i, s in enumerate(sources)}
+    names = {
+        str(s.annotator or s.set_id): f"{source_letter(i)}={s.annotator or s.set_id}"
+        for i, s in enumerate(sources)
+    }
     counts = " · ".join(f"{names.get(k, k)} {len(v)}" for k, v in derived.items())
     lines = [f"derived by the schema's rules (not conflicts): {counts}"]
     lines += [f"  gold {derived_line(d)}" for d in derived.get("gold", ())]
