@@ -37,8 +37,10 @@ def _sh2_gold(url: str, tmp_path: Path) -> Corpus:
     return c
 
 
-def test_a_biorelex_release_writes_the_derived_binding_implicit_with_its_rule(tmp_path: Path) -> None:
-    c = _sh2_gold(f"sqlite:///{tmp_path / 'bx.sqlite'}", tmp_path)
+def test_a_biorelex_release_writes_the_derived_binding_implicit_with_its_rule(
+    any_url: str, tmp_path: Path
+) -> None:
+    c = _sh2_gold(any_url, tmp_path)
     info = c.release("v1", outdir=tmp_path / "v1")
     rel = tmp_path / "v1"
     data = json.loads((rel / "biorelex" / "unsplit.json").read_text("ascii"))

@@ -87,3 +87,13 @@ async def test_the_adjudication_screen_shows_derived_relations_apart_never_as_co
         assert not any("derived" in p for p in prompts)  # never a conflict of its own
         assert len([p for p in prompts if "Interaction" in p]) == 2  # bob's two, annotated by him only
         assert "derived by the schema's rules" in screen_text(app)
+        # judy takes bob's two Interactions: annotated in gold now, so gold's rule derives nothing
+        for _ in range(2):
+            ol.highlighted = next(
+                i for i, p in enumerate(prompts) if "Interaction" in p and not p.startswith("✓")
+            )
+            await press(pilot, "2")
+            prompts = [str(ol.get_option_at_index(i).prompt) for i in range(ol.option_count)]
+        await settle(pilot)
+        shown = str(derived.render())
+        assert "A=alice 2 · B=bob 0 · gold 0" in shown and "gold D1" not in shown, shown
