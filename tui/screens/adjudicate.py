@@ -128,7 +128,9 @@ class AdjudicateScreen(BaseScreen):
         "decision history as `corpusdb decisions` prints it. A decided line can be decided again, or "
         "undone with u, until S finishes the document's gold (checked first: no open conflict). The "
         "item's relation partners are pink in "
-        "each text (in a text with the focus: those of the span under the cursor)."
+        "each text (in a text with the focus: those of the span under the cursor). Relations the "
+        "schema's rules derive are listed under the details, marked with their rule: never conflicts; "
+        "the release writes gold's marked derived."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("adjudicate")
