@@ -19,7 +19,11 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
     brat/<split>/<id>.txt     the document text, as stored
     brat/<split>/<id>.ann     gold as brat standoff, as ``corpusdb export brat --gold`` writes it
                               (``.a1``/``.a2`` for BioNLP gold; entities as ``*`` lines)
-    biorelex/<split>.json     gold as BioRelEx JSON (projects with a ``biorelex`` schema only)
+    biorelex/<split>.json     gold as BioRelEx JSON (projects with a ``biorelex`` schema only); with
+                              the relations the schema's rules derive, each ``"implicit": true`` (the
+                              rule's tag) and ``"derived": RULE`` (snapshots with ``derived_in_formats``)
+    derived.json              schemas with ``[[derive]]`` rules: each document's derived relations
+                              (rule, source relations); brat files never hold them
 
 ``release.json``::
 
@@ -29,6 +33,8 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
      "schema_definition": {...},                 # guidelines.schema.Schema.to_dict()
      "split": {"seed": 0, "ratios": {"train": 0.7, ...}, "stratify": [...]} | null,
      "formats": ["json", "standoff", "biorelex"?],
+     "derived_in_formats": ["biorelex"]?,      # formats that write derived relations marked (absent:
+                                                # made before they did; derived.json only)
      "splits": {"train": ["<id>", ...], "dev": [...], "test": [...]},   # "unsplit" if no split
      "documents": [{
         "id": "<external id>", "text": "...", "sha256": "...", "source": "...", "metadata": {...},
