@@ -157,6 +157,9 @@ def _board_text(body: dict[str, Any], markdown: bool) -> str:
     lines = [f"leaderboard: task {body['options'].get('task', body.get('task'))} phase "
              f"{body['options'].get('phase', body.get('phase'))}, {head} F1; runs sharing a group do not differ "
              f"significantly (paired test, p >= 0.05 against the group's first run)"] if "options" in body else []  # fmt: skip
+    said = (body.get("options") or {}).get("derived_relations") or body.get("derived_relations")
+    if said:  # whether the schema's derived relations were scored: always said
+        lines.append(f"derived relations: {said}")
     if markdown:
         lines += ["", "| rank | group | run | F1 | CI low | CI high |", "|---|---|---|---|---|---|"]
         lines += [f"| {r[0]} | {r[1]} | {r[2]} | {f(r[3])} | {f(r[4])} | {f(r[5])} |" for r in rows]
@@ -242,11 +245,11 @@ def _trec_text(body: dict[str, Any]) -> str:
 
 @task_app.command("leaderboard")
 def leaderboard(ctx: typer.Context, task: TaskOpt = None, phase: PhaseOpt = None, bootstrap: Bootstrap = 1000,
-                seed: Seed = 0, fmt: Fmt = None, output: Output = None) -> None:  # fmt: skip
+                seed: Seed = 0, fmt: Fmt = None, output: Output = None, derived: Derived = "exclude") -> None:  # fmt: skip
     """Rank the runs (CI whiskers, rank groups); teams see it once the phase has ended."""
     st = state(ctx)
     c = st.corpus()
-    body = c.leaderboard(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed)
+    body = c.leaderboard(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed, derived=derived)
     fmt = fmt or (SUFFIX.get(output.suffix.lower()) if output else None) or OutFormat.text
     if fmt == OutFormat.json:
         text = json.dumps(body, indent=2, ensure_ascii=False, default=str) + "\n"

@@ -128,7 +128,9 @@ class AdjudicateScreen(BaseScreen):
         "decision history as `corpusdb decisions` prints it. A decided line can be decided again, or "
         "undone with u, until S finishes the document's gold (checked first: no open conflict). The "
         "item's relation partners are pink in "
-        "each text (in a text with the focus: those of the span under the cursor)."
+        "each text (in a text with the focus: those of the span under the cursor). Relations the "
+        "schema's rules derive are listed under the details, marked with their rule: never conflicts; "
+        "the release writes gold's marked derived."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("adjudicate")
@@ -160,6 +162,7 @@ class AdjudicateScreen(BaseScreen):
                 yield DocumentView(id="text")
             yield OptionList(id="conflicts", markup=False)
         yield Static("Merging agreed items…", id="variants", markup=False)
+        yield Static("", id="derived", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -219,6 +222,10 @@ class AdjudicateScreen(BaseScreen):
             main.set_hits([hit])
             self.call_after_refresh(main.reveal, *hit)
         dc = a.conflicts
+        derived = self.query_one("#derived", Static)
+        shown = adj.derived_summary(dc.derived, a.sources) if dc else ""
+        derived.update(shown)
+        derived.display = bool(shown)  # the rules' relations: apart from the conflicts, marked derived
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"
