@@ -15,11 +15,21 @@ measures it), not from the task paper's text.
 The BioRelEx rule (``guidelines/schemas/biorelex-1.0.toml``, a link rule): a ``bind`` whose
 argument is a part (``part_of`` link: a domain, a subunit) implies the ``bind`` of the whole, tagged
 ``implicit`` and with the same label — "a binding with a part-of member implies the implicit
-bindings of the whole", as issue 28 reads BioRelEx 1.0's Table 4 (Khachatrian et al., BioNLP 2019).
-We could not re-read the paper's table offline; the official ``evaluate.py`` does not apply it
-(it scores the file's interactions as they are, implicit ones included: its skip of implicit
-interactions is commented out), so the rule is the annotation guideline's, applied where the schema
-says, never by the scorer.
+bindings of the whole", as issue 28 words BioRelEx 1.0's Table 4 (Khachatrian et al., "BioRelEx 1.0:
+Biological Relation Extraction Benchmark", BioNLP 2019, ACL Anthology W19-5019, pp. 176-190).
+
+What was verified, and against what (2026-11-28): the paper's Table 4 itself could NOT be read here.
+The stored copies we could search hold only the paper's abstract and first page (aclanthology.org,
+paperswithcode.com, an fdocuments.fr copy of the proceedings PDF); no stored copy of its Table 4 or
+of Appendix A.3 was found, and the BioRelEx repository (github.com/YerevaNN/BioRelEx at dd64dea:
+README.md, evaluate.py) states no annotation rule. So the rule above is issue 28's wording, not a
+quotation, and its scope (part-of only; whether the paper also counts, e.g., members of a named
+complex as implicitly binding each other) is unverified. What was verified: the official
+``evaluate.py`` (dd64dea, lines 312-313) has its skip of implicit interactions commented out, so it
+scores the file's interactions as they are, implicit ones included, and applies no rule; BioRelEx
+JSON has an ``implicit`` flag per interaction and no part-of relation (../shared/data/README.md).
+The rule is therefore the annotation guideline's, applied where the schema says (submit,
+adjudication, release, ``--derived include``), never by the official scorer.
 """
 
 from __future__ import annotations

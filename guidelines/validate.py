@@ -129,7 +129,10 @@ def _check_span(schema: Schema, s: Span, text: str, out: list[Violation]) -> Non
 
 
 BOUNDARY_SYMBOLS = "-/\\()[]{},;:.'\"+*=<>|~!?&%#@^`\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
-"""Characters that end a token besides whitespace when a schema names none (see guidelines/README.md)."""
+"""Characters that end a token besides whitespace when a schema names none (see guidelines/README.md).
+Ours: modelled on, but NOT verified against, the token-separating symbols of BioRelEx 1.0's Appendix
+A.3 (Khachatrian et al. 2019), which no copy we could read holds; a schema states its own list in
+``[rules] boundary_symbols``."""
 
 
 def token_boundary(text: str, i: int, symbols: str = BOUNDARY_SYMBOLS) -> bool:

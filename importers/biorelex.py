@@ -92,6 +92,10 @@ SENTENCE_KEYS = ("id", "paperid", "url", "_line_", "text", "entities", "interact
 CLUSTER_KEYS = ("label", "is_mentioned", "is_state", "is_mutant", "grounding", "names")
 NAME_KEYS = ("is_mentioned", "mentions")
 INTERACTION_KEYS = ("participants", "type", "implicit", "label")
+DERIVED_KEY = "derived"
+"""Not BioRelEx's: the rule that derived an interaction (``guidelines.derive``), written by corpusdb's
+releases beside ``implicit``; read back as a derived relation, never an annotated one. The official
+``evaluate.py`` reads only the keys it knows, so it scores such a file as any other."""
 CLUSTER_LINK_TYPES: frozenset[str] = frozenset({"synonym", "abbreviation", "coreference", "Equiv"})
 """Link types whose closure forms a BioRelEx cluster when writing documents made elsewhere."""
 
@@ -370,6 +374,12 @@ class _Sentence:
         if tuple(inter) != INTERACTION_KEYS:
             extra["keys"] = list(inter)
         other = {key: v for key, v in inter.items() if key not in INTERACTION_KEYS}
+        if isinstance(other.get(DERIVED_KEY), str) and other[DERIVED_KEY]:  # a release's derived one
+            extra["derived"] = other.pop(DERIVED_KEY)
+            kept = [key for key in inter if key != DERIVED_KEY]
+            extra.pop("keys", None)
+            if tuple(kept) != INTERACTION_KEYS:
+                extra["keys"] = kept
         if other:
             extra["other"] = other
         return Relation(
@@ -572,6 +582,9 @@ def _sentence_object(
             **(r.extra.get("other") or {}),
         }
         keys = r.extra.get("keys") or (INTERACTION_KEYS if r.label is not None else INTERACTION_KEYS[:3])
+        if r.extra.get("derived"):  # a schema rule's: marked with its rule (read back as derived)
+            values[DERIVED_KEY] = r.extra["derived"]
+            keys = (*[k for k in keys if k != DERIVED_KEY], DERIVED_KEY)
         interactions.append(_ordered(keys, values))
     cluster_errors: list[str] = []
     entities = [

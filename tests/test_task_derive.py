@@ -198,7 +198,12 @@ def test_a_release_lists_the_derived_relations_apart_from_the_annotated_ones(tmp
     brat = "".join(p.read_text("utf-8") for p in rel.glob("brat/**/*.a2"))
     assert "Interaction Agent:T5 Target:T1" not in brat  # annotation files: annotated items only
     manifest = json.loads((rel / "manifest.json").read_text("utf-8"))
-    assert manifest["derived_relations"] == {"file": "derived.json", "count": 2, "in_annotation_files": False}
+    assert manifest["derived_relations"] == {
+        "file": "derived.json",
+        "count": 2,
+        "in_annotation_files": [],
+        "not_written": {"standoff": 2},
+    }
 
 
 def test_agreement_includes_or_excludes_the_derived_relations(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -233,6 +238,9 @@ def test_agreement_includes_or_excludes_the_derived_relations(tmp_path, capsys) 
         got[how] = body["pairs"][0]["overall"] if "pairs" in body else body
     ex, inc = got["exclude"], got["include"]
     assert (ex["only_a"] + ex["only_b"], inc["only_a"] + inc["only_b"]) == (2, 0), (ex, inc)
+    for how in ("exclude", "include"):  # the text report's first line says it too
+        assert main(["--db", db, "agree", "-l", "relations", "--derived", how]) == 0
+        assert f", derived relations {how}d;" in capsys.readouterr().out
 
 
 def _gi_pair(tmp_path, capsys):  # type: ignore[no-untyped-def]

@@ -173,6 +173,13 @@ def test_a_whole_task_on_the_small_fixture(capsys: Cap, db_url: str, tmp_path: P
     )
     code, _, err = run(capsys, "--db", db_url, "task", "score", "--task", "st", "--derived", "maybe")
     assert code == 4 and "--derived must be include or exclude" in err
+    # the leaderboard says it too: the organizers' (scored now) and the teams' (the stored scoring)
+    for derived in ("include", "exclude"):
+        code, out, err = run(capsys, "--db", db_url, "task", "leaderboard", "--task", "st", "-B", "10",
+                             "--derived", derived)  # fmt: skip
+        assert code == 0 and f"derived relations: {derived}d (the schema has no rule)" in out, err
+        code, out, err = run(capsys, "--db", db_url, "--as", "beta-1", "task", "leaderboard", "--task", "st")
+        assert code == 0 and f"derived relations: {derived}d (the schema has no rule)" in out, err
 
 
 @pytest.mark.slow

@@ -212,6 +212,24 @@ def describe(conflict: Any, sources: Sequence[Any]) -> str:
     return "\n".join(lines)
 
 
+def derived_summary(derived: Mapping[str, Sequence[Mapping[str, object]]], sources: Sequence[Any]) -> str:
+    """The relations the schema's rules derive, shown apart from the conflicts (never one to decide):
+    a count per source (by its letter) and for gold, then gold's, one a line, each with its rule
+    (the release writes those marked derived). Empty when the rules derive nothing."""
+    if not any(derived.values()):
+        return ""
+    from guidelines.derive import derived_line
+
+    names = {
+        str(s.annotator or s.set_id): f"{source_letter(i)}={s.annotator or s.set_id}"
+        for i, s in enumerate(sources)
+    }
+    counts = " · ".join(f"{names.get(k, k)} {len(v)}" for k, v in derived.items())
+    lines = [f"derived by the schema's rules (not conflicts): {counts}"]
+    lines += [f"  gold {derived_line(d)}" for d in derived.get("gold", ())]
+    return "\n".join(lines)
+
+
 def variant_of(conflict: Any, source_i: int, sources: Sequence[Any]) -> Any | None:
     """The variant source ``source_i`` holds (None when that source has no variant here)."""
     set_id = sources[source_i].set_id

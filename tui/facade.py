@@ -409,6 +409,13 @@ class TuiFacade:
         found = validate(session.schema, session.annotations, session.text)
         return found + self.corpus.grounding_violations(session.annotations, session.schema)
 
+    def derived(self, session: DocumentSession) -> list[dict[str, object]]:
+        """What the schema's rules derive from what the screen shows (saved or not), each marked
+        with its rule: the submit check lists them apart, never as items of the set."""
+        from guidelines.derive import derived_listing
+
+        return derived_listing(session.schema, session.annotations)
+
     def submit(self, session: DocumentSession, *, force: bool = False) -> SetInfo:
         """Save what is queued, then submit (the workflow refuses on schema errors unless forced)."""
         outcome = session.save_pending()

@@ -76,6 +76,13 @@ Fmt = Annotated[
 Output = Annotated[
     Path | None, typer.Option("--output", "-o", help="Write the report here instead of stdout.")
 ]
+Derived = Annotated[
+    str,
+    typer.Option("--derived", help="include or exclude the relations the schema's rules derive (stated in the report): "
+                 "files count those they mark derived; gold and runs in the store get them from the project's schema."),
+]  # fmt: skip
+ANNOTATED_ONLY = "excluded (brat files and stored gold hold annotated relations only)"
+"""What the standoff tasks' reports say of derived relations: brat cannot mark one, gold never stores one."""
 Html = Annotated[
     Path | None,
     typer.Option("--html", help="Also write a self-contained HTML report with pictures (as agree --html)."),
@@ -193,6 +200,7 @@ def biorelex(
     system: Systems = None, match_by: Annotated[str, typer.Option("--match-by", help="Match sentences by id or text.")] = "id",
     answered_only: AnsweredOnly = False, bootstrap: Bootstrap = 0, seed: Seed = 0, confidence: Confidence = 0.95,
     test: Test = "approximate_randomization", test_resamples: Resamples = 10000, fmt: Fmt = None, output: Output = None, html: Html = None,
+    derived: Derived = "exclude",
 ) -> None:  # fmt: skip
     """BioRelEx 1.0: entity mentions, entities, coreferences, relation extraction (official scores plus
     label-aware, positive-only, non-implicit and a correct flat-mentions score), tp/fn/fp each."""
@@ -202,17 +210,29 @@ def biorelex(
     _check_common(bootstrap, confidence, test, test_resamples)
     if match_by not in ("id", "text"):
         raise UsageError("--match-by must be id or text")
+    if derived not in ("include", "exclude"):
+        raise UsageError(f"--derived must be include or exclude, not {derived!r}")
     run = _Run(ctx, files, release, split, gold, system)
     if run.from_store:
+        from guidelines.derive import with_derived, without_derived
+
         d = run.data
-        truth = [sentence_from_records(doc, d.texts[doc], ann) for doc, ann in d.reference.items()]
+        schema = run.st.corpus().schema()
+        rules = ", ".join(r.name for r in schema.derive) or "the schema has no rule"
+
+        def rel(a: Any) -> Any:  # the rules applied to reference and runs alike, or none at all
+            return with_derived(schema, without_derived(a)) if derived == "include" else without_derived(a)
+
+        truth = [sentence_from_records(doc, d.texts[doc], rel(ann)) for doc, ann in d.reference.items()]
         ref_name = d.reference_name
-        preds = {n: [sentence_from_records(doc, d.texts.get(doc, ""), a) for doc, a in sets.items()]
+        preds = {n: [sentence_from_records(doc, d.texts.get(doc, ""), rel(a)) for doc, a in sets.items()]
                  for n, sets in d.systems.items()}  # fmt: skip
     else:
+        rules = "as the files mark them"
         truth, ref_name, preds = bx.read_biorelex(run.files[0]), run.files[0].name, {}
+        truth = bx.keep_derived(truth, derived == "include")
     for p in run.prediction_files:
-        preds[run.system_name(p, preds)] = bx.read_biorelex(p)
+        preds[run.system_name(p, preds)] = bx.keep_derived(bx.read_biorelex(p), derived == "include")
     entries = []
     from corpusdb.evaluation.report import system_entry
 
@@ -223,7 +243,8 @@ def biorelex(
         entries.append(system_entry(name, scores, documents=docs, unanswered=missing))
     body = _report("biorelex", ref_name, [t.id for t in truth], entries, bx.RE_ANY, answered_only, bootstrap,
                    seed, confidence, test, test_resamples, official=bx.OFFICIAL,
-                   options={"match_by": match_by},
+                   options={"match_by": match_by,
+                            "derived_relations": f"{derived}d" + (f" ({rules})" if derived == "include" and rules else "")},
                    notes=["scores marked * are the official evaluate.py's, as it computes them: its Entities "
                           "come from mention sets its flat score has reduced in place; 'Entities (corrected)' "
                           "is the same score from the full sets; the others are additions (see "
@@ -290,7 +311,8 @@ def bb(
 
     _span_task(ctx, "bb2011", files, release, split, gold, system, answered_only, bootstrap, seed, confidence, test,
                test_resamples, fmt, output, lambda r, p, t: score_bb(r, p, answered_only=answered_only), "all",
-               {"similarity": "strict bacterium, location Jaccard, type penalty 0.5, Equiv sets"})  # fmt: skip
+               {"similarity": "strict bacterium, location Jaccard, type penalty 0.5, Equiv sets",
+                "derived_relations": ANNOTATED_ONLY})  # fmt: skip
 
 
 @evaluate_app.command("bb-norm")
@@ -337,7 +359,7 @@ def rename(
 
     _span_task(ctx, "rename2011", files, release, split, gold, system, answered_only, bootstrap, seed, confidence,
                test, test_resamples, fmt, output, lambda r, p, t: score_rename(r, p, answered_only=answered_only),
-               "strict", {})  # fmt: skip
+               "strict", {"derived_relations": ANNOTATED_ONLY})  # fmt: skip
 
 
 @evaluate_app.command("ner")

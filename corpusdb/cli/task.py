@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from html import escape
 from pathlib import Path
@@ -156,6 +157,9 @@ def _board_text(body: dict[str, Any], markdown: bool) -> str:
     lines = [f"leaderboard: task {body['options'].get('task', body.get('task'))} phase "
              f"{body['options'].get('phase', body.get('phase'))}, {head} F1; runs sharing a group do not differ "
              f"significantly (paired test, p >= 0.05 against the group's first run)"] if "options" in body else []  # fmt: skip
+    said = (body.get("options") or {}).get("derived_relations") or body.get("derived_relations")
+    if said:  # whether the schema's derived relations were scored: always said
+        lines.append(f"derived relations: {said}")
     if markdown:
         lines += ["", "| rank | group | run | F1 | CI low | CI high |", "|---|---|---|---|---|---|"]
         lines += [f"| {r[0]} | {r[1]} | {r[2]} | {f(r[3])} | {f(r[4])} | {f(r[5])} |" for r in rows]
@@ -241,11 +245,11 @@ def _trec_text(body: dict[str, Any]) -> str:
 
 @task_app.command("leaderboard")
 def leaderboard(ctx: typer.Context, task: TaskOpt = None, phase: PhaseOpt = None, bootstrap: Bootstrap = 1000,
-                seed: Seed = 0, fmt: Fmt = None, output: Output = None) -> None:  # fmt: skip
+                seed: Seed = 0, fmt: Fmt = None, output: Output = None, derived: Derived = "exclude") -> None:  # fmt: skip
     """Rank the runs (CI whiskers, rank groups); teams see it once the phase has ended."""
     st = state(ctx)
     c = st.corpus()
-    body = c.leaderboard(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed)
+    body = c.leaderboard(_task(c, task), phase=phase, bootstrap=bootstrap, seed=seed, derived=derived)
     fmt = fmt or (SUFFIX.get(output.suffix.lower()) if output else None) or OutFormat.text
     if fmt == OutFormat.json:
         text = json.dumps(body, indent=2, ensure_ascii=False, default=str) + "\n"
@@ -300,11 +304,13 @@ def intake(ctx: typer.Context, task: TaskOpt = None) -> None:
     def render() -> None:
         if not rows:
             out.print("no run waiting for intake", markup=False)
-        for r in rows:
-            out.print(f"submission {r['id']} of {r['team']}: {r['status']}"
-                      + (f" as {r['run']}" if r["status"] == "stored" else ""), markup=False)  # fmt: skip
-            for p in r["problems"]:
-                out.print(f"  {p}", markup=False)
+        _print_with_problems(
+            rows,
+            lambda r: (
+                f"submission {r['id']} of {r['team']}: {r['status']}"
+                + (f" as {r['run']}" if r["status"] == "stored" else "")
+            ),
+        )
 
     emit(st, rows, render)
 
@@ -317,13 +323,22 @@ def submissions(ctx: typer.Context, task: TaskOpt = None) -> None:
     rows = c.task_submissions(_task(c, task))
 
     def render() -> None:
-        for r in rows:
-            out.print(f"{r['id']}: {r['team']} {r['run'] or '(next run)'} by {r['submitted_by']}, {r['status']}",
-                      markup=False)  # fmt: skip
-            for p in r["problems"]:
-                out.print(f"  {p}", markup=False)
+        _print_with_problems(
+            rows,
+            lambda r: (
+                f"{r['id']}: {r['team']} {r['run'] or '(next run)'} by {r['submitted_by']}, {r['status']}"
+            ),
+        )
 
     emit(st, rows, render)
+
+
+def _print_with_problems(rows: list[dict], headline: Callable[[dict], str]) -> None:
+    """One line per submission, then its validator problems indented (intake and submissions alike)."""
+    for r in rows:
+        out.print(headline(r), markup=False)
+        for p in r["problems"]:
+            out.print(f"  {p}", markup=False)
 
 
 @task_app.command("end-phase")

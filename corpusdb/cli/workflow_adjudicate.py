@@ -315,6 +315,13 @@ def _print_check(check: Any) -> None:
         where = f"{v.item_kind} {v.item_id}" if v.item_id else v.item_kind
         out.print(f"  {v.severity:<8} {where}: {v.message}" + (f"  (decided on {', '.join(keys)})" if keys else ""),
                   markup=False)  # fmt: skip
+    if check.derived:  # apart from gold's items: the release writes them marked derived
+        from guidelines.derive import derived_line
+
+        out.print(f"  derived by the schema's rules (not gold items; the release writes them marked derived): "
+                  f"{len(check.derived)}", markup=False)  # fmt: skip
+        for d in check.derived:
+            out.print(f"      {derived_line(d)}", markup=False)
 
 
 def _print_bulk(bulk: list[Any]) -> None:

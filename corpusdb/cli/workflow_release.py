@@ -94,6 +94,11 @@ def release(
                 f"release {info.version} brat/: {line}; release.json has them", markup=False, soft_wrap=True
             )
 
+    for fmt, n in (info.counts.get("derived_not_written") or {}).items():  # marked derived nowhere there
+        where = "brat/" if fmt == "standoff" else f"{fmt}/"
+        err.print(f"release {info.version} {where}: {n} derived relation(s) not written ({where.rstrip('/')} cannot "
+                  "mark an item derived); derived.json has them, with their rules", markup=False, soft_wrap=True)  # fmt: skip
+
     def render() -> None:
         cnt = info.counts
         n = len(info.files) + 1

@@ -55,7 +55,14 @@ def sentence_from_records(
         if ms:
             index[e.id] = index[ms[0]]
     interactions = tuple(
-        Interaction(index[r.args[0].ref], index[r.args[1].ref], r.label, "implicit" in r.tags, r.type)
+        Interaction(
+            index[r.args[0].ref],
+            index[r.args[1].ref],
+            r.label,
+            "implicit" in r.tags,
+            r.type,
+            str(r.extra.get("derived") or ""),
+        )
         for r in ann.relations
         if len(r.args) == 2 and all(a.ref in index for a in r.args)
     )

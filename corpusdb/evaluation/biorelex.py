@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,8 @@ class Interaction:
     label: int | None = 1
     implicit: bool = False
     type: str = ""
+    derived: str = ""
+    """The rule that derived it (a corpusdb release's ``derived`` key; not BioRelEx's): "" when annotated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +160,18 @@ def sentences_from_json(data: Any, path: str = "<json>") -> list[Sentence]:
                 )
             label = it.get("label", 1)
             inters.append(Interaction(parts[0], parts[1], None if label is None else int(label),
-                                      bool(it.get("implicit", False)), str(it.get("type") or "")))  # fmt: skip
+                                      bool(it.get("implicit", False)), str(it.get("type") or ""),
+                                      str(it.get("derived") or "")))  # fmt: skip
         out.append(Sentence(str(s["id"]), s["text"], tuple(clusters), tuple(inters)))
     return out
+
+
+def keep_derived(sentences: list[Sentence], include: bool) -> list[Sentence]:
+    """``sentences`` with or without the interactions a file marks derived (``evaluate --derived``);
+    BioRelEx's own files mark none, so both give them whole."""
+    if include:
+        return sentences
+    return [replace(s, interactions=tuple(i for i in s.interactions if not i.derived)) for s in sentences]
 
 
 def read_biorelex(path: str | Path) -> list[Sentence]:

@@ -36,8 +36,10 @@ def _ci(row: Mapping[str, Any], key: str) -> str:
 
 def describe(body: Mapping[str, Any]) -> str:
     names = ", ".join(s["name"] for s in body["systems"])
+    derived = (body.get("options") or {}).get("derived_relations")
     return (f"{body['task']} evaluation of {names} against {body['reference']['name']} "
-            f"({body['reference']['documents']} documents); {body['unanswered_policy']['text']}")  # fmt: skip
+            f"({body['reference']['documents']} documents); {body['unanswered_policy']['text']}"
+            + (f"; derived relations {derived}" if derived else ""))  # fmt: skip
 
 
 def tables(body: Mapping[str, Any]) -> list[Table]:

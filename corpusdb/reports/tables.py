@@ -74,6 +74,8 @@ def describe(body: Mapping[str, Any]) -> str:
             how += " (" + "; ".join(f"{'+'.join(v)} -> {k}" for k, v in s["type_classes"].items()) + ")"
         if s.get("relation_mode"):
             how += f", {s['relation_mode']} relations"
+        if s.get("derived_relations"):  # the schema's derived relations: in or out, always said
+            how += f", derived relations {s['derived_relations']}d"
     docs = s["documents"]
     scope = f"split {docs['split']!r}" if docs.get("split") else ""
     if docs.get("ids"):

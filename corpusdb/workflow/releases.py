@@ -19,7 +19,11 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
     brat/<split>/<id>.txt     the document text, as stored
     brat/<split>/<id>.ann     gold as brat standoff, as ``corpusdb export brat --gold`` writes it
                               (``.a1``/``.a2`` for BioNLP gold; entities as ``*`` lines)
-    biorelex/<split>.json     gold as BioRelEx JSON (projects with a ``biorelex`` schema only)
+    biorelex/<split>.json     gold as BioRelEx JSON (projects with a ``biorelex`` schema only); with
+                              the relations the schema's rules derive, each ``"implicit": true`` (the
+                              rule's tag) and ``"derived": RULE`` (snapshots with ``derived_in_formats``)
+    derived.json              schemas with ``[[derive]]`` rules: each document's derived relations
+                              (rule, source relations); brat files never hold them
 
 ``release.json``::
 
@@ -29,6 +33,8 @@ Files (UTF-8; JSON written with sorted keys, ``indent=1``, non-ASCII kept, final
      "schema_definition": {...},                 # guidelines.schema.Schema.to_dict()
      "split": {"seed": 0, "ratios": {"train": 0.7, ...}, "stratify": [...]} | null,
      "formats": ["json", "standoff", "biorelex"?],
+     "derived_in_formats": ["biorelex"]?,      # formats that write derived relations marked (absent:
+                                                # made before they did; derived.json only)
      "splits": {"train": ["<id>", ...], "dev": [...], "test": [...]},   # "unsplit" if no split
      "documents": [{
         "id": "<external id>", "text": "...", "sha256": "...", "source": "...", "metadata": {...},
@@ -97,6 +103,10 @@ P = tables.project
 EV = tables.audit_event
 FORMAT = "corpusdb-release"
 FORMAT_VERSION = 2
+DERIVED_FORMATS = ("biorelex",)
+"""Release formats that write derived relations marked as such (BioRelEx: its ``implicit`` flag and a
+``derived`` key naming the rule); brat cannot mark an item derived, so brat files hold annotated items
+only and ``derived.json`` lists the rest (the CLI says so on stderr)."""
 Progress = Callable[[int, int], None]
 
 
@@ -188,13 +198,20 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
     counts["standoff_omitted"] = sum(left_out.values())
     if left_out and not v1:
         counts["standoff_left_out"] = dict(sorted(left_out.items()))
+    written = set(snapshot.get("derived_in_formats") or ())  # older snapshots: derived.json only
     if "biorelex" in snapshot.get("formats", ()):
         from importers.biorelex import format_biorelex
 
         for split, docs in sorted(by_split.items()):
+            if "biorelex" in written:  # each derived interaction marked: implicit, and its rule
+                docs = [(d, _with_derived(schema, a)) for d, a in docs]
             files[f"biorelex/{split}.json"] = format_biorelex(docs).encode("ascii")
     if schema.derive:  # applied at release, kept apart from the annotated items (never confused)
-        counts["derived_relations"] = sum(len(v) for v in derived.values())
+        counts["derived_relations"] = n_derived = sum(len(v) for v in derived.values())
+        if "derived_in_formats" in snapshot and n_derived:  # formats that cannot mark one leave them out
+            counts["derived_not_written"] = {
+                f: n_derived for f in ("standoff",) if f in snapshot.get("formats", ())
+            }
         files["derived.json"] = dumps({
             "note": "relations the schema's rules derive from the annotated ones (guidelines.derive); "
                     "not in the annotation files, which hold annotated items only",
@@ -204,6 +221,13 @@ def render(snapshot: Mapping[str, Any], log: Mapping[str, Any]) -> tuple[dict[st
     if snapshot.get("blind"):
         files.update(blind.package_files(snapshot, files))
     return files, counts
+
+
+def _with_derived(schema: Any, ann: Annotations) -> Annotations:
+    """``ann`` with what the schema's rules derive, each marked ``derived`` with its rule."""
+    from guidelines.derive import with_derived, without_derived
+
+    return with_derived(schema, without_derived(ann))
 
 
 def _derived(schema: Any, ann: Annotations) -> list[dict[str, Any]]:
@@ -222,7 +246,8 @@ def manifest(
         "files": {p: {"sha256": hashlib.sha256(b).hexdigest(), "bytes": len(b)} for p, b in sorted(files.items())},
         **({"blind": dict(snapshot["blind"])} if snapshot.get("blind") else {}),
         **({"derived_relations": {"file": "derived.json", "count": counts.get("derived_relations", 0),
-                                  "in_annotation_files": False}}
+                                  "in_annotation_files": list(snapshot.get("derived_in_formats") or ()),
+                                  "not_written": dict(counts.get("derived_not_written") or {})}}
            if "derived.json" in files else {}),
     }  # fmt: skip
 
@@ -368,6 +393,8 @@ class ReleasesMixin(ServiceBase):
             "split": {k: ev.get(k) for k in ("seed", "ratios", "stratify")} if ev else None,
             "formats": formats, "splits": splits, "documents": documents, "agreement": None,
         }  # fmt: skip
+        if schema.derive:  # formats that can mark a derived item (BioRelEx: implicit + rule) hold them
+            snap["derived_in_formats"] = [f for f in formats if f in DERIVED_FORMATS]
         if schema.knowledge_bases:  # labels as the knowledge bases give them today, frozen with the release
             from corpusdb.kb.check import grounding_keys, grounding_labels
 

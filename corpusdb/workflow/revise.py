@@ -10,7 +10,7 @@ schema error (unless forced).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,6 +37,7 @@ from corpusdb.workflow.adjudication import (
 )
 from corpusdb.workflow.conflicts import Analysis, analyse, analyse_many
 from corpusdb.workflow.types import Item, Resolution, _ToDict, open_summary
+from guidelines.derive import derived_line, derived_listing
 from guidelines.validate import Violation, errors, validate
 
 
@@ -58,6 +59,9 @@ class GoldCheck(_ToDict):
     """(key, the open conflict it waits on) of agreed items that follow that conflict into gold."""
     decide: tuple[tuple[str, ...], ...] = ()
     """Per violation, the keys of the conflicts whose decisions put its items into gold: revise them."""
+    derived: tuple[Mapping[str, object], ...] = ()
+    """What the schema's rules derive from this gold (``guidelines.derive.derived_listing``): never
+    gold items; a release writes them marked derived with their rule (``derived.json``, BioRelEx)."""
 
     @property
     def ok(self) -> bool:
@@ -94,6 +98,7 @@ class GoldCheck(_ToDict):
                             "item_id": v.item_id, "message": v.message,
                             "decide": list(self.decide[i]) if i < len(self.decide) else []}
                            for i, v in enumerate(self.violations)],
+            "derived": [dict(d) for d in self.derived],
         }  # fmt: skip
 
 
@@ -362,7 +367,7 @@ class RevisionMixin(AdjudicationMixin):
             tuple(u.key for u in still if u.key not in waiting),
             tuple((u.key, why) for u in still if (why := a.blocked(u))),
             tuple(found), tuple((u.key, waiting[u.key]) for u in still if u.key in waiting),
-            tuple(decided_keys(a, gold, v) for v in found),
+            tuple(decided_keys(a, gold, v) for v in found), tuple(derived_listing(schema, gold.annotations())),
         )  # fmt: skip
 
     def finish_golds(self, *, force: bool = False, dry_run: bool = False, criterion: str = "exact",
@@ -456,10 +461,9 @@ class RevisionMixin(AdjudicationMixin):
             if gold_id is None:  # every item agreed and never merged: the set was created just now
                 info = store.gold_info(conn, self.project_id, self.actor, a.doc_id)
                 gold_id = info.id if info else None
-            self._audit(
-                conn, "finish_gold", a.document, decisions=len(ids), forced=bool(force and check.violations)
-            )
-        return GoldCheck(a.document, gold_id, True, (), (), check.violations, (), check.decide)
+            self._audit(conn, "finish_gold", a.document, decisions=len(ids), forced=bool(force and check.violations),
+                        **({"derived": [derived_line(d) for d in check.derived]} if check.derived else {}))  # fmt: skip
+        return GoldCheck(a.document, gold_id, True, (), (), check.violations, (), check.decide, check.derived)
 
 
 def _frags(v: Any) -> str:

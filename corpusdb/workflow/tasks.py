@@ -613,8 +613,11 @@ class SharedTasksMixin(ServiceBase):
             row["group"] = groups[row["system"]]
         body["rank_groups"] = {"alpha": ALPHA, "rule": rank_groups.__doc__.split(".")[0].strip() + "."}  # type: ignore[union-attr]
         by_name = {r["system"]: r for r in body["ranking"]}
+        said = (body.get("options") or {}).get("derived_relations")
         for entry in body["systems"]:  # what a team member's leaderboard shows once the phase ended
             entry["rank"], entry["group"] = by_name[entry["name"]]["rank"], by_name[entry["name"]]["group"]
+            if said:  # scored with or without the derived relations: the stored entry says which
+                entry["derived_relations"] = said
         with self._write() as conn:
             trow = self._task_row(conn, task)
             teams = {
@@ -630,13 +633,15 @@ class SharedTasksMixin(ServiceBase):
         return body
 
     def leaderboard(self, task: str, *, phase: str | None = None, bootstrap: int = 1000, seed: int = 0,
-                    test_resamples: int = 2000) -> dict[str, Any]:  # fmt: skip
-        """The scored runs ranked with CIs and rank groups. Teams see it only once the phase ended."""
+                    test_resamples: int = 2000, derived: str = "exclude") -> dict[str, Any]:  # fmt: skip
+        """The scored runs ranked with CIs and rank groups. Teams see it only once the phase ended.
+        ``derived``: organizers score with the schema's derived relations included or excluded; teams
+        read the stored scoring, which says which (``derived_relations``)."""
         info = self.task(task)
         ph = phase or info.phase or (info.phases[-1] if info.phases else "")
         if self._organizer() and info.metric not in TSV_METRICS:
             return self.score_task(
-                task, phase=ph, bootstrap=bootstrap, seed=seed, test_resamples=test_resamples
+                task, phase=ph, bootstrap=bootstrap, seed=seed, test_resamples=test_resamples, derived=derived
             )
         # triage, ranked and trec tasks: the stored scoring of `task score --reference` (organizers too)
         if ph not in info.ended and not self._organizer():
@@ -653,7 +658,9 @@ class SharedTasksMixin(ServiceBase):
         if not entries:
             raise NotFound(f"task {task}: the {ph} runs have not been scored yet")
         head = SCORED[info.metric][1] if info.metric in SCORED else HEADLINE.get(info.metric, "all")
+        said = sorted({str(e["derived_relations"]) for e in entries if e.get("derived_relations")})
         return {"task": task, "phase": ph, "headline": head, "systems": entries,
+                **({"derived_relations": "; ".join(said)} if said else {}),
                 "ranking": [{"rank": e["rank"], "system": e["name"], "group": e["group"],
                              "f1": next((s.get("f1") for s in e["scores"] if s["name"] == head), None)}
                             for e in entries]}  # fmt: skip

@@ -131,7 +131,9 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
         "decision history as `corpusdb decisions` prints it. A decided line can be decided again, or "
         "undone with u, until S finishes the document's gold (checked first: no open conflict). The "
         "item's relation partners are pink in "
-        "each text (in a text with the focus: those of the span under the cursor)."
+        "each text (in a text with the focus: those of the span under the cursor). Relations the "
+        "schema's rules derive are listed under the details, marked with their rule: never conflicts; "
+        "the release writes gold's marked derived."
     )
 
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("adjudicate")
@@ -167,6 +169,7 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                 yield DocumentView(id="text")
             yield OptionList(id="conflicts", markup=False)
         yield Static("Merging agreed items…", id="variants", markup=False)
+        yield Static("", id="derived", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -226,6 +229,10 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
             self._mark_hits(self.search_hits)
             self._go_to_pending()  # (its query's other hits in this document come marked after)
         dc = a.conflicts
+        derived = self.query_one("#derived", Static)
+        shown = adj.derived_summary(dc.derived, a.sources) if dc else ""
+        derived.update(shown)
+        derived.display = bool(shown)  # the rules' relations: apart from the conflicts, marked derived
         open_ = open_summary(dc.open, dc.waiting) if dc else "0 open"
         agreed = dc.agreed if dc else 0
         self.sub_title = f"{self.facade.user} · {open_} · {agreed} agreed · gold {a.gold.info.status if a.gold else 'none'}"

@@ -543,6 +543,12 @@ class AnnotateScreen(
         problems = self.facade.violations(s)
         errors = [p for p in problems if p.severity == "error"]
         body = "\n".join(str(p) for p in problems) if problems else "No schema problems found."
+        derived = self.facade.derived(s)
+        if derived:  # the schema's rules: shown apart, marked with their rule, never items of the set
+            from guidelines.derive import derived_line
+
+            body += (f"\n\nDerived by the schema's rules (not items of the set): {len(derived)}\n"
+                     + "\n".join(f"  {derived_line(d)}" for d in derived))  # fmt: skip
         answers = (
             {"enter": ("submit", "submit"), "N": ("next", "submit and open the next document")}
             if not errors
