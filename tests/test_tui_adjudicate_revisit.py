@@ -92,6 +92,60 @@ async def test_a_burst_decides_in_order_and_decided_lines_show_the_version_taken
 
 
 @run_async
+async def test_a_revision_typed_while_the_writer_reads_the_store_again_is_saved(ready_url: str) -> None:
+    """A busy machine: the writer has saved "take A" and is still reading the store again when the
+    adjudicator goes back and takes neither. The second writer must build on the version the first
+    one left, not on the older one on screen (it was refused as stale: the revision was lost)."""
+    import threading
+    import time
+
+    facade = open_facade(ready_url, "demo", "carol")
+    slow = threading.Event()
+    reload = facade.reload_adjudication
+
+    def slow_reload(document: str) -> Any:
+        if slow.is_set():
+            time.sleep(0.6)  # the window: saved, not yet shown
+        return reload(document)
+
+    facade.reload_adjudication = slow_reload  # type: ignore[method-assign]
+    app = build_app(facade)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        slow.set()
+        send(pilot, "1")  # take A on IL-2 at 0-4; the writer saves it, then reads slowly
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if len(carol_decided(ready_url)) == 1:
+                break
+        assert any(w.group == "decide" and not w.is_finished for w in app.workers)  # in the window
+        send(pilot, "left_curly_bracket", "0")  # back to it at once: neither
+        await pilot.pause(0.2)
+        slow.clear()
+        await settle(pilot)
+        await settle(pilot)
+        assert lines(screen)[0].startswith("✓- span protein 0-4")
+        carol = Corpus.open("demo", url=ready_url, user="carol")
+        assert not any(s.fragments == ((0, 4),) for s in carol.gold("d1").annotations.spans)
+        assert [d.superseded_by is not None for d in carol.decisions("d1") if d.method != "unanimous"] == [
+            True,
+            False,
+        ]
+
+
+def send(pilot: Any, *keys: str) -> None:
+    """Keys through the driver, without waiting for anything they start."""
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(pilot.app)
+        pilot.app._driver.send_message(event)
+
+
+def carol_decided(url: str) -> list[Any]:
+    return [d for d in Corpus.open("demo", url=url, user="carol").decisions("d1") if d.method != "unanimous"]
+
+
+@run_async
 async def test_curly_brackets_visit_decided_conflicts_to_revise_them(ready_url: str) -> None:
     app = build_app(open_facade(ready_url, "demo", "carol"))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -162,7 +216,9 @@ async def test_a_toast_never_covers_a_dialog(ready_url: str) -> None:
         await burst(pilot, "1", "up", "d")  # take A, back to it, its history
         dialog = app.screen
         assert isinstance(dialog, DecisionsScreen)
-        app.notify("a message raised while the dialog is open, long enough to cover its middle")
+        # (shown for the rest of its time once the dialog closes: a minute, so a busy machine's
+        # slow settle cannot outlast it)
+        app.notify("a message raised while the dialog is open, long enough to cover its middle", timeout=60)
         await settle(pilot)
         text = screen_text(app)
         box = dialog.query_one("#decisions-dialog").region

@@ -151,6 +151,11 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
         """Decisions typed and not saved yet, in order (one writer saves them: ``_write_decisions``)."""
         self._queue_lock = threading.Lock()
         self._writing = False
+        self._in_writer: set[str] = set()
+        """Keys a writer took off the queue and has not saved (or failed) yet."""
+        self._written_version: int | None = None
+        """The gold version the last writer left: a writer started before the screen has read the
+        store again builds on it, not on the older version on screen (which would be refused)."""
         self._pending: dict[str, str] = {}
         """Conflict key -> what was decided, until the store's picture shows it."""
         self._reason_next = False
@@ -969,7 +974,10 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
     def _write_decisions(self) -> None:
         """Save the queued decisions one after another, each expecting the gold version the one
         before left (a change by someone else in between is refused as stale), then show the store."""
-        version = self._seen()
+        with self._queue_lock:
+            version = self._seen()
+            if self._written_version is not None and (version is None or self._written_version > version):
+                version = self._written_version
         saved: list[str] = []
         failed = False
         while True:
@@ -977,9 +985,11 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                 if not self._queue or failed:
                     dropped = len(self._queue)
                     self._queue.clear()
+                    self._written_version = None if failed else version
                     self._writing = False
                     break
                 key, how, reason, what, revise = self._queue.popleft()
+                self._in_writer.add(key)
             try:
                 res = self.facade.resolve(self.document, key, reason=reason, expected_version=version,
                                           revise=revise, **how)  # fmt: skip
@@ -989,6 +999,9 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                 failed = True
                 self._want_key = key
                 continue
+            finally:
+                with self._queue_lock:
+                    self._in_writer.discard(key)
             saved.append(key)
             self.app.call_from_thread(self.notify, f"{res.key}: {what} · {res.open} open conflict(s) left")
         if dropped:
@@ -1005,10 +1018,10 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
         self.app.call_from_thread(self._written, fresh, saved, failed)
 
     def _written(self, fresh: Adjudication, saved: list[str], failed: bool) -> None:
-        with self._queue_lock:
-            waiting = {k for k, *_ in self._queue}
+        with self._queue_lock:  # a key another writer (started since) still holds stays pending
+            waiting = {k for k, *_ in self._queue} | self._in_writer
         for key in list(self._pending):
-            if key not in waiting and (key in saved or failed):
+            if key not in waiting and (key in saved or failed or not self._writing):
                 del self._pending[key]
         if self._want_key is None:
             c = self._current()
