@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.basics.errors import CorpusError
@@ -40,6 +40,7 @@ from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
+from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
 
@@ -55,7 +56,7 @@ class QueueScreen(ReloadingScreen):
         self.docs: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("Loading…", id="summary", markup=False)
         yield DataTable(id="queue", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -154,7 +155,7 @@ class AdjudicateScreen(BaseScreen):
         """A search hit to show when the document opens (the corpus search screen sets it)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="main"):
             with Vertical(id="texts"):
                 yield DocumentView(id="text")

@@ -17,8 +17,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Footer, Header, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import ContentSwitcher, Footer, OptionList, Static
 
 from corpusdb.basics.errors import CorpusError
 from corpusdb.basics.records import Annotations, Span
@@ -38,6 +37,7 @@ from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
+from tui.widgets.header import TitleBar
 from tui.widgets.lists import SideList
 
 LISTS = ("spans", "links", "relations", "entities")
@@ -82,7 +82,7 @@ class AnnotateScreen(
 
     # -- layout -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="main"):
             yield DocumentView(id="text")
             with Vertical(id="side"):
@@ -188,7 +188,9 @@ class AnnotateScreen(
             self._update_status()
 
     def _fill(self, list_id: str, rows: list[tuple[str, object]]) -> None:
-        ol = self.query_one(f"#{list_id}", OptionList)
+        """Show ``rows`` in a side list: only the rows that changed are replaced (an edit touches
+        one of thousands), the highlight stays on its row."""
+        ol = self.query_one(f"#{list_id}", SideList)
         last = self._filled.get(list_id)
         if (
             last is not None
@@ -199,8 +201,9 @@ class AnnotateScreen(
         self._filled[list_id] = rows
         keep = ol.highlighted
         self._list_keys[list_id] = [k for k, _ in rows]
-        ol.set_options([Option(label) for _k, label in rows])  # type: ignore[arg-type]
+        ol.show_rows([label for _k, label in rows])  # type: ignore[misc]
         if rows:
+            ol.highlighted = None  # set again: the row is scrolled to and announced, as before
             ol.highlighted = min(keep or 0, len(rows) - 1)
 
     def _update_marks(self) -> None:

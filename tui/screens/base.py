@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 from textual import work
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.reactive import Reactive
 from textual.screen import Screen
 
 from corpusdb.basics.errors import CorpusError
@@ -23,6 +24,12 @@ class BaseScreen(Screen[Any]):
     """A task screen. ``HELP`` says in a few lines what the screen is for."""
 
     HELP = ""
+
+    title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    """Textual's, without the repaint of the whole screen on each change: only the header shows
+    them, and it redraws its title itself (``tui.widgets.header``). The annotation screen's
+    sub-title follows every save: each edit redrew every line of the screen twice."""
 
     @property
     def corpus_app(self) -> AppHost:

@@ -22,13 +22,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.keymap import GRADE_KEYS
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.pickers import MessageScreen
+from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
 GRADE_STYLE = ("bold green", "yellow", "dim")
@@ -73,7 +74,7 @@ class JudgeScreen(ReloadingScreen):
         """Unit -> grade typed but not saved yet (a reload keeps it)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="judge-main"):
             with Vertical(id="judge-side"):
                 yield DataTable(id="units", cursor_type="row", zebra_stripes=True)

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from tui.screens.base import ReloadingScreen
+from tui.widgets.header import TitleBar
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade
@@ -34,7 +35,7 @@ class OpeningScreen(ReloadingScreen):
         self.opener = opener
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("Opening the project…", id="summary", markup=False)
         yield Footer()
 
