@@ -86,6 +86,8 @@ class SideList(OptionList):
         same (a relation's row wraps at 80 columns), measured once."""
         self._rendered: dict[tuple[int, bool, Style, object, int], tuple[object, list[Strip]]] = {}
         """A row's strips (without its index) by prompt, style and width: rendered once per prompt."""
+        self._prompt_heights: dict[int, tuple[object, int, int]] = {}
+        """Heights by prompt (kept with it: its id stays its own) and width."""
         self._lines_for: tuple[int, int] | None = None
         """(options, width) the line cache was completed for: most frames change neither."""
 
@@ -113,6 +115,7 @@ class SideList(OptionList):
         # the line cache above the first changed row stays; below it is laid out again (heights
         # are remembered by text: ``_height``)
         cache = self._line_cache
+        first_line = cache.index_to_line.get(head, len(cache.lines))
         if head in cache.index_to_line:
             del cache.lines[cache.index_to_line[head] :]
         for i in [k for k in cache.heights if k >= head]:
@@ -124,9 +127,13 @@ class SideList(OptionList):
         self._mouse_hovering_over = None
         if self.highlighted is not None and self.highlighted >= len(options):
             self.highlighted = len(options) - 1 if options else None
-        self.refresh()
         if self.is_mounted:
             self._update_lines()
+        # only the rows from the first change down, where they are in sight, are drawn again
+        top, height = round(self.scroll_y), self.scrollable_content_region.height
+        if first_line < top + height:
+            start = max(first_line, top)
+            self.refresh_lines(start, top + height - start)
         return True
 
     def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
@@ -164,6 +171,17 @@ class SideList(OptionList):
         return strips
 
     def _height(self, option: Option, room: int) -> int:
+        prompt = option.prompt
+        known = self._prompt_heights.get(id(prompt))
+        if known is not None and known[0] is prompt and known[1] == room:
+            return known[2]  # the same row as before an edit (``Text.plain`` joins its parts anew)
+        height = self._measure(option, room)
+        if len(self._prompt_heights) >= self.MEASURED_MAX:
+            self._prompt_heights.clear()
+        self._prompt_heights[id(prompt)] = (prompt, room, height)
+        return height
+
+    def _measure(self, option: Option, room: int) -> int:
         prompt = option.prompt
         if not isinstance(prompt, Text):
             height = _plain_height(option, room)
