@@ -91,3 +91,15 @@ async def test_the_adjudicators_search_screen_never_shows_the_open_document(sqli
         assert SECRET_DONE in shown and SECRET_OPEN not in shown
         shown = await search(pilot, app, "annotator:bob")
         assert {h.document for h in app.screen.hits} == {"done"} and SECRET_OPEN not in shown
+
+
+def test_the_opening_glance_shows_alices_own_sets_only(sqlite_url: str) -> None:
+    """The glance read without the API while ``corpusdb tui`` opens (``corpusdb.store.glance``) is a
+    reading path of its own: alice's documents with her statuses (both submitted), never bob's (his
+    ``open`` is still in progress); for the adjudicator, nothing (her first screen is the queue)."""
+    from corpusdb.store import glance
+
+    scene(sqlite_url)
+    assert glance.my_documents(sqlite_url, "p", "alice") == [("done", "submitted"), ("open", "submitted")]
+    assert glance.my_documents(sqlite_url, "p", "bob") == [("done", "submitted"), ("open", "in_progress")]
+    assert glance.my_documents(sqlite_url, "p", "judy") is None

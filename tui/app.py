@@ -48,17 +48,20 @@ class CorpusApp(App[None]):
         start: str | None = None,
         gate: Any = None,
         opener: Callable[[], TuiFacade] | None = None,
+        glance: Callable[[], list[tuple[str, str]] | None] | None = None,
     ) -> None:
         """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.serving.gate.LoginGate``):
         the login screen comes first and the facade is the logged-in person's (served sessions and
         ``corpusdb tui --login``). Before a login the app holds nothing of the project. Or None with
         an ``opener``: the app paints first and opens the project with it in a worker
-        (``tui.screens.opening``; ``corpusdb tui``)."""
+        (``tui.screens.opening``; ``corpusdb tui``), showing meanwhile the user's documents as
+        ``glance`` reads them without the API (``corpusdb.store.glance``; None: none to show)."""
         super().__init__()
         self.facade: TuiFacade = facade  # type: ignore[assignment]  # set by the login when None
         self.start = start
         self.gate = gate
         self.opener = opener
+        self.glance = glance
         self.open_error: BaseException | None = None
         """Why the ``opener`` failed (the app then ended): ``corpusdb tui`` raises it after ``run``."""
         self.login_session: Any = None
@@ -252,7 +255,7 @@ class CorpusApp(App[None]):
         if self.facade is None and self.opener is not None:
             from tui.screens.opening import OpeningScreen
 
-            self.push_screen(OpeningScreen(self.opener))
+            self.push_screen(OpeningScreen(self.opener, self.glance))
             return
         if self.facade is None:
             from tui.screens.login import LoginScreen
@@ -477,12 +480,16 @@ class CorpusApp(App[None]):
 
 
 def build_app(
-    facade: TuiFacade | None, *, start: str | None = None, opener: Callable[[], TuiFacade] | None = None
+    facade: TuiFacade | None,
+    *,
+    start: str | None = None,
+    opener: Callable[[], TuiFacade] | None = None,
+    glance: Callable[[], list[tuple[str, str]] | None] | None = None,
 ) -> CorpusApp:
     """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this),
     or, with ``opener`` (``corpusdb tui``), over the facade it returns once the first screen is
-    painted."""
-    return CorpusApp(facade, start=start, opener=opener)
+    painted (showing meanwhile what ``glance`` reads of the user's documents)."""
+    return CorpusApp(facade, start=start, opener=opener, glance=glance)
 
 
 def build_login_app(gate: Any) -> CorpusApp:
