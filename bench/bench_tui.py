@@ -12,7 +12,10 @@ measures:
   (reading the set in a worker, layout, paint, lists), the median of ``--opens`` runs;
 * per keystroke: from sending a key to the last line rendered for it (cursor by character, word,
   line and sentence; selection), median and 95th percentile;
-* per edit: adding a span locally and refreshing spans and lists, and the save transaction.
+* per edit: adding a span by keys (``a``, ``p`` for protein in the type dialog), from ``p`` to the
+  text drawn with it (the dialog gone, lists and status updated; the save runs after), median of
+  ``--edits``; adding a span locally and refreshing spans and lists (no paint), and the save
+  transaction.
 
 * ``--launch N``: launch to first screen, whole processes (issue #14, target <= 1 s): a fresh
   interpreter imports the app, opens the project and runs the app headless until its first screen
@@ -71,6 +74,8 @@ class Figures:
     """Open -> the whole screen ready (lists filled, status line), per open."""
     scroll: dict[str, list[float]] | None = None
     """Scrolling the text without moving the cursor: a wheel notch (3 rows), a page."""
+    added: list[float] | None = None
+    """Adding a span by keys (``a``, then ``p`` in the type dialog): from ``p`` to the text drawn."""
 
     @property
     def keys(self) -> list[float]:
@@ -101,7 +106,7 @@ def ms(x: float) -> str:
     return f"{x * 1000:7.1f} ms"
 
 
-async def run(url: str, size: tuple[int, int], keys: int, opens: int) -> Figures:
+async def run(url: str, size: tuple[int, int], keys: int, opens: int, edits: int = 10) -> Figures:
     app = build_app(open_facade(url, "bench", "alice"))
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -160,6 +165,30 @@ async def run(url: str, size: tuple[int, int], keys: int, opens: int) -> Figures
                 if view.last_render > t0:
                     scroll.setdefault(name, []).append(view.last_render - t0)
         session = screen.session
+        # Adding a span by keys, as an annotator does: a word selected, ``a`` opens the type dialog,
+        # ``p`` picks protein; from ``p`` to the last line of the text drawn with the new span.
+        added: list[float] = []
+        pos = 500
+        for _ in range(edits):
+            start = session.text.index(" ", pos) + 1
+            end = session.text.index(" ", start)
+            pos = end + 997  # spread over the article
+            if pos >= len(session.text) - 100:
+                pos = 500
+            view.select(start, end)
+            await settle(pilot)
+            await pilot.press("a")
+            await settle(pilot)
+            before = len(session.annotations.spans)
+            t0 = time.perf_counter()
+            await pilot.press("p")
+            while len(session.annotations.spans) == before or view.last_render < t0:
+                await asyncio.sleep(0.0005)
+                if time.perf_counter() - t0 > 5:
+                    raise RuntimeError("the span was not added")
+            await pilot.pause()
+            added.append(view.last_render - t0)
+            await settle(pilot)
         n_spans = len(session.annotations.spans)  # before the timed edit adds one
         t0 = time.perf_counter()
         start = session.text.index(" ", 500) + 1
@@ -172,7 +201,9 @@ async def run(url: str, size: tuple[int, int], keys: int, opens: int) -> Figures
         saved = time.perf_counter() - t0
 
     n_rels = len(session.annotations.relations)
-    return Figures(len(session.text), n_spans, open_times, per_key, local, saved, n_rels, ready_times, scroll)
+    return Figures(
+        len(session.text), n_spans, open_times, per_key, local, saved, n_rels, ready_times, scroll, added
+    )
 
 
 def report(f: Figures, base: Figures, size: tuple[int, int], *, fulltext: bool = False) -> None:
@@ -209,6 +240,12 @@ def report(f: Figures, base: Figures, size: tuple[int, int], *, fulltext: bool =
         print(
             f"scroll, {name:<14} median {ms(statistics.median(xs))}   max {ms(max(xs))}   n={len(xs)}"
             f"   baseline {ms(statistics.median(xb))}"
+        )
+    if f.added and base.added:
+        a, ab = statistics.median(f.added), statistics.median(base.added)
+        print(
+            f"add a span by keys (a, p): p -> painted  median {ms(a)}   max {ms(max(f.added))}   "
+            f"(target {t_key}, {len(f.added)} spans)   baseline {ms(ab)}  {ratio(a, ab)}"
         )
     print(
         f"edit: apply + repaint + lists {ms(f.local)} (baseline {ms(base.local)}); "
@@ -444,6 +481,7 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=300)
     ap.add_argument("--keys", type=int, default=200)
     ap.add_argument("--opens", type=int, default=5)
+    ap.add_argument("--edits", type=int, default=10, help="spans added by keys (a, p)")
     ap.add_argument("--size", default="80x24")
     ap.add_argument("--relations", type=int, default=0, help="relations between the spans (markers)")
     ap.add_argument(
@@ -482,7 +520,7 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as tmp:  # a fresh project each: the bench's edit is saved
                 url = f"sqlite:///{Path(tmp) / 'bench.sqlite'}"
                 build(url, args.chars, args.spans, with_spans=with_spans, relations=args.relations)
-                runs.append(asyncio.run(run(url, (w, h), args.keys, args.opens)))
+                runs.append(asyncio.run(run(url, (w, h), args.keys, args.opens, args.edits)))
         if k:
             print()
         report(runs[1], runs[0], (w, h), fulltext=args.fulltext)

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.basics.errors import CorpusError
@@ -40,6 +40,7 @@ from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
+from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
@@ -59,7 +60,7 @@ class QueueScreen(ReloadingScreen):
         yield TitleBar()
         yield Static("Loading…", id="summary", markup=False)
         yield DataTable(id="queue", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "Adjudication queue"
@@ -161,7 +162,7 @@ class AdjudicateScreen(BaseScreen):
                 yield DocumentView(id="text")
             yield OptionList(id="conflicts", markup=False)
         yield Static("Merging agreed items…", id="variants", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = f"Adjudicate {self.document}"

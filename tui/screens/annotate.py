@@ -18,7 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Footer, OptionList, Static
+from textual.widgets import ContentSwitcher, OptionList, Static
 
 from corpusdb.basics.errors import CorpusError
 from corpusdb.basics.records import Annotations, Span
@@ -39,6 +39,7 @@ from tui.screens.suggestions_panel import SuggestionActions
 from tui.session import DocumentSession, SaveOutcome
 from tui.spanrows import SpanRows
 from tui.widgets.docview import DocumentView
+from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 from tui.widgets.lists import SideList
 
@@ -98,7 +99,7 @@ class AnnotateScreen(
                     for list_id in LISTS:
                         yield SideList(id=list_id, markup=False)
         yield Static("", id="status", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     @property
     def view(self) -> DocumentView:

@@ -9,13 +9,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.events import Key
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.colours import type_colours
 from tui.facade import DocRow
 from tui.screens.base import ReloadingScreen
+from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
@@ -60,7 +61,7 @@ class DocumentsScreen(ReloadingScreen):
         yield Static("Loading…", id="summary", markup=False)
         yield Input(placeholder="type to filter: words of an id, a title, a status or a to do", id="filter")
         yield DataTable(id="docs", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "My documents"

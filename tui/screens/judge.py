@@ -22,13 +22,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.keymap import GRADE_KEYS
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.pickers import MessageScreen
+from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
@@ -84,7 +85,7 @@ class JudgeScreen(ReloadingScreen):
                 with VerticalScroll(id="unit-scroll"):
                     yield Static("", id="unit-text", markup=False)
         yield Static("", id="judge-keys", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "Relevance judging"

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.screens.base import ReloadingScreen
+from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 
 GLANCE_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
@@ -46,7 +47,7 @@ class OpeningScreen(ReloadingScreen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         yield Static("Opening the project…", id="summary", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_screen_resume(self) -> None:
         # After the first frame: the worker's imports would hold the interpreter lock while the

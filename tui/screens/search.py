@@ -15,13 +15,14 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from corpusdb.basics.errors import CorpusError
 from corpusdb.search import kwic
 from tui import keymap
 from tui.screens.base import BaseScreen
 from tui.screens.pickers import Choice, MessageScreen, PickScreen, PromptScreen
+from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
@@ -52,7 +53,7 @@ class SearchScreen(BaseScreen):
         )
         yield Static("Type a query, Enter searches.", id="search-summary", markup=False)
         yield DataTable(id="hits", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "Search"
