@@ -89,6 +89,8 @@ class SideList(OptionList):
         self._prompt_heights: dict[int, tuple[object, int, int]] = {}
         """Heights by prompt (kept with it: its id stays its own) and width."""
         self._lines_for: tuple[int, int] | None = None
+        self._lines_shape: tuple[int, Size, bool] | None = None
+        """(options, size, overflowing) the line cache was last found complete for."""
         """(options, width) the line cache was completed for: most frames change neither."""
 
     def show_rows(self, prompts: Sequence[Text]) -> bool:
@@ -123,7 +125,7 @@ class SideList(OptionList):
         for i in [k for k in cache.index_to_line if k >= head]:
             del cache.index_to_line[i]
         self._option_render_cache.clear()  # it holds indexes; ``_rendered`` holds the rows
-        self._lines_for = None
+        self._lines_for = self._lines_shape = None
         self._mouse_hovering_over = None
         if self.highlighted is not None and self.highlighted >= len(options):
             self.highlighted = len(options) - 1 if options else None
@@ -198,13 +200,20 @@ class SideList(OptionList):
         return height
 
     def _update_lines(self) -> None:
+        line_cache = self._line_cache
+        lines = line_cache.lines
+        # It is asked on every line drawn: complete for these options at this size, nothing to do
+        # (the region's width follows the size and whether the rows overflow it: the scrollbar).
+        size = self.size
+        shape = (len(self._options), size, self.virtual_size.height > size.height)
+        if lines and self._lines_shape == shape:
+            return
         region = self.scrollable_content_region
         if not region:
             return
-        line_cache = self._line_cache
-        lines = line_cache.lines
         if self._lines_for == (len(self.options), region.width) and lines:
-            return  # complete for these options at this width (it is asked on every line drawn)
+            self._lines_shape = shape
+            return
         next_index = lines[-1][0] + 1 if lines else 0
         width = region.width - self._get_left_gutter_width()
         if next_index < len(self.options):
@@ -216,6 +225,7 @@ class SideList(OptionList):
                 line_cache.heights[index] = line_count
                 lines.extend([(index, line_no) for line_no in range(line_count)])
         self._lines_for = (len(self.options), region.width)
+        self._lines_shape = (len(self._options), self.size, self.virtual_size.height > self.size.height)
         last_divider = self.options and self.options[-1]._divider
         virtual_size = Size(width, len(lines) - (1 if last_divider else 0))
         if virtual_size != self.virtual_size:
