@@ -67,8 +67,7 @@ def set_virtual_size(widget: Widget, size: Size) -> None:
         and min(old.height, size.height) > height > 0
     ):
         widget.set_reactive(Widget.virtual_size, size)
-        widget._scroll_update(size)
-        widget.refresh()
+        widget._scroll_update(size)  # the scrollbar; the caller redraws the lines that changed
     else:
         widget.virtual_size = size
 
