@@ -13,7 +13,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -24,13 +24,15 @@ from textual.worker import NoActiveWorker, WorkerState, get_current_worker
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.commands import DocumentCommands
-from tui.facade import TuiFacade
 from tui.screens.base import BaseScreen
-from tui.screens.documents import DocumentsScreen
-from tui.screens.lead import LeadScreen
+
+if TYPE_CHECKING:
+    from tui.facade import TuiFacade
 
 # The annotation, help and guideline screens (and markdown-it behind the last) are imported when
-# first shown: the first screen paints sooner without them (issue #14, launch <= 1 s).
+# first shown: the first screen paints sooner without them (issue #14, launch <= 1 s); so are the
+# document list, the lead view and the facade (its records and schema classes), which
+# ``corpusdb tui``'s opening screen does not need before its first frame (issue #25.11).
 
 
 class CorpusApp(App[None]):
@@ -288,6 +290,8 @@ class CorpusApp(App[None]):
         person's first screen and resume at the document of their last session. Raises the gate's
         ``LoginRefused`` (one line for the form)."""
         session = self.gate.login(name, password)
+        from tui.facade import TuiFacade
+
         facade = TuiFacade(session.corpus)
         _ = facade.project, facade.schema
         resume = session.last_document()
@@ -343,11 +347,15 @@ class CorpusApp(App[None]):
 
             return JudgeScreen()
         if role in ("annotator", "system"):
+            from tui.screens.documents import DocumentsScreen
+
             return DocumentsScreen()
         if role == "adjudicator" and self.facade.has("adjudication_queue"):
             from tui.screens.adjudicate import QueueScreen
 
             return QueueScreen()
+        from tui.screens.lead import LeadScreen
+
         return LeadScreen()
 
     # -- navigation -------------------------------------------------------------------------------
@@ -424,9 +432,13 @@ class CorpusApp(App[None]):
         self.push_screen(QueueScreen())
 
     def show_progress(self) -> None:
+        from tui.screens.lead import LeadScreen
+
         self.push_screen(LeadScreen())
 
     def show_my_documents(self) -> None:
+        from tui.screens.documents import DocumentsScreen
+
         self.push_screen(DocumentsScreen())
 
     async def action_quit(self) -> None:

@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tui.screens.base import ReloadingScreen
-from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 
 GLANCE_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
@@ -45,9 +44,10 @@ class OpeningScreen(ReloadingScreen):
         """The user's documents read without the API (``corpusdb.store.glance``): shown at once."""
 
     def compose(self) -> ComposeResult:
+        # No key bar: no key acts here (keys wait for the user's first screen, which brings its
+        # own), and its dozen widgets were a twentieth of the time to the first frame.
         yield TitleBar()
         yield Static("Opening the project…", id="summary", markup=False)
-        yield KeyBar()
 
     def on_screen_resume(self) -> None:
         # After the first frame: the worker's imports would hold the interpreter lock while the
