@@ -120,3 +120,15 @@ async def test_the_document_search_of_the_adjudication_and_judging_screens_reads
         await burst(pilot, "slash", *"type:protein", "enter")
         assert app.screen.query_one("#text").hits == [(0, 4), (15, 28)]  # both versions: submitted
         assert SECRET_OPEN not in screen_text(app)
+
+
+def test_the_opening_glance_shows_alices_own_sets_only(sqlite_url: str) -> None:
+    """The glance read without the API while ``corpusdb tui`` opens (``corpusdb.store.glance``) is a
+    reading path of its own: alice's documents with her statuses (both submitted), never bob's (his
+    ``open`` is still in progress); for the adjudicator, nothing (her first screen is the queue)."""
+    from corpusdb.store import glance
+
+    scene(sqlite_url)
+    assert glance.my_documents(sqlite_url, "p", "alice") == [("done", "submitted"), ("open", "submitted")]
+    assert glance.my_documents(sqlite_url, "p", "bob") == [("done", "submitted"), ("open", "in_progress")]
+    assert glance.my_documents(sqlite_url, "p", "judy") is None

@@ -199,3 +199,58 @@ print(seen)
     first, later = eval(res.stdout.strip().splitlines()[-1])  # our own probe's repr
     assert first == ("OpeningScreen", False, False)
     assert later == ("DocumentsScreen", True, True)
+
+
+@run_async
+async def test_the_opening_screen_lists_my_documents_before_the_api_answers(sqlite_url: str) -> None:
+    """Issue #25.11: while the project opens, the opening screen lists the user's own documents as
+    ``corpusdb.store.glance`` reads them with sqlite3 (the API is held back here); keys typed
+    meanwhile still reach the real list, which takes its place."""
+    import threading
+
+    from corpusdb.store import glance
+    from tui.screens.opening import OpeningScreen
+
+    build_sample(sqlite_url)
+    go = threading.Event()
+
+    def opener() -> Any:
+        assert go.wait(30)
+        return open_facade(sqlite_url, "demo", "alice")
+
+    app = build_app(None, opener=opener, glance=lambda: glance.my_documents(sqlite_url, "demo", "alice"))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, OpeningScreen)
+        text = screen_text(app)
+        assert "your documents (3)" in text and all(d in text for d in ("d1", "d2", "d3"))
+        await pilot.press("down", "enter")
+        go.set()
+        await settle(pilot)
+        assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "d2"
+
+
+def test_the_glance_reads_only_my_own_sets_and_nothing_it_cannot(sqlite_url: str) -> None:
+    """Blindness: the glance lists the user's own annotation sets only (bob's documents are not
+    alice's), and gives None (no glance) for a lead, an unknown user, an unknown project or
+    another database than an SQLite file."""
+    from corpusdb.api import Corpus
+    from corpusdb.basics.records import Document
+    from corpusdb.store import glance
+
+    build_sample(sqlite_url)
+    owner = Corpus.open("demo", url=sqlite_url)
+    owner.add_documents([Document("b9", "only bob reads this")])
+    owner.assign(["b9"], ["bob"])
+    for user in ("alice", "bob"):  # what the API lists as the user's own documents, no more
+        rows = open_facade(sqlite_url, "demo", user).my_documents()
+        assert glance.my_documents(sqlite_url, "demo", user) == [(r.document, r.status) for r in rows]
+    assert "b9" not in {
+        d for d, _ in glance.my_documents(sqlite_url, None, "alice") or ()
+    }  # the only project
+    assert ("b9", "assigned") in (glance.my_documents(sqlite_url, "demo", "bob") or ())
+    assert glance.my_documents(sqlite_url, "demo", "lena") is None  # the lead: the progress view
+    assert glance.my_documents(sqlite_url, "demo", "nobody") is None
+    assert glance.my_documents(sqlite_url, "other", "alice") is None
+    assert glance.my_documents("postgresql://postgres@127.0.0.1:5432/test", None, "alice") is None

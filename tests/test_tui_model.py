@@ -62,6 +62,40 @@ def test_paint_innermost_span_wins_and_nesting_is_marked() -> None:
     assert split_runs([(0, 5, 1)], [2, 3]) == [(0, 2, 1), (2, 3, 1), (3, 5, 1)]
 
 
+def test_paint_updated_after_edits_is_the_paint_of_the_new_spans() -> None:
+    """An edit repaints only around the spans it changed (``SpanPaint.updated``): after adding,
+    removing, retyping, nesting and fragmenting spans the styles are those of a paint from scratch."""
+    import random
+
+    text, spans = long_document(3000, 300)
+    colors = SCHEMA.colors()
+    paint = SpanPaint(len(text), spans, colors)
+    rng = random.Random(3)
+    current = list(spans)
+    types = ("protein", "gene", "chemical", "DNA")
+    for step in range(60):
+        k = rng.randrange(len(current))
+        sp = current[k]
+        a, b = sp.fragments[0]
+        what = step % 5
+        if what == 0:  # a new span inside another: the outer one is overlined from now on
+            current.append(Span(f"N{step}", types[step % 4], ((a, a + max(1, (b - a) // 2)),), ""))
+        elif what == 1:  # removed: its parent loses its overline, its gap its band
+            current.pop(k)
+        elif what == 2:  # retyped (a new object with the same id)
+            current[k] = Span(sp.id, types[step % 4], sp.fragments, sp.text)
+        elif what == 3:  # a fragment added far away: discontinuous, a band between
+            c = min(len(text) - 5, b + 40 + rng.randrange(100))
+            current[k] = Span(sp.id, sp.type, (*sp.fragments, (c, c + 4)), sp.text)
+        else:  # a long span over several others
+            c = rng.randrange(len(text) - 200)
+            current.insert(rng.randrange(len(current)), Span(f"L{step}", "cell", ((c, c + 150),), ""))
+        paint = paint.updated(current)
+        fresh = SpanPaint(len(text), current, colors)
+        assert [paint.styles[c] for c in paint.codes] == [fresh.styles[c] for c in fresh.codes], step
+        assert [s.id for s in paint.covering(a)] == [s.id for s in fresh.covering(a)]
+
+
 def test_item_changes() -> None:
     text = TEXTS["d1"]
     a, b = span(text, "T1", "protein", "IL-2"), span(text, "T2", "protein", "CD25")

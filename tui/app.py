@@ -13,7 +13,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -24,13 +24,15 @@ from textual.worker import NoActiveWorker, WorkerState, get_current_worker
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.commands import DocumentCommands
-from tui.facade import TuiFacade
 from tui.screens.base import BaseScreen
-from tui.screens.documents import DocumentsScreen
-from tui.screens.lead import LeadScreen
+
+if TYPE_CHECKING:
+    from tui.facade import TuiFacade
 
 # The annotation, help and guideline screens (and markdown-it behind the last) are imported when
-# first shown: the first screen paints sooner without them (issue #14, launch <= 1 s).
+# first shown: the first screen paints sooner without them (issue #14, launch <= 1 s); so are the
+# document list, the lead view and the facade (its records and schema classes), which
+# ``corpusdb tui``'s opening screen does not need before its first frame (issue #25.11).
 
 
 class CorpusApp(App[None]):
@@ -48,17 +50,20 @@ class CorpusApp(App[None]):
         start: str | None = None,
         gate: Any = None,
         opener: Callable[[], TuiFacade] | None = None,
+        glance: Callable[[], list[tuple[str, str]] | None] | None = None,
     ) -> None:
         """``facade``: the project as one user; or None with a ``gate`` (``corpusdb.serving.gate.LoginGate``):
         the login screen comes first and the facade is the logged-in person's (served sessions and
         ``corpusdb tui --login``). Before a login the app holds nothing of the project. Or None with
         an ``opener``: the app paints first and opens the project with it in a worker
-        (``tui.screens.opening``; ``corpusdb tui``)."""
+        (``tui.screens.opening``; ``corpusdb tui``), showing meanwhile the user's documents as
+        ``glance`` reads them without the API (``corpusdb.store.glance``; None: none to show)."""
         super().__init__()
         self.facade: TuiFacade = facade  # type: ignore[assignment]  # set by the login when None
         self.start = start
         self.gate = gate
         self.opener = opener
+        self.glance = glance
         self.open_error: BaseException | None = None
         """Why the ``opener`` failed (the app then ended): ``corpusdb tui`` raises it after ``run``."""
         self.login_session: Any = None
@@ -252,7 +257,7 @@ class CorpusApp(App[None]):
         if self.facade is None and self.opener is not None:
             from tui.screens.opening import OpeningScreen
 
-            self.push_screen(OpeningScreen(self.opener))
+            self.push_screen(OpeningScreen(self.opener, self.glance))
             return
         if self.facade is None:
             from tui.screens.login import LoginScreen
@@ -285,6 +290,8 @@ class CorpusApp(App[None]):
         person's first screen and resume at the document of their last session. Raises the gate's
         ``LoginRefused`` (one line for the form)."""
         session = self.gate.login(name, password)
+        from tui.facade import TuiFacade
+
         facade = TuiFacade(session.corpus)
         _ = facade.project, facade.schema
         resume = session.last_document()
@@ -340,11 +347,15 @@ class CorpusApp(App[None]):
 
             return JudgeScreen()
         if role in ("annotator", "system"):
+            from tui.screens.documents import DocumentsScreen
+
             return DocumentsScreen()
         if role == "adjudicator" and self.facade.has("adjudication_queue"):
             from tui.screens.adjudicate import QueueScreen
 
             return QueueScreen()
+        from tui.screens.lead import LeadScreen
+
         return LeadScreen()
 
     # -- navigation -------------------------------------------------------------------------------
@@ -423,9 +434,13 @@ class CorpusApp(App[None]):
         self.push_screen(QueueScreen())
 
     def show_progress(self) -> None:
+        from tui.screens.lead import LeadScreen
+
         self.push_screen(LeadScreen())
 
     def show_my_documents(self) -> None:
+        from tui.screens.documents import DocumentsScreen
+
         self.push_screen(DocumentsScreen())
 
     async def action_quit(self) -> None:
@@ -479,12 +494,16 @@ class CorpusApp(App[None]):
 
 
 def build_app(
-    facade: TuiFacade | None, *, start: str | None = None, opener: Callable[[], TuiFacade] | None = None
+    facade: TuiFacade | None,
+    *,
+    start: str | None = None,
+    opener: Callable[[], TuiFacade] | None = None,
+    glance: Callable[[], list[tuple[str, str]] | None] | None = None,
 ) -> CorpusApp:
     """The app over a facade from ``tui.facade.open_facade`` (the CLI and the tests both use this),
     or, with ``opener`` (``corpusdb tui``), over the facade it returns once the first screen is
-    painted."""
-    return CorpusApp(facade, start=start, opener=opener)
+    painted (showing meanwhile what ``glance`` reads of the user's documents)."""
+    return CorpusApp(facade, start=start, opener=opener, glance=glance)
 
 
 def build_login_app(gate: Any) -> CorpusApp:

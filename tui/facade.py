@@ -404,10 +404,12 @@ class TuiFacade:
             raise UsageError("this corpusdb has no workflow module: submission is not available")
         return self.corpus.submit(set_id)  # type: ignore[attr-defined,no-any-return]
 
-    def violations(self, session: DocumentSession) -> list[Violation]:
-        """Schema violations of what the screen shows now (saved or not)."""
-        found = validate(session.schema, session.annotations, session.text)
-        return found + self.corpus.grounding_violations(session.annotations, session.schema)
+    def violations(self, session: DocumentSession, annotations: Annotations | None = None) -> list[Violation]:
+        """Schema violations of what the screen shows now (saved or not), or of ``annotations``
+        (a version of the session's set handed to a worker)."""
+        ann = session.annotations if annotations is None else annotations
+        found = validate(session.schema, ann, session.text)
+        return found + self.corpus.grounding_violations(ann, session.schema)
 
     def derived(self, session: DocumentSession) -> list[dict[str, object]]:
         """What the schema's rules derive from what the screen shows (saved or not), each marked

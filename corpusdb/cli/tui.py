@@ -95,7 +95,13 @@ def tui(
                     gc.freeze()
                     gc.enable()
 
-        app = build_app(None, start=open_document, opener=opener)
+        def glance() -> list[tuple[str, str]] | None:
+            # The user's documents read with sqlite3 alone, shown while the API loads (issue #25.11).
+            from corpusdb.store import glance as light
+
+            return light.my_documents(db or st.db, project or st.project, user or st.user)
+
+        app = build_app(None, start=open_document, opener=opener, glance=None if open_document else glance)
     resume_gc()  # paused while Textual and the app loaded (see corpusdb.cli)
     app.run()
     if app.open_error is not None:

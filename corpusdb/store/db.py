@@ -26,8 +26,8 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
 from corpusdb.basics.errors import Conflict, DatabaseError
 from corpusdb.store import writers
+from corpusdb.store.glance import DEFAULT_FILENAME
 
-DEFAULT_FILENAME = "corpusdb.sqlite"
 _WRITE = WRITE_OPTION = "corpusdb_write"
 BUSY_TIMEOUT_MS = 10_000
 

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.basics.errors import CorpusError
@@ -41,6 +41,8 @@ from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
+from tui.widgets.footer import KeyBar
+from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
 
@@ -56,10 +58,10 @@ class QueueScreen(ReloadingScreen):
         self.docs: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("Loading…", id="summary", markup=False)
         yield DataTable(id="queue", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "Adjudication queue"
@@ -168,14 +170,14 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
         first range) until another conflict is selected."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="main"):
             with Vertical(id="texts"):
                 yield DocumentView(id="text")
             yield OptionList(id="conflicts", markup=False)
         yield Static("Merging agreed items…", id="variants", markup=False)
         yield Static("", id="derived", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = f"Adjudicate {self.document}"

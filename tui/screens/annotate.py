@@ -9,6 +9,7 @@ the same frame (a posted message would cost a second frame per keystroke).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -17,8 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Footer, Header, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import ContentSwitcher, OptionList, Static
 
 from corpusdb.basics.errors import CorpusError
 from corpusdb.basics.records import Annotations, Span
@@ -37,9 +37,14 @@ from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
 from tui.session import DocumentSession, SaveOutcome
+from tui.spanrows import SpanRows
 from tui.widgets.docview import DocumentView
+from tui.widgets.footer import KeyBar
+from tui.widgets.header import TitleBar
 from tui.widgets.lists import SideList
 
+PAINT_WAIT = 0.25
+"""Seconds a save waits at most for the edit to be painted (it waits for nothing else)."""
 LISTS = ("spans", "links", "relations", "entities")
 TAB_NAMES = {"spans": "Spans", "links": "Links", "relations": "Rels", "entities": "Ents"}
 
@@ -75,6 +80,8 @@ class AnnotateScreen(
         self._stale_suggestions = False
         self._edited = False
         self._labels: dict[str, tuple[Span, bool, Mapping[str, str], Text]] = {}
+        self._span_rows = SpanRows()
+        """The span list's rows in text order, updated by what an edit changed."""
         self._filled: dict[str, list[tuple[str, object]]] = {}
         """What each side list was last filled with."""
         self.keys_wait = session is None
@@ -82,7 +89,7 @@ class AnnotateScreen(
 
     # -- layout -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="main"):
             yield DocumentView(id="text")
             with Vertical(id="side"):
@@ -92,7 +99,7 @@ class AnnotateScreen(
                     for list_id in LISTS:
                         yield SideList(id=list_id, markup=False)
         yield Static("", id="status", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     @property
     def view(self) -> DocumentView:
@@ -153,9 +160,11 @@ class AnnotateScreen(
         self.update_legend()
         colors = type_colours(s.schema)
         spans = {sp.id: sp for sp in ann.spans}
-        ordered = sorted(ann.spans, key=lambda sp: (sp.start, sp.end, sp.id))
         noted = {n.target for n in ann.notes}
-        self._fill("spans", [(sp.id, self._span_label(sp, colors, sp.id in noted)) for sp in ordered])
+        rows = self._span_rows.rows(
+            ann.spans, (colors, frozenset(noted)), lambda sp: self._span_label(sp, colors, sp.id in noted)
+        )
+        self._fill("spans", rows)
         drawing = self.cluster_types()  # links that draw a cluster are listed with the entities
         self._fill("links", [(lk.id, it.link_label(lk, spans)) for lk in ann.links if lk.type not in drawing])
         self._fill("relations", self.relation_rows(ann, noted))
@@ -180,16 +189,30 @@ class AnnotateScreen(
         return label
 
     def _count_problems(self) -> None:
+        """Count the schema errors of what the screen shows, in a worker: the check reads the whole
+        set (tens of milliseconds on a full-text article), and a key typed meanwhile is served."""
         s = self.session
         if s is None or not self.is_mounted:
             return
-        problems = len([v for v in self.facade.violations(s) if v.severity == "error"])
+        self._check_set(s, s.annotations)
+
+    @work(thread=True, exclusive=True, group="problems", description="schema check")
+    def _check_set(self, s: DocumentSession, ann: Annotations) -> None:
+        problems = len([v for v in self.facade.violations(s, ann) if v.severity == "error"])
+        self.app.call_from_thread(self._problems_counted, ann, problems)
+
+    def _problems_counted(self, ann: Annotations, problems: int) -> None:
+        s = self.session
+        if s is None or s.annotations is not ann or not self.is_mounted:
+            return  # an edit came meanwhile: its own count follows
         if problems != self._problems:
             self._problems = problems
             self._update_status()
 
     def _fill(self, list_id: str, rows: list[tuple[str, object]]) -> None:
-        ol = self.query_one(f"#{list_id}", OptionList)
+        """Show ``rows`` in a side list: only the rows that changed are replaced (an edit touches
+        one of thousands), the highlight stays on its row."""
+        ol = self.query_one(f"#{list_id}", SideList)
         last = self._filled.get(list_id)
         if (
             last is not None
@@ -199,10 +222,14 @@ class AnnotateScreen(
             return  # the same rows (they are cached): an edit of a span leaves the relation list alone
         self._filled[list_id] = rows
         keep = ol.highlighted
+        before = ol.highlighted_option.prompt if ol.highlighted_option is not None else None
         self._list_keys[list_id] = [k for k, _ in rows]
-        ol.set_options([Option(label) for _k, label in rows])  # type: ignore[arg-type]
+        ol.show_rows([label for _k, label in rows])  # type: ignore[misc]
         if rows:
-            ol.highlighted = min(keep or 0, len(rows) - 1)
+            index = min(keep or 0, len(rows) - 1)
+            if index != keep or ol.options[index].prompt is not before:  # another row there now:
+                ol.highlighted = None  # set again, so that it is scrolled to and announced
+            ol.highlighted = index
 
     def _update_marks(self) -> None:
         s = self.session
@@ -299,11 +326,20 @@ class AnnotateScreen(
         self._save()
         return True
 
-    @work(thread=True, group="save")
     def _save(self) -> None:
+        """Save what is queued, once the edit is on the screen: the save's Python (SQLAlchemy)
+        would otherwise share the interpreter with the repaint and delay it. The worker starts at
+        once (it is running for whoever waits on workers) and waits for that paint."""
+        painted = threading.Event()
+        self.call_after_refresh(painted.set)
+        self._save_after(painted)
+
+    @work(thread=True, group="save")
+    def _save_after(self, painted: threading.Event) -> None:
         s = self.session
         if s is None:
             return
+        painted.wait(PAINT_WAIT)
         outcome = s.save_pending()
         self.app.call_from_thread(self._saved, outcome)
 

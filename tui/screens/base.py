@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any, cast
 from textual import work
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.events import ScreenResume
+from textual.reactive import Reactive
 from textual.screen import Screen
 
 from corpusdb.basics.errors import CorpusError
@@ -23,6 +25,26 @@ class BaseScreen(Screen[Any]):
     """A task screen. ``HELP`` says in a few lines what the screen is for."""
 
     HELP = ""
+
+    title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    """Textual's, without the repaint of the whole screen on each change: only the header shows
+    them, and it redraws its title itself (``tui.widgets.header``). The annotation screen's
+    sub-title follows every save: each edit redrew every line of the screen twice."""
+
+    _theme_at_suspend: str | None = None
+
+    def _on_screen_suspend(self) -> None:
+        self._theme_at_suspend = self.app.theme
+
+    def _on_screen_resume(self, event: ScreenResume) -> None:
+        """Back from a dialog: the styles are not computed again for every widget when nothing they
+        depend on changed meanwhile (the theme; the screen's own classes and focus restyle what they
+        touch by themselves). Textual restyles the whole screen on every resume, which, with the
+        full repaint that follows, made closing the type dialog on a full-text article the slowest
+        step of adding a span. (Textual then runs ``Screen``'s own handler, which reads the flag.)"""
+        if self._theme_at_suspend is not None and self._theme_at_suspend == self.app.theme:
+            event.refresh_styles = False
 
     @property
     def corpus_app(self) -> AppHost:

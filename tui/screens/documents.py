@@ -9,13 +9,15 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.events import Key
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.colours import type_colours
 from tui.facade import DocRow
 from tui.screens.base import ReloadingScreen
+from tui.widgets.footer import KeyBar
+from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
 STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}
@@ -55,11 +57,11 @@ class DocumentsScreen(ReloadingScreen):
         type_colours(self.facade.schema)  # the schema's colours, placed once (memoised) off the UI thread
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("Loading…", id="summary", markup=False)
         yield Input(placeholder="type to filter: words of an id, a title, a status or a to do", id="filter")
         yield DataTable(id="docs", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "My documents"

@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.screens.base import HelpRows
+from tui.widgets.footer import KeyBar
 
 
 class HelpScreen(ModalScreen[None]):
@@ -43,7 +44,7 @@ class HelpScreen(ModalScreen[None]):
                 for keys, desc in rows:
                     table.add_row(keys, desc)
                 yield Static(table)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#help", VerticalScroll).focus()  # arrows and page keys scroll it
@@ -61,7 +62,7 @@ class GuidelineScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog full", id="guideline"):
             yield Static("Loading the guidelines…", id="guideline-head", markup=False)
             yield Markdown("", id="guideline-text")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._load()

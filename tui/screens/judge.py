@@ -22,7 +22,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
@@ -31,6 +31,8 @@ from tui.keymap import GRADE_KEYS
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.doc_search import DocumentSearch
 from tui.screens.pickers import MessageScreen
+from tui.widgets.footer import KeyBar
+from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
 GRADE_STYLE = ("bold green", "yellow", "dim")
@@ -81,7 +83,7 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
         """The unit the hits are of (another unit shown: its own hits, searched again)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="judge-main"):
             with Vertical(id="judge-side"):
                 yield DataTable(id="units", cursor_type="row", zebra_stripes=True)
@@ -91,7 +93,7 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
                 with VerticalScroll(id="unit-scroll"):
                     yield Static("", id="unit-text", markup=False)
         yield Static("", id="judge-keys", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "Relevance judging"

@@ -16,12 +16,14 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Vertical
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.facade import LeadAgreement, LeadGroups, Progress
 from tui.screens.base import ReloadingScreen
+from tui.widgets.footer import KeyBar
+from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table, heat
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -149,7 +151,7 @@ class LeadScreen(ReloadingScreen):
         """The per-document unitizing table's order: (column key, descending)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static("Loading…", id="summary", markup=False)
         with TabbedContent(id="lead-tabs"):
             with TabPane("Annotators", id="tab-annotators"):
@@ -180,7 +182,7 @@ class LeadScreen(ReloadingScreen):
                         yield DataTable(id="unitizing", cursor_type="row")
                         yield DataTable(id="grouped", cursor_type="row")
                     yield DataTable(id="unit-docs", cursor_type="row")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "Project progress"

@@ -15,13 +15,15 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from corpusdb.basics.errors import CorpusError
 from corpusdb.search import kwic
 from tui import keymap
 from tui.screens.base import BaseScreen
 from tui.screens.pickers import Choice, MessageScreen, PickScreen, PromptScreen
+from tui.widgets.footer import KeyBar
+from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
 
 LIMIT = 500
@@ -45,13 +47,13 @@ class SearchScreen(BaseScreen):
         self.last_bulk: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Input(
             value=self.query_text, placeholder='words, "a phrase", /regex/, type:T ... (Enter)', id="query"
         )
         yield Static("Type a query, Enter searches.", id="search-summary", markup=False)
         yield DataTable(id="hits", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "Search"

@@ -36,6 +36,7 @@ from tui import colours, keymap
 from tui.paint import UNKNOWN_COLOR, SpanPaint, contrast, split_runs
 from tui.relations import RelationIndex, marker_lines, span_tag
 from tui.textmodel import Boundaries, TextLayout, char_cells, display_char
+from tui.widgets.lists import set_virtual_size
 
 CURSOR = Style(reverse=True, bold=True)
 # The fixed colours are tui.colours' (type colours keep their distance from them).
@@ -160,21 +161,45 @@ class DocumentView(ScrollView, can_focus=True):
             return  # the same (immutable) items: the screen's first refresh after ``load``
         old = last[0] if last is not None and last[3] is self.type_colors else None
         self._spans_key = key
-        if (
-            old is None
-            or len(old) != len(key[0])
-            or any(a is not b for a, b in zip(old, key[0], strict=True))
-        ):
-            self.paint = SpanPaint(len(self.text), key[0], self.type_colors)  # else a relation edit
+        if old is None:
+            self.paint = SpanPaint(len(self.text), key[0], self.type_colors)
+        elif len(old) != len(key[0]) or any(a is not b for a, b in zip(old, key[0], strict=True)):
+            self.paint = self.paint.updated(key[0])  # else a relation edit: the paint stays
+        else:
+            self.paint.dirty = (0, 0)
         self.relations = RelationIndex(spans, relations, entities, self.undirected) if relations else None
         markers = self.relations.markers() if self.relations else {}
+        old_markers = self._markers
         self._markers = {
             k: (" ".join(m.full for m in v), " ".join(m.short for m in v)) for k, v in markers.items()
         }
+        dirty = self.paint.dirty
+        if (
+            dirty is not None
+            and old is not None
+            and self.layout_ is not None
+            and not self.show_types
+            and self._markers == old_markers
+            and not self._moved_marked(old, key[0])
+        ):
+            # Only span colours changed, over ``dirty``: the rows and markers stay; redraw its lines.
+            if dirty[1] > dirty[0]:
+                self._refresh_range(*dirty)
+            return
         self._cache.clear()
         if self.layout_ is not None:
             self._rebuild_labels()
         self.refresh()
+
+    def _moved_marked(self, old: Sequence[Span], new: Sequence[Span]) -> bool:
+        """Whether a span with relation markers was added, removed or changed (its markers move)."""
+        if not self._markers:
+            return False
+        before = {id(sp) for sp in old}
+        after = {id(sp) for sp in new}
+        return any(sp.id in self._markers for sp in old if id(sp) not in after) or any(
+            sp.id in self._markers for sp in new if id(sp) not in before
+        )
 
     def set_show_types(self, show: bool) -> None:
         """Type labels under every span on or off (relation markers stay)."""
@@ -343,7 +368,7 @@ class DocumentView(ScrollView, can_focus=True):
                 self._labels[line] = placed
                 rows.extend((line, k + 1) for k in range(len(placed)))
         self._rows, self._row_of = rows, row_of
-        self.virtual_size = Size(lay.width, len(rows))
+        set_virtual_size(self, Size(lay.width, len(rows)))
         if self.connectors:
             self._rebuild_gutter()
 
