@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets import DataTable, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.basics.errors import CorpusError
@@ -40,6 +40,7 @@ from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
+from tui.widgets.footer import Footer
 from tui.widgets.tables import fill_table
 
 

@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import ContentSwitcher, Footer, Header, OptionList, Static
+from textual.widgets import ContentSwitcher, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpusdb.basics.errors import CorpusError
@@ -38,6 +38,7 @@ from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
 from tui.session import DocumentSession, SaveOutcome
 from tui.widgets.docview import DocumentView
+from tui.widgets.footer import Footer
 from tui.widgets.lists import SideList
 
 LISTS = ("spans", "links", "relations", "entities")

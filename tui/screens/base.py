@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any, cast
 from textual import work
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.reactive import Reactive
 from textual.screen import Screen
 
 from corpusdb.basics.errors import CorpusError
+from tui.screens.rendering import CountsChanges, SteadyLayout
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade
@@ -19,10 +21,16 @@ HelpRows = list[tuple[str, str]]
 """(keys, what they do) rows for the help screen."""
 
 
-class BaseScreen(Screen[Any]):
+class BaseScreen(CountsChanges, SteadyLayout, Screen[Any]):
     """A task screen. ``HELP`` says in a few lines what the screen is for."""
 
     HELP = ""
+
+    # Textual's, but a change repaints the header alone (which watches them), not the whole screen:
+    # the annotation screen's sub-title says "saving…" then "saved vN" at every edit, and each
+    # change sent the whole screen to the browser again (two full frames a span).
+    title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     @property
     def corpus_app(self) -> AppHost:

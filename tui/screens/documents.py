@@ -9,13 +9,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.events import Key
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.colours import type_colours
 from tui.facade import DocRow
 from tui.screens.base import ReloadingScreen
+from tui.widgets.footer import Footer
 from tui.widgets.tables import fill_table
 
 STATUS_MARK = {"assigned": "·", "in_progress": "…", "submitted": "✓"}

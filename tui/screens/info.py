@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.screens.base import HelpRows
+from tui.widgets.footer import Footer
 
 
 class HelpScreen(ModalScreen[None]):

@@ -22,13 +22,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.keymap import GRADE_KEYS
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.pickers import MessageScreen
+from tui.widgets.footer import Footer
 from tui.widgets.tables import fill_table
 
 GRADE_STYLE = ("bold green", "yellow", "dim")

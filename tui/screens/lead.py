@@ -16,12 +16,13 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Vertical
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from corpusdb.basics.errors import CorpusError
 from tui import keymap
 from tui.facade import LeadAgreement, LeadGroups, Progress
 from tui.screens.base import ReloadingScreen
+from tui.widgets.footer import Footer
 from tui.widgets.tables import fill_table, heat
 
 BLOCKS = " ▏▎▍▌▋▊▉█"

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tui.screens.base import ReloadingScreen
+from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade

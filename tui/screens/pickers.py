@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui import keymap
+from tui.screens.rendering import CachedBackdrop, SteadyLayout
 
 if TYPE_CHECKING:
     from corpusdb.basics.records import Span
@@ -46,7 +47,7 @@ IN_TEXT = "+in-text"
 """What a ``PickScreen`` with ``to_text`` answers on Tab."""
 
 
-class PickScreen(ModalScreen[Any]):
+class PickScreen(CachedBackdrop, SteadyLayout, ModalScreen[Any]):
     """Pick one choice. Filterable: typing narrows the list, Enter takes the highlighted one.
     Not filterable: a choice's hotkey picks it at once.
 

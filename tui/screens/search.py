@@ -15,13 +15,14 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 
 from corpusdb.basics.errors import CorpusError
 from corpusdb.search import kwic
 from tui import keymap
 from tui.screens.base import BaseScreen
 from tui.screens.pickers import Choice, MessageScreen, PickScreen, PromptScreen
+from tui.widgets.footer import Footer
 from tui.widgets.tables import fill_table
 
 LIMIT = 500
