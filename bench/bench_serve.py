@@ -89,13 +89,32 @@ def group_pids(sid: int) -> dict[int, int]:
     return out
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used (0 once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(stat[11]) + int(stat[12])) / TICK
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
 async def one_session(
-    base: str, i: int, keys: int, think: float, lat: list[float], typing: list[int], lost: list[str]
+    base: str,
+    i: int,
+    keys: int,
+    think: float,
+    lat: list[float],
+    typing: list[int],
+    lost: list[str],
+    sent_at: list[float],
 ) -> float:
     s = ServedSession(base, width=WIDTH, height=HEIGHT)
     await s.connect()
@@ -112,6 +131,7 @@ async def one_session(
         key = ROUND[k % len(ROUND)]
         before = s.frames
         sent = time.perf_counter()
+        sent_at.append(sent)
         await s.send(key)
         # until the screen shows the key's effect: the picker, the new span counted, or (a cursor
         # move, which changes no text) its first frame
@@ -142,16 +162,34 @@ async def round_of(base: str, n: int, keys: int, think: float, sid: int) -> dict
     lat: list[float] = []
     typing: list[int] = []
     lost: list[str] = []
-    tasks = [asyncio.create_task(one_session(base, i, keys, think, lat, typing, lost)) for i in range(n)]
+    sent_at: list[float] = []
+    tasks = [
+        asyncio.create_task(one_session(base, i, keys, think, lat, typing, lost, sent_at)) for i in range(n)
+    ]
     # memory while every session types: sampled once all have logged in and opened their document
     # (a login's scrypt check holds 128 MiB for a moment: that passing peak is not a session's size)
     peak: dict[str, float] = {"total": 0.0, "per": 0.0}
+    # CPU while every session types: from when the last one began to when the first one ends, every
+    # process of the server's group (the server, the shells, the apps), over the keys sent meanwhile
+    cpu0: tuple[float, dict[int, float]] | None = None
+    cpu = {"server": 0.0, "apps": 0.0, "keys": 0.0}
     while not all(t.done() for t in tasks):
         if len(typing) < n:
             await asyncio.sleep(0.2)
             continue
         procs = group_pids(sid)
         server = min(procs) if procs else 0
+        now, times = time.perf_counter(), {p: cpu_s(p) for p in procs}
+        if cpu0 is None:
+            cpu0 = (now, times)
+        elif not any(t.done() for t in tasks):
+            start, before = cpu0
+            used = {p: times[p] - before[p] for p in times if p in before}
+            cpu = {
+                "server": used.get(server, 0.0),
+                "apps": sum(v for p, v in used.items() if p != server),
+                "keys": float(sum(1 for t in sent_at if start <= t <= now)),
+            }
         sessions = {p for p, parent in procs.items() if parent == server}  # the shells
         per = [pss_kib(p) + sum(pss_kib(c) for c, pp in procs.items() if pp == p) for p in sessions]
         total = sum(pss_kib(p) for p in procs)
@@ -159,7 +197,7 @@ async def round_of(base: str, n: int, keys: int, think: float, sid: int) -> dict
             peak = {"total": total, "per": statistics.median(per)}
         await asyncio.sleep(1.0)
     logins = [t.result() for t in tasks]
-    return {"lat": lat, "logins": logins, "mem": peak, "lost": lost}
+    return {"lat": lat, "logins": logins, "mem": peak, "lost": lost, "cpu": cpu}
 
 
 def local_tui(url: str, keys: int, think: float, who: int) -> dict[str, object]:
@@ -199,6 +237,7 @@ def local_tui(url: str, keys: int, think: float, who: int) -> dict[str, object]:
         time.sleep(think)
         while read(0.05):
             pass
+        cpu0 = cpu_s(proc.pid)
         made = 0
         for k in range(keys):
             key = ROUND[k % len(ROUND)]
@@ -216,6 +255,7 @@ def local_tui(url: str, keys: int, think: float, who: int) -> dict[str, object]:
             while time.perf_counter() < end:  # drain the rest of the frame while "thinking"
                 read(max(0.0, end - time.perf_counter()))
         mem = pss_kib(proc.pid)
+        cpu = cpu_s(proc.pid) - cpu0
         os.write(master, b"\x11")
         t = time.time()
         while proc.poll() is None and time.time() - t < 10:
@@ -225,7 +265,7 @@ def local_tui(url: str, keys: int, think: float, who: int) -> dict[str, object]:
             proc.kill()
         proc.wait()
         os.close(master)
-    return {"lat": lat, "mem": mem}
+    return {"lat": lat, "mem": mem, "cpu_ms": cpu * 1000 / max(1, keys)}
 
 
 def saved_spans(url: str, n: int) -> list[int]:
@@ -259,20 +299,27 @@ def main() -> None:
             spans = saved_spans(url, n)
             lat, mem = got["lat"], got["mem"]
             assert isinstance(lat, list) and isinstance(mem, dict)
-            logins = got["logins"]
-            assert isinstance(logins, list)
+            logins, cpu = got["logins"], got["cpu"]
+            assert isinstance(logins, list) and isinstance(cpu, dict)
+            per_key = {k: cpu[k] * 1000 / max(1.0, cpu["keys"]) for k in ("server", "apps")}
             print(
                 f"served N={n:>3}: key→frame p50 {ms(pct(lat, 0.5))}, p95 {ms(pct(lat, 0.95))} ({len(lat)} keys); "
                 f"PSS a session {mem['per'] / 1024:.0f} MiB (median), all {mem['total'] / 1024:.0f} MiB; "
                 f"login median {statistics.median(logins):.2f} s; spans saved {min(spans)}-{max(spans)} a session"
                 f"; keys lost {len(got['lost'])}"
             )
+            print(
+                f"  CPU a key: {per_key['server'] + per_key['apps']:.1f} ms (server {per_key['server']:.1f}, "
+                f"session processes {per_key['apps']:.1f}; {cpu['keys']:.0f} keys while all typed); "
+                f"at 100 keys/s on {os.cpu_count()} cores: "
+                f"{(per_key['server'] + per_key['apps']) / 10 / (os.cpu_count() or 1):.0%} of the machine"
+            )
             local = local_tui(url, args.keys, args.think, n)
             llat = local["lat"]
             assert isinstance(llat, list)
             print(
                 f"  local tui (same run): key→frame p50 {ms(pct(llat, 0.5))}, p95 {ms(pct(llat, 0.95))}; "
-                f"PSS {int(local['mem']) / 1024:.0f} MiB; served/local p95 {pct(lat, 0.95) / max(pct(llat, 0.95), 1e-9):.1f}x"
+                f"PSS {int(local['mem']) / 1024:.0f} MiB; CPU a key {float(local['cpu_ms']):.1f} ms; served/local p95 {pct(lat, 0.95) / max(pct(llat, 0.95), 1e-9):.1f}x"
             )
     _ = signal  # (the server's group is ended by tests.serve_support.served)
 

@@ -32,7 +32,7 @@ from tui.screens.annotate_dialogs import AnnotationDialogs
 from tui.screens.base import BaseScreen, HelpRows, app_rows, binding_rows
 from tui.screens.clusters_panel import ClusterActions
 from tui.screens.doc_search import DocumentSearch
-from tui.screens.pickers import MessageScreen, PromptScreen
+from tui.screens.pickers import MessageScreen, PromptScreen, drop_type_picker
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
@@ -116,6 +116,9 @@ class AnnotateScreen(
             self._given = None
         else:
             self._open()
+
+    def on_unmount(self) -> None:
+        drop_type_picker(self)  # the type picker kept for this screen (``kept_type_picker``)
 
     @work(thread=True, exclusive=True, group="load")
     def _open(self) -> None:

@@ -27,7 +27,7 @@ from tui.screens.pickers import (
     PromptScreen,
     ask_attributes,
     grounding_prompt,
-    type_picker,
+    kept_type_picker,
 )
 from tui.screens.relations_panel import BACK_TO_LIST
 from tui.textmodel import trim
@@ -114,7 +114,7 @@ class AnnotationDialogs:
             return
         start, end = rng
         type_ = await self.app.push_screen_wait(
-            type_picker(f"Type for «{it.short(s.text[start:end], 40)}»", s.schema, self._last_type)
+            kept_type_picker(self, f"Type for «{it.short(s.text[start:end], 40)}»", s.schema, self._last_type)
         )
         if type_ is None:
             return
@@ -130,7 +130,9 @@ class AnnotationDialogs:
             return
         assert self.session is not None
         type_ = await self.app.push_screen_wait(
-            type_picker(f"New type for {span.id} «{it.short(span.text, 30)}»", self.session.schema, span.type)
+            kept_type_picker(
+                self, f"New type for {span.id} «{it.short(span.text, 30)}»", self.session.schema, span.type
+            )
         )
         if type_ is None or type_ == span.type:
             return

@@ -12,6 +12,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 
 from corpusdb.basics.errors import CorpusError
+from tui.screens.rendering import CountsChanges, SteadyLayout
 
 if TYPE_CHECKING:
     from tui.facade import TuiFacade
@@ -21,7 +22,7 @@ HelpRows = list[tuple[str, str]]
 """(keys, what they do) rows for the help screen."""
 
 
-class BaseScreen(Screen[Any]):
+class BaseScreen(CountsChanges, SteadyLayout, Screen[Any]):
     """A task screen. ``HELP`` says in a few lines what the screen is for."""
 
     HELP = ""

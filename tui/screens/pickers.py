@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui import keymap
+from tui.screens.rendering import CachedBackdrop, SteadyLayout
 
 if TYPE_CHECKING:
     from corpusdb.basics.records import Span
@@ -46,7 +47,7 @@ IN_TEXT = "+in-text"
 """What a ``PickScreen`` with ``to_text`` answers on Tab."""
 
 
-class PickScreen(ModalScreen[Any]):
+class PickScreen(CachedBackdrop, SteadyLayout, ModalScreen[Any]):
     """Pick one choice. Filterable: typing narrows the list, Enter takes the highlighted one.
     Not filterable: a choice's hotkey picks it at once.
 
@@ -172,6 +173,28 @@ class PickScreen(ModalScreen[Any]):
         self.dismiss(choice.value)
         return True
 
+    def reopen(self, title: str, initial: Any) -> PickScreen:
+        """Ready to be shown again with a new title and highlight, as a new picker would open: the
+        filter empty, every choice listed (``kept_type_picker``)."""
+        self.title_text, self.initial, self._filtering = title, initial, False
+        if not self.is_mounted:
+            return self  # not shown yet: compose and on_mount read the new values
+        self.query_one(".dialog-title", Label).update(title)
+        ol = self.query_one(OptionList)
+        if self.filterable:
+            typed = self.query_one(Input)
+            if typed.value:
+                with typed.prevent(Input.Changed):
+                    typed.value = ""
+        if self.shown != self.choices:
+            self.shown = list(self.choices)
+            ol.set_options(self._options(self.choices))
+        ol.highlighted = (
+            next((i for i, c in enumerate(self.shown) if c.value == initial), 0) if self.shown else None
+        )
+        (self.query_one(Input) if self.filterable else ol).focus()
+        return self
+
     def action_cursor(self, step: int) -> None:
         ol = self.query_one(OptionList)
         if not self.shown:
@@ -243,6 +266,37 @@ def type_picker(title: str, schema: Schema, initial: str | None = None) -> PickS
         for e in schema.entities
     ]  # fmt: skip
     return PickScreen(title, choices, initial=initial, hotkeys=True)
+
+
+def kept_type_picker(owner: Any, title: str, schema: Schema, initial: str | None = None) -> PickScreen:
+    """``type_picker``, kept for ``owner`` (the annotation screen) and shown again at every ``a``.
+
+    Why: a new picker composed, styled and drew its widgets and its list of types at every span,
+    and removing it on close made Textual lay out and draw the whole screen once more: about a
+    third of the CPU a keystroke costs a served session (``bench/bench_serve.py``). Kept installed
+    in the app (so closing it does not remove it), it keeps its widgets and their drawn rows; it
+    opens as a new one would (``PickScreen.reopen``). ``drop_type_picker`` uninstalls it."""
+    kept = getattr(owner, "_kept_type_picker", None)
+    if kept is not None and kept[0] is schema:
+        return kept[1].reopen(title, initial)
+    drop_type_picker(owner)
+    picker = type_picker(title, schema, initial)
+    owner.app.install_screen(picker, f"type-picker-{id(owner)}")
+    owner._kept_type_picker = (schema, picker)
+    return picker
+
+
+def drop_type_picker(owner: Any) -> None:
+    """Uninstall and remove ``owner``'s kept picker (its screen closes, or the schema changed)."""
+    kept = getattr(owner, "_kept_type_picker", None)
+    if kept is None:
+        return
+    owner._kept_type_picker = None
+    app, picker = owner.app, kept[1]
+    if app.is_screen_installed(picker) and all(picker not in stack for stack in app._screen_stacks.values()):
+        app.uninstall_screen(picker)
+        if picker.is_mounted:
+            picker.remove()
 
 
 async def ask_attributes(
