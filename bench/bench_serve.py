@@ -197,6 +197,11 @@ async def round_of(base: str, n: int, keys: int, think: float, sid: int) -> dict
             peak = {"total": total, "per": statistics.median(per)}
         await asyncio.sleep(1.0)
     logins = [t.result() for t in tasks]
+    # a closed tab ends its session process after the save still in flight: wait for them to end
+    # before the server is stopped (stopping it kills its group), so "spans saved" counts every save
+    deadline = time.perf_counter() + 60
+    while len(group_pids(sid)) > 1 and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
     return {"lat": lat, "logins": logins, "mem": peak, "lost": lost, "cpu": cpu}
 
 
