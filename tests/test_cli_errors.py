@@ -144,6 +144,12 @@ def test_a_refused_import_ends_with_one_summary_line(project: str, tmp_path: Pat
     assert "import with --replace" in err and "replace=True" not in err
 
 
+def _ctrl_c_acts() -> None:
+    """In the child, before Python starts: Ctrl-C's default disposition, as in a terminal (Python
+    installs its KeyboardInterrupt handler only over that; an inherited "ignore" stays)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_during_an_import_says_nothing_was_stored(project: str, tmp_path: Path) -> None:
     """A real import in a real process, interrupted while it holds the write lock (its note shows when)."""
     root = tmp_path / "big"
@@ -156,6 +162,7 @@ def test_ctrl_c_during_an_import_says_nothing_was_stored(project: str, tmp_path:
         [sys.executable, "-c", "from corpusdb.cli.main import run; run()", "--db", project, "import", "brat",
          str(root), "-a", "alice"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_ctrl_c_acts,  # a pytest-xdist worker ignores SIGINT, and a child inherits that
     )  # fmt: skip
     while not note.exists() and proc.poll() is None:
         pass  # the import has taken the lock once its note is there
