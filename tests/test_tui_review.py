@@ -13,6 +13,7 @@ from tui.facade import open_facade
 from tui.sample import TEXTS, build_sample
 from tui.screens.adjudicate import AdjudicateScreen, QueueScreen
 from tui.screens.annotate import AnnotateScreen
+from tui.screens.documents import DocumentsScreen
 from tui.screens.lead import LeadScreen
 from tui.testing import press, run_async, screen_text, settle, type_text, wait_until
 
@@ -160,6 +161,13 @@ async def test_command_palette_finds_documents_and_commands(sqlite_url: str) -> 
         await _palette_found(pilot, "uideline")
         await press(pilot, "enter")
         assert "Guidelines v1" in screen_text(app)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, AnnotateScreen)
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "my documents")
+        await _palette_found(pilot, "My documents")  # from a document, back to the list by name
+        await press(pilot, "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentsScreen), "the document list")
 
 
 def test_cli_command_builds_the_app_with_the_shared_factory(

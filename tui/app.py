@@ -478,7 +478,8 @@ class CorpusApp(App[None]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if self.facade is None:
-            return  # before a login: nothing of the project        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
+            return  # before a login: nothing of the project
+        if self.facade.role in ("annotator", "system") or self.facade.user != "owner":
             yield SystemCommand("My documents", "Documents assigned to me", self.show_my_documents)
         if self.facade.judging and self.facade.role == "annotator":
             yield SystemCommand(
