@@ -183,3 +183,21 @@ def test_a_blind_split_releases_no_derived_relation(tmp_path: Path) -> None:
     assert json.loads((rel / "derived.json").read_text("utf-8"))["documents"] == {}
     man = json.loads((rel / "manifest.json").read_text("utf-8"))
     assert man["derived_relations"]["count"] == 0 and "derived_not_written" not in man["counts"]
+
+
+def test_export_biorelex_adds_the_derived_relations_only_when_asked(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``export biorelex --gold`` gives back gold as stored (annotated items only: the round trip);
+    with ``--derived`` it adds what the rules derive, marked as the release marks it, and says how many."""
+    from corpusdb.cli.main import main
+
+    db = tmp_path / "bx.sqlite"
+    c = _sh2_gold(f"sqlite:///{db}", tmp_path)
+    c.release("v1", outdir=tmp_path / "v1")
+    plain, marked = tmp_path / "plain.json", tmp_path / "marked.json"
+    capsys.readouterr()
+    assert main(["--db", str(db), "export", "biorelex", str(plain), "--gold"]) == 0
+    assert main(["--db", str(db), "export", "biorelex", str(marked), "--gold", "--derived"]) == 0
+    assert "1 derived relation(s) added, each marked implicit with its rule" in capsys.readouterr().err
+    assert not any("derived" in i for i in json.loads(plain.read_text("ascii"))[0]["interactions"])
+    # the marked export is the release's BioRelEx file, byte for byte
+    assert marked.read_bytes() == (tmp_path / "v1" / "biorelex" / "unsplit.json").read_bytes()

@@ -305,13 +305,26 @@ def export_biorelex(
     kind: ExportKindOpt = None,
     document: DocsOpt = None,
     force: ForceOpt = False,
+    derived: Annotated[
+        bool,
+        typer.Option(
+            "--derived",
+            help="Add the relations the schema's rules derive, marked implicit with their rule (as a release).",
+        ),
+    ] = False,
 ) -> None:
     """Write sets as one BioRelEx JSON file (sentences in import order). Blindness applies."""
     rep = (
         state(ctx)
         .corpus()
         .export_biorelex(
-            path, annotator, gold=gold, kind=kind.value if kind else None, documents=document, overwrite=force
+            path,
+            annotator,
+            gold=gold,
+            kind=kind.value if kind else None,
+            documents=document,
+            overwrite=force,
+            derived=derived,
         )
     )
     _exported(ctx, rep)

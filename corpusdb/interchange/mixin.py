@@ -293,19 +293,44 @@ class InterchangeMixin(ServiceBase):
         kind: str | None = None,
         documents: Sequence[str] | None = None,
         overwrite: bool = False,
+        derived: bool = False,
     ) -> ExportReport:
         """Write the chosen sets as one BioRelEx JSON file (sentences in import order), equal as data
-        to the file they were imported from; the same choice and blindness as :meth:`export_brat`."""
+        to the file they were imported from; the same choice and blindness as :meth:`export_brat`.
+
+        ``derived``: add the relations the schema's ``[[derive]]`` rules derive, each marked as a
+        release marks it (``"implicit": true`` and ``"derived": RULE``). Off by default, because an
+        export gives back what was imported, byte for byte (issue 28)."""
         from importers.biorelex import format_biorelex
 
         items, hidden = self._export_items(annotator, gold, kind, documents)
+        notes: tuple[str, ...] = ()
+        if derived:
+            items, n = self._with_derived_items(items)
+            notes = (f"{n} derived relation(s) added, each marked implicit with its rule",)
         text = format_biorelex(items)
         target = os.fspath(path)
         if os.path.exists(target) and not overwrite:
             raise Conflict(f"{target} exists; pass --overwrite to overwrite it")
         with open(target, "wb") as fh:
             fh.write(text.encode("ascii"))
-        return ExportReport("biorelex", target, len(items), (target,), hidden, self._hidden_note(hidden))
+        return ExportReport(
+            "biorelex", target, len(items), (target,), hidden, (*notes, *self._hidden_note(hidden))
+        )
+
+    def _with_derived_items(
+        self, items: list[tuple[Document, Annotations]]
+    ) -> tuple[list[tuple[Document, Annotations]], int]:
+        """Each document's items with what the schema's rules derive (as a release writes them),
+        and how many were derived; a schema without rules derives nothing."""
+        from guidelines.derive import with_derived, without_derived
+
+        schema = self.schema()  # type: ignore[attr-defined]
+        if not schema.derive:
+            return items, 0
+        out = [(d, with_derived(schema, without_derived(a))) for d, a in items]
+        n = sum(len(a.relations) for _, a in out) - sum(len(without_derived(a).relations) for _, a in items)
+        return out, n
 
     def _export_items(
         self, annotator: str | None, gold: bool, kind: str | None, documents: Sequence[str] | None
