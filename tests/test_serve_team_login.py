@@ -72,6 +72,12 @@ def test_unknown_revoked_and_locked_each_get_their_one_line(
     owner.engine.dispose()  # type: ignore[attr-defined]
 
 
+PASSWORD_GROUP = "corpusdb_password_checked"
+"""A role whose members' passwords the server checks over TCP (``.ci/run`` puts the rule
+``host all +corpusdb_password_checked 127.0.0.1/32 scram-sha-256`` first in pg_hba.conf); the test
+makes its login a member, so a server that trusts every other role still checks this one."""
+
+
 def _passwords_checked(role: str) -> bool:
     """Whether this server checks a role's password at all (a test server may trust local roles)."""
     import psycopg
@@ -81,6 +87,8 @@ def _passwords_checked(role: str) -> bool:
     where = {"host": u.host or "127.0.0.1", "port": u.port or 5432, "dbname": u.database}
     with psycopg.connect(user=u.username or "postgres", autocommit=True, **where) as conn:
         conn.execute(f"ALTER ROLE \"{role}\" PASSWORD 'right-pw'")
+        if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (PASSWORD_GROUP,)).fetchone():
+            conn.execute(f'GRANT {PASSWORD_GROUP} TO "{role}"')
     try:
         psycopg.connect(user=role, password="wrong-pw", **where).close()
     except psycopg.OperationalError:
@@ -93,7 +101,10 @@ def test_a_wrong_password_gets_one_line(pg_url: str, team_roles: TeamRoles, tmp_
     alice = team_roles.name("alice")
     if not _passwords_checked(alice):
         owner.engine.dispose()  # type: ignore[attr-defined]
-        pytest.skip("this PostgreSQL trusts every local role (pg_hba trust): no password is ever wrong")
+        pytest.skip(
+            "this PostgreSQL trusts every local role (pg_hba trust): no password is ever wrong; "
+            f".ci/run adds a pg_hba rule making members of {PASSWORD_GROUP} give their password"
+        )
     with served(gate_url, cwd=tmp_path) as (base, _):
         refused_with(base, alice, "wrong-pw", WRONG)
     failed = [(e.actor, e.detail["reason"]) for e in owner.history(action="login_failed")]  # type: ignore[attr-defined]
