@@ -209,6 +209,8 @@ class Run:
         )
         self.set_id = set_id
         self.index = index.kind(conn)
+        self.words = index.has_words(conn)
+        """PostgreSQL's words index is there (the text's words: ``corpusdb.store.text_index``)."""
         self._check_names()
         self.checks: list[Callable[[Any], bool]] = []
         """Python checks on span rows (what SQL only narrowed)."""
@@ -263,21 +265,25 @@ class Run:
         the index answers (FTS5 tokens, a trigram literal), its candidates are listed first; otherwise
         the documents are walked in order with the scan's test (a regex's literal through LIKE)."""
         pos, _ = self._text_patterns()
-        where = [*self._doc_clauses(), index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id)]
+        where = [*self._doc_clauses(), self._text_test(pos)]
         if not paged:  # (unordered: the planner then asks the index, not the id-ordered walk)
             yield from sorted(self._all(select(D.c.id, D.c.external_id, D.c.text).where(*where), named=False),
                               key=lambda r: r[1])  # fmt: skip
             return
         pages: Iterator[list[int]]
-        if index.narrows(self.index, pos):
+        if index.narrows(self.index, pos, words=self.words):
             ids = _in_order(self._all(select(D.c.id, D.c.external_id).where(*where), named=False))
             pages = (ids[a:b] for a, b in _growing(len(ids)))
         else:
-            test = index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id)
+            test = self._text_test(pos)
             pages = self._document_pages(select(D.c.id, D.c.external_id).where(*self._doc_clauses()), test)
         for page in pages:
             q = select(D.c.id, D.c.external_id, D.c.text).where(D.c.id.in_(page)).order_by(D.c.external_id)
             yield from self._stream(q, named=False)
+
+    def _text_test(self, pos: Sequence[Pattern]) -> ColumnElement[bool]:
+        """What a document's text must satisfy for the places of ``pos`` (a superset)."""
+        return index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id, words=self.words)
 
     def _stream(self, q: Select, *, named: bool = True) -> Iterator[Any]:  # type: ignore[type-arg]
         """The rows of ``q`` as named tuples, read through the driver's cursor ``CHUNK`` rows at a
