@@ -16,8 +16,8 @@ from __future__ import annotations
 from alembic import op
 
 
-revision = '0024'
-down_revision = '0023'
+revision = "0024"
+down_revision = "0023"
 branch_labels = None
 depends_on = None
 
