@@ -12,8 +12,8 @@ from corpusdb.search.patterns import Pattern
 from corpusdb.store import db
 from corpusdb.store.text_index import (
     FTS,
-    WORDS_MAX,
     TRGM_INDEX,
+    WORDS_MAX,
     has_words,
     install,
     kind,
