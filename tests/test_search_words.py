@@ -63,8 +63,11 @@ def test_the_words_index_finds_what_the_trigram_path_found(
 ) -> None:
     c = Corpus.create("p", "bb-2011", url=pg_url)
     c.add_documents([Document(d, t) for d, t in TEXTS.items()] + [Document("long", LONG)])
-    with db.read(c.engine) as conn:
+    with c.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         assert index.has_words(conn)
+        conn.exec_driver_sql("ANALYZE document")  # no statistics of its lexemes (corpusdb.store.rls)
+        stats = "SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() AND tablename = :i"
+        assert conn.execute(text(stats), {"i": index.WORDS_INDEX}).scalar_one() == 0
     asked: list[bool] = []
     real = search_index.text_filter
 

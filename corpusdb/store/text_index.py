@@ -144,6 +144,9 @@ def trgm_schema(conn: Connection) -> str | None:
 def _install_postgres(conn: Connection) -> str:
     # the words index needs no extension (to_tsvector is the server's own)
     conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {WORDS_INDEX} ON document USING gin ({words_sql()})")
+    # no statistics on its expression (ANALYZE would gather the lexemes of every project's texts,
+    # which the planner's estimates show to anyone: the side channel corpusdb.store.rls closes)
+    conn.exec_driver_sql(f"ALTER INDEX {WORDS_INDEX} ALTER COLUMN 1 SET STATISTICS 0")
     conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {LONG_INDEX} ON document (id) WHERE {LONG_SQL}")
     schema = trgm_schema(conn)
     # In ``public`` when the role may (an extension is one per database: made in a project's schema,

@@ -34,6 +34,8 @@ def upgrade() -> None:
     if bind.dialect.name == "sqlite":
         return
     bind.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS ix_document_text_words ON document USING gin ({WORDS})")
+    # no statistics on the expression: they would be over every project's texts (corpusdb.store.rls)
+    bind.exec_driver_sql("ALTER INDEX ix_document_text_words ALTER COLUMN 1 SET STATISTICS 0")
     bind.exec_driver_sql(
         "CREATE INDEX IF NOT EXISTS ix_document_text_long ON document (id) WHERE octet_length(text) >= 1000000"
     )
