@@ -352,9 +352,10 @@ class Run:
         return index.text_filter(self.conn, self.index, D.c.text, self.doc_patterns, D.c.id,
                                  like=self.index == "pg_trgm")  # fmt: skip
 
-    def _span_select(self, sets: Any) -> Select:  # type: ignore[type-arg]
+    def _span_select(self, sets: Any, ids: Sequence[int] | None = None) -> Select:  # type: ignore[type-arg]
         """The span rows of ``sets`` (ids, or a subquery of them) that meet the span-level conditions,
-        with their set and document for the output."""
+        with their set and document for the output; ``ids``: only these spans, which met the
+        span-level conditions already (so SQLite reads them by id, not the type's index once per set)."""
         return (
             select(
                 Sp.c.id, Sp.c.set_id, Sp.c.local_id, Sp.c.type, Sp.c.start, Sp.c.stop, Sp.c.fragments, Sp.c.text,
@@ -363,7 +364,7 @@ class Run:
             )
             .select_from(Sp.join(S, S.c.id == Sp.c.set_id).join(D, D.c.id == S.c.document_id)
                          .outerjoin(A, A.c.id == S.c.annotator_id))
-            .where(Sp.c.set_id.in_(sets), *self.sql_span)
+            .where(Sp.c.set_id.in_(sets), *(self.sql_span if ids is None else [Sp.c.id.in_(ids)]))
         )  # fmt: skip
 
     def _build(self) -> None:
@@ -610,16 +611,19 @@ class Run:
             yield from self._checked(self._batched(), limit)
             return
         # few spans: their own text test (SQL, then Python) is all the narrowing needed
-        q = self._ordered(self._span_select(self._sets_select(text=False).with_only_columns(S.c.id)))
-        if few is not None:
-            q = q.where(Sp.c.id.in_(few))
+        sets = self._sets_select(text=False).with_only_columns(S.c.id)
+        ids = None
+        if few is not None:  # the readable sets among these spans' only (a short list for SQLite)
+            ids = [i for i, _ in few]
+            sets = sets.where(S.c.id.in_(sorted({s for _, s in few})))
+        q = self._ordered(self._span_select(sets, ids))
         if not self.checks and limit is not None:
             yield from self._stream(q.limit(limit))
             return
         yield from self._checked(self._stream(q), limit)
 
-    def _few_with_text(self) -> list[int] | None:
-        """A word inside spans of a frequent type (``type:Protein kinase``): the ids of the spans
+    def _few_with_text(self) -> list[tuple[int, int]] | None:
+        """A word inside spans of a frequent type (``type:Protein kinase``): ``(id, set id)`` of the spans
         whose own text passes the SQL text test, read through the type's index, when there are at
         most :data:`SELECTIVE` of them (else None: the documents are walked in order, and the first
         hits of a frequent word come from the first pages). Why not the documents first: listing
@@ -632,9 +636,9 @@ class Run:
             return None
         if not any(t.field == "type" and not t.negated for t in self.query.of(ListTerm)):  # type: ignore[union-attr]
             return None
-        q = select(Sp.c.id).where(*self.sql_span).limit(self.SELECTIVE + 1)
-        ids = [r[0] for r in self._stream(q, named=False)]
-        return ids if len(ids) <= self.SELECTIVE else None
+        q = select(Sp.c.id, Sp.c.set_id).where(*self.sql_span).limit(self.SELECTIVE + 1)
+        found = [(r[0], r[1]) for r in self._stream(q, named=False)]
+        return found if len(found) <= self.SELECTIVE else None
 
     def _batched(self) -> Iterator[Any]:
         """Span rows a batch of documents at a time, in document order (32 documents, then 4 times as
