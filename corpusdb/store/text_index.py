@@ -44,18 +44,18 @@ TRGM_INDEX = "ix_document_text_trgm"
 WORDS_INDEX = "ix_document_text_words"
 WORDS_MAX = 1_000_000
 """Texts of at least this many bytes are not in the words index (its ``tsvector`` could overflow)."""
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ\u212a"  # U+212A KELVIN SIGN: Python lower-cases it to "k"
+_KELVIN = "\u212a"  # KELVIN SIGN: Python lower-cases it to "k"
 LONG_INDEX = "ix_document_text_long"
 """The texts the words index leaves out (a partial index, empty but for texts of 1 MB or more)."""
 
 
 def words_sql(column: str = "text") -> str:
     """The words index's expression on ``column`` (PostgreSQL); a query repeats it for the index to
-    serve."""
+    serve. ``lower(... COLLATE "C")`` lower-cases ASCII letters only, whatever the database's locale
+    (and costs 20 times less than ``translate``: the whole expression 2.7 s for 40 M characters, not 5.5 s)."""
     return (
         f"(CASE WHEN octet_length({column}) < {WORDS_MAX} THEN to_tsvector('simple'::regconfig, "
-        f"regexp_replace(translate({column}, '{_UPPER}', 'abcdefghijklmnopqrstuvwxyzk'), '[^a-z0-9]+', ' ', "
-        "'g')) END)"
+        f"regexp_replace(replace(lower({column} COLLATE \"C\"), '{_KELVIN}', 'k'), '[^a-z0-9]+', ' ', 'g')) END)"
     )
 
 

@@ -24,8 +24,7 @@ depends_on = None
 # written out (a migration stays as it was run): corpusdb.store.text_index.words_sql() of that day
 WORDS = (
     "(CASE WHEN octet_length(text) < 1000000 THEN to_tsvector('simple'::regconfig, "
-    "regexp_replace(translate(text, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ\u212a', 'abcdefghijklmnopqrstuvwxyzk'), "
-    "'[^a-z0-9]+', ' ', 'g')) END)"
+    "regexp_replace(replace(lower(text COLLATE \"C\"), '\u212a', 'k'), '[^a-z0-9]+', ' ', 'g')) END)"
 )
 
 
