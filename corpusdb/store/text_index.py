@@ -14,18 +14,18 @@ Why in the store: migrations make it and every upgrade checks it, and the store 
   (its parser reads ``3.14``, ``IL-2-dependent`` or ``p53/p21`` as lexemes that do not hold their
   parts). Trigrams also serve regexes through their literal parts.
 
-  Beside it, ``ix_document_text_words``: a GIN index of the ``tsvector`` of the
-  text with ASCII letters lower-cased and every run of other characters made one space (:func:`words_sql`), so the
-  parser's lexemes are exactly the text's runs of ``[a-z0-9]`` (no hyphenated word, number, path or
-  URL is read as one lexeme then). A word, prefix or phrase whose words are ASCII holds its runs of
-  ``[a-z0-9]`` as whole lexemes of every text it matches (Python's ``\b`` ends are non-word
-  characters, spaces here), so the index answers it exactly as a superset without reading a text
+  Beside it, ``ix_document_text_words`` (migration 0024): a GIN index of the ``tsvector`` of the
+  text with ASCII letters lower-cased and every run of other characters made one space
+  (:func:`words_sql`), so the parser's lexemes are exactly the text's runs of ``[a-z0-9]`` (no
+  hyphenated word, number, path or URL is read as one lexeme then). A word, prefix or phrase typed
+  in ASCII holds its runs of ``[a-z0-9]`` as whole lexemes of every text it matches (its ends are
+  non-word characters, spaces here), so the index answers it as a superset without reading a text
   (``corpusdb.search.index``): no trigram recheck. Texts of 1 MB or more (a ``tsvector`` holds at
   most 1 MB of lexemes) are left out of it and always candidates (``ix_document_text_long``, a
-  partial index, lists them). The server maintains it with the
-  table, in the same transaction.
+  partial index, lists them). The server maintains both with the table, in the same transaction;
+  the expression has statistics target 0, as every content column (``corpusdb.store.rls``).
 
-Both are made by migration 0017 and checked again after every upgrade (a batch migration on SQLite
+They are made by migrations 0017 and 0024 and checked again after every upgrade (a batch migration on SQLite
 copies ``document`` and would drop its triggers): :func:`install` is idempotent and rebuilds the
 FTS5 index whenever a trigger was missing. A server that cannot have the index (an SQLite without
 FTS5, a PostgreSQL role that may not create ``pg_trgm``) still searches, by scanning.
