@@ -19,7 +19,9 @@ same answer (no blindness gate, no KWIC: the FTS5 ``MATCH`` / trigram ``ILIKE`` 
 with ``LIMIT``) through the same connection pool, and for full text also a **scan** (every text read
 and matched in Python), which is what search would cost without the index. With ``--import-cost``
 the import is timed again into a database without the full-text index (SQLite: no FTS5 table nor
-triggers; PostgreSQL: no trigram index): what keeping the index costs an import.
+triggers; PostgreSQL: neither the trigram nor the words index): what keeping the indexes costs an
+import. PostgreSQL's baseline for a word stays the trigram ``ILIKE`` (the words index is search's own
+expression: ``corpusdb.store.text_index.words_sql``).
 Nothing is asserted: speed is measured here, never in tests.
 """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -9,17 +10,32 @@ from sqlalchemy import ColumnElement, Connection, literal_column, select, text, 
 
 from corpusdb.search.patterns import Pattern
 from corpusdb.store import db
-from corpusdb.store.text_index import FTS, TRGM_INDEX, install, kind, outside_models, uninstall
+from corpusdb.store.text_index import (
+    FTS,
+    TRGM_INDEX,
+    WORDS_MAX,
+    has_words,
+    install,
+    kind,
+    outside_models,
+    uninstall,
+    words_sql,
+)
 
-__all__ = ["FTS", "TRGM_INDEX", "install", "kind", "narrows", "outside_models", "text_filter", "uninstall"]
+__all__ = ["FTS", "TRGM_INDEX", "has_words", "install", "kind", "narrows", "outside_models", "text_filter",
+           "uninstall"]  # fmt: skip
 
+_NAMES = itertools.count()
 _TRIGRAM = re.compile(r"[^\W_]{3}")
 
 
-def narrows(index: str, patterns: Sequence[Pattern]) -> bool:
+def narrows(index: str, patterns: Sequence[Pattern], *, words: bool = False) -> bool:
     """Whether the index can narrow the documents for these patterns (else they are scanned): FTS5
-    when a pattern has words, the trigram index when a literal has three letters or digits in a row
+    when a pattern has words, the PostgreSQL words index (``words``) when one is an ASCII word,
+    prefix or phrase, the trigram index when a literal has three letters or digits in a row
     (shorter words give only trigrams most texts hold)."""
+    if words and any(p.tsquery() is not None for p in patterns):
+        return True
     if index == "fts5":
         return any(p.fts5() is not None for p in patterns)
     if index == "pg_trgm":
@@ -32,13 +48,29 @@ def _like(value: str) -> str:
 
 
 def text_filter(conn: Connection, index: str, column: ColumnElement[str], patterns: Sequence[Pattern],
-                document_id: ColumnElement[int] | None = None, *, like: bool = True) -> ColumnElement[bool]:  # fmt: skip
+                document_id: ColumnElement[int] | None = None, *, like: bool = True,
+                words: bool = False) -> ColumnElement[bool]:  # fmt: skip
     """SQL that every text matching *all* ``patterns`` satisfies (a superset: the caller checks the
     candidates in Python). ``index`` is :func:`kind`; ``document_id`` (with ``fts5``) is the
     document's id column, looked up in the FTS5 index; else the literals go through ``LIKE``
     (SQLite: case-insensitive for ASCII) or ``ILIKE`` (PostgreSQL, served by the trigram index).
-    ``like=False``: only what the FTS5 index answers (no scan of the column)."""
+    ``like=False``: only what the FTS5 index answers (no scan of the column). ``words`` (PostgreSQL,
+    ``column`` is ``document.text``): the words index answers the patterns it can
+    (:meth:`Pattern.tsquery`), exactly and without reading a text, instead of the trigram index
+    (whose every candidate text is read again to check the literal)."""
     conds: list[ColumnElement[bool]] = []
+    if words:
+        rest: list[Pattern] = []
+        for p in patterns:
+            if (q := p.tsquery()) is None:
+                rest.append(p)
+                continue
+            # texts of WORDS_MAX bytes or more are not in the index: always candidates (a partial
+            # index lists them, so the OR is a BitmapOr of two index scans)
+            name = f"words_{next(_NAMES)}"
+            expr = f"({words_sql('document.text')} @@ CAST(:{name} AS tsquery) OR octet_length(document.text) >= {WORDS_MAX})"
+            conds.append(text(expr).bindparams(**{name: q}))
+        patterns = rest
     fts_parts = [q for p in patterns if (q := p.fts5()) is not None] if index == "fts5" else []
     if fts_parts and document_id is not None:
         match = " AND ".join(fts_parts)

@@ -26,6 +26,7 @@ _WORDCH = re.compile(rf"[{_WORDISH}]")
 _RIGHT = rf"(?![{_WORDISH}])"
 _TOKEN = re.compile(r"[^\W_]+")
 """A token as FTS5's unicode61 cuts it (near enough: letters and digits)."""
+_ASCII_RUN = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,25 @@ class Pattern:
         if self.kind == "words":  # the words anywhere, in any order
             return " AND ".join(q(c) for c in self.literals if _TOKEN.search(c))
         return q(self.text) + ("*" if self.kind == "prefix" else "")
+
+    def tsquery(self) -> str | None:
+        """A ``tsquery`` (``simple``) over the words index (``corpusdb.store.text_index.words_sql``:
+        lexemes are the text's runs of ASCII letters and digits, lower-cased) that every matching
+        text satisfies, or None (then the trigram index is asked). Only for words, prefixes and
+        phrases typed in ASCII: each run of ``[a-z0-9]`` in them is then a whole lexeme of the text
+        (its neighbours are a separator of the query, or a non-word character that the whole-word
+        rule asks of the text), the last a prefix for ``kin*``. The runs are ANDed, not a phrase:
+        positions past 16,383 are clipped."""
+        if self.kind not in ("word", "prefix", "phrase", "words") or not self.lowered:
+            return None
+        typed = self.text.lower()
+        if not typed.isascii():
+            return None
+        runs = _ASCII_RUN.findall(typed)
+        terms = [f"'{r}'" for r in runs if len(r) <= 2000]  # longer: the parser drops them
+        if self.kind == "prefix" and runs and typed.endswith(runs[-1]) and len(runs[-1]) <= 2000:
+            terms[-1] += ":*"
+        return " & ".join(terms) or None
 
     def like_literals(self) -> tuple[str, ...]:
         """Substrings for ``LIKE``/``ILIKE`` (case-insensitive for ASCII only, so a case-insensitive
