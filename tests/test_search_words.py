@@ -178,3 +178,13 @@ def test_a_word_inside_spans_of_a_frequent_type_is_read_from_the_spans(
     walked = [(h.document, h.annotator, h.item) for h in c.search("type:Habitat IL-2", limit=None).hits]
     # SQLite's FTS5 lists the documents by whole tokens on that path: a cut word's document is missed
     assert walked == (found if not any_url.startswith("sqlite") else found[2:])
+
+
+def test_the_migration_makes_the_index_the_queries_name() -> None:
+    """Migration 0024 wrote the index expression out; PostgreSQL uses an expression index only for a
+    query with the same expression, so an upgraded database and a new one must have today's
+    ``words_sql()`` (a change to it needs a migration of its own)."""
+    import importlib
+
+    m = importlib.import_module("corpusdb.store.migrations.versions.0024_search_words_index")
+    assert index.words_sql() == m.WORDS
