@@ -188,3 +188,24 @@ def test_the_migration_makes_the_index_the_queries_name() -> None:
 
     m = importlib.import_module("corpusdb.store.migrations.versions.0024_search_words_index")
     assert index.words_sql() == m.WORDS
+
+
+@pytest.mark.postgres
+def test_a_team_login_keeps_the_trigram_path_and_finds_the_same(pg_url: str, team_roles: object) -> None:
+    """Under row-level security PostgreSQL uses no text index (``@@`` and ``ILIKE`` are not leakproof)
+    and would compute the words expression for every text: a team login searches by the trigram
+    path, and finds what the owner finds in the texts she may read."""
+    c = Corpus.create("p", "bb-2011", url=pg_url)
+    c.add_annotator("alice")
+    c.add_documents([Document("d1", "Bacillus lives in soil."), Document("d2", "Soil, water and soil.")])
+    c.assign(["d1", "d2"], ["alice"])
+    c.team_login("alice", login=team_roles.name("alice"))  # type: ignore[attr-defined]
+    alice = team_roles.open(pg_url, "alice", project="p")  # type: ignore[attr-defined]
+    with db.read(c.engine) as conn:
+        assert index.has_words(conn)
+    with db.read(alice.engine) as conn:
+        assert conn.execute(text("SELECT row_security_active('document')")).scalar()
+        assert not index.has_words(conn)
+    assert _hits(alice, "soil") == _hits(c, "soil") == [
+        ("d1", 18, 22, "soil"), ("d2", 0, 4, "Soil"), ("d2", 16, 20, "soil")
+    ]  # fmt: skip

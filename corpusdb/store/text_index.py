@@ -90,14 +90,23 @@ def kind(conn: Connection) -> str:
 
 
 def has_words(conn: Connection) -> bool:
-    """Whether this (PostgreSQL) database has the words index (:func:`words_sql`)."""
+    """Whether searches on this (PostgreSQL) connection should use the words index (:func:`words_sql`):
+    it is there, and row-level security does not apply to this login.
+
+    Why not under row-level security (a team login): PostgreSQL never evaluates an operator that is
+    not leakproof (``@@``, ``ILIKE``) before the policy's own condition, so it uses neither text index
+    and scans; a scan computing the words expression for every text costs several times the trigram
+    path's plain ``ILIKE`` scan, so a team login keeps that path."""
     if db.is_sqlite(conn):
         return False
     row = conn.execute(
-        text("SELECT 1 FROM pg_indexes WHERE indexname = :i AND schemaname = current_schema()"),
+        text(
+            "SELECT row_security_active(to_regclass(quote_ident(current_schema()) || '.document')) "
+            "FROM pg_indexes WHERE indexname = :i AND schemaname = current_schema()"
+        ),
         {"i": WORDS_INDEX},
     ).first()
-    return row is not None
+    return row is not None and not row[0]
 
 
 def install(conn: Connection) -> str:
