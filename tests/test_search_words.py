@@ -41,7 +41,7 @@ def _counts(c: Corpus, q: str) -> list[tuple[str, str, int]]:
 
 
 def _without_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.index, "has_words", lambda conn: False)
+    monkeypatch.setattr(engine.index, "has_words", lambda conn: None)
 
 
 def test_tsquery_shapes() -> None:
@@ -191,21 +191,51 @@ def test_the_migration_makes_the_index_the_queries_name() -> None:
 
 
 @pytest.mark.postgres
-def test_a_team_login_keeps_the_trigram_path_and_finds_the_same(pg_url: str, team_roles: object) -> None:
-    """Under row-level security PostgreSQL uses no text index (``@@`` and ``ILIKE`` are not leakproof)
-    and would compute the words expression for every text: a team login searches by the trigram
-    path, and finds what the owner finds in the texts she may read."""
+def test_a_team_login_searches_through_the_owners_function_and_learns_nothing_more(
+    pg_url: str, team_roles: object
+) -> None:
+    """Under row-level security PostgreSQL uses no text index (``@@`` is not leakproof) and would
+    compute the words expression for every text: a team login asks ``corpusdb_text_candidates``,
+    which runs the indexed query as the owner and returns only her own project's documents. Attacked
+    as plain SQL: another project's id gives nothing; a server login outside the team cannot call it."""
+    import psycopg
+
     c = Corpus.create("p", "bb-2011", url=pg_url)
     c.add_annotator("alice")
     c.add_documents([Document("d1", "Bacillus lives in soil."), Document("d2", "Soil, water and soil.")])
     c.assign(["d1", "d2"], ["alice"])
+    other = Corpus.create("secret", "bb-2011", url=pg_url)
+    other.add_documents([Document("x1", "Soil of the other project.")])
     c.team_login("alice", login=team_roles.name("alice"))  # type: ignore[attr-defined]
     alice = team_roles.open(pg_url, "alice", project="p")  # type: ignore[attr-defined]
     with db.read(c.engine) as conn:
-        assert index.has_words(conn)
+        assert index.has_words(conn) == "index"
+        other_id = conn.execute(text("SELECT id FROM project WHERE name = 'secret'")).scalar_one()
+        mine_id = conn.execute(text("SELECT id FROM project WHERE name = 'p'")).scalar_one()
     with db.read(alice.engine) as conn:
         assert conn.execute(text("SELECT row_security_active('document')")).scalar()
-        assert not index.has_words(conn)
+        assert index.has_words(conn) == "definer"
+        ask = text("SELECT count(*) FROM corpusdb_text_candidates(:p, CAST('soil' AS tsquery))")
+        assert conn.execute(ask, {"p": mine_id}).scalar_one() == 2
+        assert conn.execute(ask, {"p": other_id}).scalar_one() == 0  # not her project: nothing
     assert _hits(alice, "soil") == _hits(c, "soil") == [
         ("d1", 18, 22, "soil"), ("d2", 0, 4, "Soil"), ("d2", 16, 20, "soil")
     ]  # fmt: skip
+    assert _hits(alice, "water") == [("d2", 6, 11, "water")] and _hits(alice, "other") == []
+    # a login of the server that is no one's team login: the function is not granted to it
+    mallory = team_roles.name("mallory")  # type: ignore[attr-defined]
+    base = pg_url.replace("postgresql+psycopg", "postgresql")
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{mallory}" LOGIN')
+    with db.write(c.engine) as conn:  # she may see the schema's names (else the call fails as unknown)
+        conn.exec_driver_sql(
+            f'GRANT USAGE ON SCHEMA "{conn.execute(text("SELECT current_schema()")).scalar_one()}" TO "{mallory}"'
+        )
+    from sqlalchemy.engine import make_url
+
+    as_mallory = make_url(base).set(username=mallory).render_as_string(hide_password=False)
+    # the test's schema is on her search_path, as on alice's
+    with psycopg.connect(as_mallory) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(
+            "SELECT * FROM corpusdb_text_candidates(%s::integer, CAST('soil' AS tsquery))", (mine_id,)
+        )

@@ -283,7 +283,9 @@ class Run:
 
     def _text_test(self, pos: Sequence[Pattern]) -> ColumnElement[bool]:
         """What a document's text must satisfy for the places of ``pos`` (a superset)."""
-        return index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id, words=self.words)
+        return index.text_filter(
+            self.conn, self.index, D.c.text, pos, D.c.id, words=self.words, project_id=self.project_id
+        )
 
     def _stream(self, q: Select, *, named: bool = True) -> Iterator[Any]:  # type: ignore[type-arg]
         """The rows of ``q`` as named tuples, read through the driver's cursor ``CHUNK`` rows at a

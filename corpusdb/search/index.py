@@ -29,7 +29,7 @@ _NAMES = itertools.count()
 _TRIGRAM = re.compile(r"[^\W_]{3}")
 
 
-def narrows(index: str, patterns: Sequence[Pattern], *, words: bool = False) -> bool:
+def narrows(index: str, patterns: Sequence[Pattern], *, words: str | None = None) -> bool:
     """Whether the index can narrow the documents for these patterns (else they are scanned): FTS5
     when a pattern has words, the PostgreSQL words index (``words``) when one is an ASCII word,
     prefix or phrase, the trigram index when a literal has three letters or digits in a row
@@ -49,7 +49,7 @@ def _like(value: str) -> str:
 
 def text_filter(conn: Connection, index: str, column: ColumnElement[str], patterns: Sequence[Pattern],
                 document_id: ColumnElement[int] | None = None, *, like: bool = True,
-                words: bool = False) -> ColumnElement[bool]:  # fmt: skip
+                words: str | None = None, project_id: int | None = None) -> ColumnElement[bool]:  # fmt: skip
     """SQL that every text matching *all* ``patterns`` satisfies (a superset: the caller checks the
     candidates in Python). ``index`` is :func:`kind`; ``document_id`` (with ``fts5``) is the
     document's id column, looked up in the FTS5 index; else the literals go through ``LIKE``
@@ -68,6 +68,12 @@ def text_filter(conn: Connection, index: str, column: ColumnElement[str], patter
             # texts of WORDS_MAX bytes or more are not in the index: always candidates (a partial
             # index lists them, so the OR is a BitmapOr of two index scans)
             name = f"words_{next(_NAMES)}"
+            if words == "definer":  # a team login: the index through the owner's function (has_words)
+                expr = (
+                    f"document.id IN (SELECT corpusdb_text_candidates(:{name}_p, CAST(:{name} AS tsquery)))"
+                )
+                conds.append(text(expr).bindparams(**{name: q, f"{name}_p": project_id}))
+                continue
             expr = f"({words_sql('document.text')} @@ CAST(:{name} AS tsquery) OR octet_length(document.text) >= {WORDS_MAX})"
             conds.append(text(expr).bindparams(**{name: q}))
         patterns = rest

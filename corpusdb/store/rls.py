@@ -69,6 +69,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, delete, select, text
 
+from corpusdb.store.text_index import WORDS_MAX, words_sql
+
 
 @dataclass(frozen=True, slots=True)
 class Via:
@@ -324,6 +326,17 @@ def _functions(schema: str) -> list[str]:
           SELECT coalesce((SELECT corpusdb_may_set(s.document_id, s.annotator_id, s.kind, s.status, who, what)
                            FROM annotation_set s WHERE s.id = sid), false)
         $$""",
+        # Full-text candidates for a team login (corpusdb.search): under row-level security
+        # PostgreSQL uses no text index (``@@`` is not leakproof, so it is never evaluated before a
+        # policy) and would scan every text. Run as the owner, the words index answers; only the
+        # documents of ``pid`` the session's own role reads (every member reads every text of her
+        # project: the ``document`` policy) come back, so it tells nothing a scan would not.
+        f"""CREATE OR REPLACE FUNCTION corpusdb_text_candidates(pid integer, q tsquery) RETURNS SETOF integer
+        LANGUAGE sql STABLE SECURITY DEFINER {path} AS $$
+          SELECT d.id FROM document d
+          WHERE d.project_id = pid AND (SELECT corpusdb_role_in(pid, session_user)) IN ({_roles(MEMBERS)})
+            AND ({words_sql("d.text")} @@ q OR octet_length(d.text) >= {WORDS_MAX})
+        $$""",
         # Whether a set exists, and in which project (lets the API refuse "not yours" as it always
         # did): to a team session only for sets of its own projects (set ids are sequential anyway).
         f"""CREATE OR REPLACE FUNCTION corpusdb_set_project(sid integer) RETURNS integer
@@ -461,6 +474,7 @@ FUNCTION_SIGNATURES = (
     "corpusdb_next_id(text)",
     "corpusdb_leased(text, bigint)",
     "corpusdb_delete(text, bigint[], name)",
+    "corpusdb_text_candidates(integer, tsquery)",
 )
 
 

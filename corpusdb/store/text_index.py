@@ -89,24 +89,31 @@ def kind(conn: Connection) -> str:
     return "pg_trgm" if row else "none"
 
 
-def has_words(conn: Connection) -> bool:
-    """Whether searches on this (PostgreSQL) connection should use the words index (:func:`words_sql`):
-    it is there, and row-level security does not apply to this login.
+def has_words(conn: Connection) -> str | None:
+    """How searches on this (PostgreSQL) connection use the words index (:func:`words_sql`):
+    ``"index"`` directly, ``"definer"`` through ``corpusdb_text_candidates`` (``corpusdb.store.rls``),
+    or ``None`` (no words index: SQLite, or a database made before it).
 
-    Why not under row-level security (a team login): PostgreSQL never evaluates an operator that is
-    not leakproof (``@@``, ``ILIKE``) before the policy's own condition, so it uses neither text index
-    and scans; a scan computing the words expression for every text costs several times the trigram
-    path's plain ``ILIKE`` scan, so a team login keeps that path."""
+    Why a function under row-level security (a team login): PostgreSQL never evaluates an operator
+    that is not leakproof (``@@``, ``ILIKE``) before the policy's own condition, so it uses neither
+    text index and would compute the words expression for every text. The function runs the indexed
+    query as the owner and returns only documents of the project the login's own role reads."""
     if db.is_sqlite(conn):
-        return False
+        return None
     row = conn.execute(
         text(
-            "SELECT row_security_active(to_regclass(quote_ident(current_schema()) || '.document')) "
+            "SELECT row_security_active(to_regclass(quote_ident(current_schema()) || '.document')), "
+            "to_regprocedure('corpusdb_text_candidates(integer, tsquery)') IS NOT NULL "
             "FROM pg_indexes WHERE indexname = :i AND schemaname = current_schema()"
         ),
         {"i": WORDS_INDEX},
     ).first()
-    return row is not None and not row[0]
+    if row is None:
+        return None
+    rls_on, definer = row
+    if not rls_on:
+        return "index"
+    return "definer" if definer else None
 
 
 def install(conn: Connection) -> str:
