@@ -316,7 +316,7 @@ def test_a_team_login_asks_the_trigram_index_through_the_owners_function_and_lea
 
     monkeypatch.setattr(engine.index, "text_filter", spy)
     alice = team_roles.open(pg_url, "alice", project="p")  # type: ignore[attr-defined]
-    for q in ("/Bacil+us/", "/naïve/", "/[Ss]oil/"):
+    for q in ("/Bacil+us/", "/naïve/", "/[Ss]oil/", '"naïve soil"', "Bacilllus"):
         asked.clear()
         got = (_hits(alice, q), _counts(alice, q))
         assert asked and all(asked)  # through the function

@@ -75,8 +75,11 @@ def text_filter(conn: Connection, index: str, column: ColumnElement[str], patter
             # index lists them, so the OR is a BitmapOr of two index scans)
             name = f"words_{next(_NAMES)}"
             if words == "definer":  # a team login: the index through the owner's function (has_words)
+                # ``= ANY(ARRAY(...))``, not ``IN (SELECT ...)``: the candidates are then read in
+                # the primary key's order, one index scan (15 ms for 3,816, not 25: a probe each)
                 expr = (
-                    f"document.id IN (SELECT corpusdb_text_candidates(:{name}_p, CAST(:{name} AS tsquery)))"
+                    f"document.id = ANY(ARRAY(SELECT corpusdb_text_candidates(:{name}_p, "
+                    f"CAST(:{name} AS tsquery))))"
                 )
                 conds.append(text(expr).bindparams(**{name: q, f"{name}_p": project_id}))
                 continue
@@ -101,7 +104,7 @@ def text_filter(conn: Connection, index: str, column: ColumnElement[str], patter
         lit = lits[0]  # the longest: the most selective
         if definer and project_id is not None and _TRIGRAM.search(lit):
             name = f"like_{next(_NAMES)}"
-            expr = f"document.id IN (SELECT corpusdb_like_candidates(:{name}_p, :{name}))"
+            expr = f"document.id = ANY(ARRAY(SELECT corpusdb_like_candidates(:{name}_p, :{name})))"
             conds.append(text(expr).bindparams(**{name: _like(lit), f"{name}_p": project_id}))
             continue
         like = column.like if db.is_sqlite(conn) else column.ilike
