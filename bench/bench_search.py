@@ -196,6 +196,7 @@ QUERIES: list[tuple[str, str, str, str]] = [
     ("word, first 100 hits", "owner", "search", "kinase"),
     ("phrase, first 100", "owner", "search", '"tumor necrosis factor"'),
     ("regex, first 100", "owner", "search", r"/IL-\d+/"),
+    ("regex with a literal, first 100", "owner", "search", r"/kinases?\b/"),
     ("word, count per document", "owner", "count", "kinase"),
     ("typed, first 100 (lead)", "owner", "search", "type:Habitat"),
     ("typed, first 100 (alice)", "alice", "search", "type:Habitat"),
@@ -204,11 +205,13 @@ QUERIES: list[tuple[str, str, str, str]] = [
     ("alice/bob disagree on type, first 100", "owner", "search", "disagree-type:alice,bob"),
     ("typed + annotator, count", "owner", "count", "type:Gene annotator:bob"),
     # PostgreSQL only: alice through her own team login (row-level security: no text index applies
-    # to her queries; her words go through corpusdb_text_candidates, her regexes scan)
+    # to her queries; her words go through corpusdb_text_candidates, a literal of three letters or
+    # digits through corpusdb_like_candidates; ``IL-`` has two: its regex walks the documents)
     ("team login: word, first 100", "team", "search", "kinase"),
     ("team login: phrase, first 100", "team", "search", '"tumor necrosis factor"'),
     ("team login: word, count per document", "team", "count", "kinase"),
     ("team login: regex, first 100", "team", "search", r"/IL-\d+/"),
+    ("team login: regex with a literal, first 100", "team", "search", r"/kinases?\b/"),
     ("team login: typed, first 100", "team", "search", "type:Habitat"),
 ]
 BASE = {"word, first 100 hits": "word", "phrase, first 100": "phrase", "word, count per document": "count",

@@ -101,6 +101,46 @@ def test_what_the_index_is_asked_holds_wherever_the_matcher_finds_a_hit() -> Non
     assert checked > 200
 
 
+_TRICKY_CHARS = "aAiIkKsSnN-1 \u212a\u0130\u0131\u017f\u0307\u03b2\u00ef\u00df\u00e9\u00c9"
+"""ASCII letters and their capitals beside KELVIN SIGN, İ, dotless ı, long ſ, a combining dot, β, ï,
+ß, é, É: the characters whose case mapping could make a text match a word ASCII-case-insensitive
+``LIKE`` would not find."""
+
+
+def _ascii_fold(text: str) -> str:
+    return text.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"))
+
+
+def test_a_non_ascii_word_offers_the_ascii_runs_every_match_holds() -> None:
+    """A word, prefix or phrase typed with letters past ASCII offers the ASCII runs of its
+    lower-cased words as ``LIKE`` literals (so the trigram index narrows ``β-catenin``): each must be
+    in every text the word matches, ASCII case folded (what ``LIKE`` / ``ILIKE`` fold at least),
+    whatever the text's capitals, KELVIN SIGNs or dotted capital Is."""
+    assert word("β-catenin").like_literals() == ("-catenin",)
+    assert word("İstanbul").like_literals() == ("stanbul",)  # the i of "i̇" may be the text's İ
+    assert word("naïve-kinase").like_literals() == ("inase", "ve-", "na")  # a k may be KELVIN SIGN
+    rng = random.Random(29)
+    checked = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(_TRICKY_CHARS) for _ in range(rng.randint(1, 12)))
+        a = rng.randrange(len(text))
+        typed = text[a : a + rng.randint(1, 6)]
+        typed = typed.lower() if rng.random() < 0.3 else typed.upper() if rng.random() < 0.3 else typed
+        if not typed.strip() or typed.isascii():
+            continue
+        for make in (word, prefix) if " " not in typed.strip() else (phrase,):
+            try:
+                p = make(typed)
+            except (re.error, IndexError):
+                continue
+            if not p.found_in(text):
+                continue
+            checked += 1
+            for lit in p.like_literals():
+                assert _ascii_fold(lit) in _ascii_fold(text), (typed, lit, text)
+    assert checked > 500
+
+
 def test_query_fields_lists_negation_and_errors() -> None:
     q = parse('type:Habitat,Bac* -grounding:* "IL-2  receptor" attr:Negation=yes rel:Lives_In.Location=1 '
               "disagree-type:alice,bob label:gastric annotator:gold OBT:0001")  # fmt: skip

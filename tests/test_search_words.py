@@ -239,3 +239,114 @@ def test_a_team_login_searches_through_the_owners_function_and_learns_nothing_mo
         conn.execute(
             "SELECT * FROM corpusdb_text_candidates(%s::integer, CAST('soil' AS tsquery))", (mine_id,)
         )
+
+
+@pytest.mark.postgres
+def test_a_team_login_asks_the_trigram_index_through_the_owners_function_and_learns_nothing_more(
+    pg_url: str, team_roles: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A team login's ``ILIKE`` literals (a regex's, a non-ASCII word's) go through
+    ``corpusdb_like_candidates``: run as the owner so the trigram index answers, it returns only
+    documents of the caller's own project, which she reads anyway (the final match is hers, under the
+    policies). Attacked as plain SQL: another project's id, a login of another project, a server
+    login outside the team, a revoked login (even with a grant left behind), and bob's unsubmitted
+    span never comes back through a search that used it."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from corpusdb.basics.records import Span
+    from corpusdb.services.edits import Put
+
+    texts = {"d1": "Bacillus lives in naïve soil.", "d2": "Soil, water and Bacilllus.", "d3": "Nothing."}
+    c = Corpus.create("p", "bb-2011", url=pg_url)
+    for who in ("alice", "bob", "carol"):
+        c.add_annotator(who)
+    c.add_documents([Document(d, t) for d, t in texts.items()])
+    c.assign(list(texts), ["alice", "bob"])
+    for who, typ, (a, b) in (("bob", "Bacterium", (0, 8)), ("alice", "Habitat", (24, 28))):
+        info = next(s for s in c.as_user(who).sets() if s.document_external_id == "d1" and s.annotator == who)
+        c.as_user(who).edit_set(
+            info.id,
+            [Put(Span("T1", typ, ((a, b),), texts["d1"][a:b]))],
+            expected_version=info.version,
+            history="do",
+            description="add",
+        )  # fmt: skip (neither set is submitted: bob's span is his alone)
+    other = Corpus.create("secret", "bb-2011", url=pg_url)
+    other.add_annotator("eve")
+    other.add_documents([Document("x1", "Bacillus in the secret soil, naïve.")])
+    for who in ("alice", "carol"):
+        c.team_login(who, login=team_roles.name(who))  # type: ignore[attr-defined]
+    other.team_login("eve", login=team_roles.name("eve"))  # type: ignore[attr-defined]
+    with db.read(c.engine) as conn:
+        assert not index.like_definer(conn)  # the owner asks the trigram index itself
+        ids = dict(conn.execute(text("SELECT name, id FROM project")).all())
+        docs = dict(conn.execute(text("SELECT external_id, id FROM document")).all())
+    mine, theirs = ids["p"], ids["secret"]
+    base = pg_url.replace("postgresql+psycopg", "postgresql")
+
+    def libpq(person: str) -> str:
+        return make_url(base).set(username=team_roles.name(person)).render_as_string(hide_password=False)  # type: ignore[attr-defined]
+
+    like = "SELECT coalesce(array_agg(i ORDER BY i), '{}') FROM corpusdb_like_candidates(%s::integer, %s) i"
+    with psycopg.connect(libpq("alice"), autocommit=True) as a:
+        for pat in ("%bacil%", "%soil%", "%naïve%", "%water%"):
+            own = a.execute("SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM document WHERE text ILIKE %s",
+                            (pat,)).fetchone()[0]  # fmt: skip
+            assert a.execute(like, (mine, pat)).fetchone()[0] == own != []  # what she reads herself
+            assert a.execute(like, (theirs, pat)).fetchone()[0] == []  # not her project: nothing
+        assert a.execute(like, (mine, "%secret%")).fetchone()[0] == []  # the other project's text
+        assert a.execute(like, (mine, "%")).fetchone()[0] == sorted(docs[d] for d in texts)
+        projects = (
+            "SELECT coalesce(array_agg(p), '{}') FROM corpusdb_projects(%s, ARRAY['annotator','lead']) p"
+        )
+        assert a.execute(projects, (team_roles.name("alice"),)).fetchone()[0] == [mine]  # type: ignore[attr-defined]
+        assert a.execute(projects, (team_roles.name("eve"),)).fetchone()[0] == []  # not about eve  # type: ignore[attr-defined]
+        assert a.execute("SELECT coalesce(array_agg(p), '{}') FROM corpusdb_projects(current_user, ARRAY['lead']) p").fetchone()[0] == []  # fmt: skip
+    with psycopg.connect(libpq("eve"), autocommit=True) as e:  # a team login of the other project
+        assert e.execute(like, (mine, "%soil%")).fetchone()[0] == []
+        assert e.execute(like, (theirs, "%soil%")).fetchone()[0] == [docs["x1"]]
+    # the searches that use it: the same hits as the owner's, and bob's unsubmitted span never
+    asked: list[bool] = []
+    real = search_index.text_filter
+
+    def spy(*a: object, **kw: object) -> object:
+        asked.append(bool(kw.get("definer")))
+        return real(*a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine.index, "text_filter", spy)
+    alice = team_roles.open(pg_url, "alice", project="p")  # type: ignore[attr-defined]
+    for q in ("/Bacil+us/", "/naïve/", "/[Ss]oil/", '"naïve soil"', "Bacilllus"):
+        asked.clear()
+        got = (_hits(alice, q), _counts(alice, q))
+        assert asked and all(asked)  # through the function
+        assert got == (_hits(c, q), _counts(c, q)) and got[0] != []
+    bob = c.as_user("bob")  # (the owner, a lead, sees no unsubmitted set either)
+    assert _hits(bob, "type:Bacterium /Bacil+us/") == [("d1", 0, 8, "Bacillus")]  # bob's own
+    assert (
+        _hits(alice, "type:Bacterium /Bacil+us/") == [] and _counts(alice, "type:Bacterium /Bacil+us/") == []
+    )
+    assert _hits(alice, "type:Habitat /soi./") == [("d1", 24, 28, "soil")]  # her own
+    # a server login outside the team, and a revoked login: no right to call it
+    mallory = team_roles.name("mallory")  # type: ignore[attr-defined]
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{mallory}" LOGIN')
+    schema = make_url(base).query["options"].split("=")[-1]  # type: ignore[union-attr]
+    with db.write(c.engine) as conn:  # she may see the schema's names (else the call fails as unknown)
+        conn.exec_driver_sql(f'GRANT USAGE ON SCHEMA "{schema}" TO "{mallory}"')
+    as_mallory = make_url(base).set(username=mallory).render_as_string(hide_password=False)
+    with psycopg.connect(as_mallory, autocommit=True) as m:
+        for stmt, params in ((like, (mine, "%soil%")), (projects, (mallory,))):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                m.execute(stmt, params)
+    with psycopg.connect(libpq("carol"), autocommit=True) as k:  # her session stays open through it
+        assert k.execute(like, (mine, "%soil%")).fetchone()[0] != []
+        c.team_revoke("carol", drop_role=False)
+        with pytest.raises((psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedFunction)):
+            k.execute(like, (mine, "%soil%"))  # (no right on the schema either: the name is unknown)
+        with db.write(c.engine) as conn:  # grants left behind by mistake: the guard still says nothing
+            conn.exec_driver_sql(f'GRANT USAGE ON SCHEMA "{schema}" TO "{team_roles.name("carol")}"')  # type: ignore[attr-defined]
+            for sig in ("corpusdb_like_candidates(integer, text)", "corpusdb_projects(name, text[])"):
+                conn.exec_driver_sql(f'GRANT EXECUTE ON FUNCTION {sig} TO "{team_roles.name("carol")}"')  # type: ignore[attr-defined]
+        assert k.execute(like, (mine, "%soil%")).fetchone()[0] == []
+        assert k.execute(projects, (team_roles.name("carol"),)).fetchone()[0] == []  # type: ignore[attr-defined]

@@ -741,3 +741,55 @@ def test_readme_lists_what_the_server_cannot_close() -> None:
     for channel in ("Rows Removed by Filter", "pg_stat_user_tables", "reltuples", "pg_locks", "pg_stat_activity",
                     "ids", "pg_terminate_backend", "lock_timeout", "TEMP"):  # fmt: skip
         assert channel in section, channel
+
+
+def test_the_per_statement_functions_answer_as_the_rules_they_replace(scene: Scene) -> None:
+    """``corpusdb_sets`` (one query per kind of access, an annotator's own sets through the annotator
+    index) gives every role exactly the sets of the single query it replaced, for every kind of
+    access, a set planted on another project's document included; ``corpusdb_projects`` names exactly
+    the projects where ``corpusdb_role_in`` gives one of the roles. Asked as the owner (who may ask
+    about anyone), in a transaction rolled back afterwards."""
+    people = {n: scene.roles.name(n) for n in ("alice", "bob", "judy", "lena", "mallory")}
+    old = (
+        "SELECT coalesce(array_agg(s.id ORDER BY s.id), '{}') FROM team_login t "
+        "JOIN annotator a ON a.id = t.annotator_id JOIN document d ON d.project_id = t.project_id "
+        "JOIN annotation_set s ON s.document_id = d.id WHERE t.role_name = %(who)s::text AND "
+        + rls._rule("s.document_id", "s.annotator_id", "s.kind", "s.status", "%(what)s::text")
+    )
+    new = "SELECT coalesce(array_agg(i ORDER BY i), '{}') FROM corpusdb_sets(%(who)s, %(what)s) i"
+    role_in = (
+        "SELECT coalesce(array_agg(p.id ORDER BY p.id), '{}') FROM project p "
+        "WHERE corpusdb_role_in(p.id, %(who)s) = ANY(%(roles)s::text[])"
+    )
+    projects = (
+        "SELECT coalesce(array_agg(i ORDER BY i), '{}') FROM corpusdb_projects(%(who)s, %(roles)s::text[]) i"
+    )
+    with psycopg.connect(scene.libpq()) as o:  # a transaction, rolled back at the end
+        # bob's name on a set of another project's document (what a lead there could write)
+        q = o.execute("INSERT INTO project (name, schema_name, created) VALUES ('q', 'biorelex-1.0', now()) "
+                      "RETURNING id").fetchone()[0]  # type: ignore[index]  # fmt: skip
+        doc = o.execute("INSERT INTO document (project_id, external_id, text, sha256, source, created) "
+                        "VALUES (%s, 'elsewhere', 'x', 'x', 'x', now()) RETURNING id", (q,)).fetchone()[0]  # type: ignore[index]  # fmt: skip
+        bob = o.execute("SELECT id FROM annotator WHERE name = 'bob'").fetchone()[0]  # type: ignore[index]
+        for kind, status in (("annotation", "assigned"), ("gold", "submitted"), ("prediction", "submitted")):
+            o.execute("INSERT INTO annotation_set (document_id, annotator_id, kind, status, guideline_version, "
+                      "version, created, updated) VALUES (%s, %s, %s, %s, 1, 1, now(), now())",
+                      (doc, bob if kind != "gold" else None, kind, status))  # fmt: skip
+        o.execute("INSERT INTO annotation_set (document_id, annotator_id, kind, status, guideline_version, "
+                  "version, created, updated) VALUES (%s, %s, 'prediction', 'assigned', 1, 1, now(), now())",
+                  (scene.ids["spare"], bob))  # fmt: skip
+        seen = 0
+        for who in people.values():
+            for what in rls.WHATS:
+                p = {"who": who, "what": what}
+                want = o.execute(old, p).fetchone()[0]  # type: ignore[index]
+                assert o.execute(new, p).fetchone()[0] == want, (who, what)  # type: ignore[index]
+                seen += len(want)
+            for roles in (list(rls.MEMBERS), list(rls.ADJUDICATORS), list(rls.LEADS), ["annotator"]):
+                p = {"who": who, "roles": roles}
+                assert o.execute(projects, p).fetchone()[0] == o.execute(role_in, p).fetchone()[0], (
+                    who,
+                    roles,
+                )  # type: ignore[index]
+        assert seen > 20  # (the rules were asked about sets, not about nothing)
+        o.rollback()

@@ -17,13 +17,14 @@ from corpusdb.store.text_index import (
     has_words,
     install,
     kind,
+    like_definer,
     outside_models,
     uninstall,
     words_sql,
 )
 
-__all__ = ["FTS", "TRGM_INDEX", "has_words", "install", "kind", "narrows", "outside_models", "text_filter",
-           "uninstall"]  # fmt: skip
+__all__ = ["FTS", "TRGM_INDEX", "has_words", "install", "kind", "like_definer", "narrows", "outside_models",
+           "text_filter", "uninstall"]  # fmt: skip
 
 _NAMES = itertools.count()
 _TRIGRAM = re.compile(r"[^\W_]{3}")
@@ -49,7 +50,8 @@ def _like(value: str) -> str:
 
 def text_filter(conn: Connection, index: str, column: ColumnElement[str], patterns: Sequence[Pattern],
                 document_id: ColumnElement[int] | None = None, *, like: bool = True,
-                words: str | None = None, project_id: int | None = None) -> ColumnElement[bool]:  # fmt: skip
+                words: str | None = None, project_id: int | None = None,
+                definer: bool = False) -> ColumnElement[bool]:  # fmt: skip
     """SQL that every text matching *all* ``patterns`` satisfies (a superset: the caller checks the
     candidates in Python). ``index`` is :func:`kind`; ``document_id`` (with ``fts5``) is the
     document's id column, looked up in the FTS5 index; else the literals go through ``LIKE``
@@ -57,7 +59,11 @@ def text_filter(conn: Connection, index: str, column: ColumnElement[str], patter
     ``like=False``: only what the FTS5 index answers (no scan of the column). ``words`` (PostgreSQL,
     ``column`` is ``document.text``): the words index answers the patterns it can
     (:meth:`Pattern.tsquery`), exactly and without reading a text, instead of the trigram index
-    (whose every candidate text is read again to check the literal)."""
+    (whose every candidate text is read again to check the literal). ``definer`` (a team login on
+    PostgreSQL, :func:`like_definer`; ``column`` is ``document.text``): a literal with a trigram is
+    asked of the trigram index through ``corpusdb_like_candidates`` (the same ``ILIKE``, run as the
+    owner for ``project_id``'s documents: under row-level security ``ILIKE`` would read every text);
+    a shorter one stays an ``ILIKE`` (the index could not narrow it anyway)."""
     conds: list[ColumnElement[bool]] = []
     if words:
         rest: list[Pattern] = []
@@ -69,8 +75,11 @@ def text_filter(conn: Connection, index: str, column: ColumnElement[str], patter
             # index lists them, so the OR is a BitmapOr of two index scans)
             name = f"words_{next(_NAMES)}"
             if words == "definer":  # a team login: the index through the owner's function (has_words)
+                # ``= ANY(ARRAY(...))``, not ``IN (SELECT ...)``: the candidates are then read in
+                # the primary key's order, one index scan (15 ms for 3,816, not 25: a probe each)
                 expr = (
-                    f"document.id IN (SELECT corpusdb_text_candidates(:{name}_p, CAST(:{name} AS tsquery)))"
+                    f"document.id = ANY(ARRAY(SELECT corpusdb_text_candidates(:{name}_p, "
+                    f"CAST(:{name} AS tsquery))))"
                 )
                 conds.append(text(expr).bindparams(**{name: q, f"{name}_p": project_id}))
                 continue
@@ -93,6 +102,11 @@ def text_filter(conn: Connection, index: str, column: ColumnElement[str], patter
         if not lits or not like:
             continue
         lit = lits[0]  # the longest: the most selective
+        if definer and project_id is not None and _TRIGRAM.search(lit):
+            name = f"like_{next(_NAMES)}"
+            expr = f"document.id = ANY(ARRAY(SELECT corpusdb_like_candidates(:{name}_p, :{name})))"
+            conds.append(text(expr).bindparams(**{name: _like(lit), f"{name}_p": project_id}))
+            continue
         like = column.like if db.is_sqlite(conn) else column.ilike
         conds.append(like(_like(lit), escape="\\"))
     if not conds:

@@ -113,10 +113,31 @@ class Pattern:
 
     def like_literals(self) -> tuple[str, ...]:
         """Substrings for ``LIKE``/``ILIKE`` (case-insensitive for ASCII only, so a case-insensitive
-        pattern offers only its ASCII literals)."""
+        regex offers only its ASCII literals, and a word, prefix or phrase the ASCII runs of its
+        lower-cased words that every text it matches holds, :func:`_ascii_runs`: ``β-catenin``
+        offers ``-catenin``)."""
         if not self.ignore_case:
             return self.literals
-        return tuple(lit for lit in self.literals if lit.isascii())
+        if not self.lowered:  # a regex's /i: Python folds as LIKE does for ASCII literals
+            return tuple(lit for lit in self.literals if lit.isascii())
+        out = [r for lit in self.literals for r in _ascii_runs(lit.lower())]
+        return tuple(sorted(dict.fromkeys(out), key=len, reverse=True))
+
+
+def _ascii_runs(lowered: str) -> list[str]:
+    """The runs of ASCII characters of a lower-cased word that every text matching it holds, ASCII
+    case aside. A text matches where its ``str.lower()`` holds the word, and the only characters
+    past ASCII whose ``lower()`` holds an ASCII one are KELVIN SIGN (``k``) and ``İ`` (``i`` and a
+    combining dot): so a run is cut at ``k``, and an ``i`` before a combining dot (or ending the
+    word: a prefix's match may go on with the dot) is left out; every other character of a run
+    stands in the text as itself or its ASCII capital."""
+    out: list[str] = []
+    for m in re.finditer(r"[\x00-\x7f]+", lowered):
+        run, end = m.group(), m.end()
+        if run.endswith("i") and (end == len(lowered) or lowered[end] == "\u0307"):
+            run = run[:-1]
+        out += [r for r in run.split("k") if r]
+    return out
 
 
 def _positions(text: str) -> list[int]:

@@ -116,6 +116,24 @@ def has_words(conn: Connection) -> str | None:
     return "definer" if definer else None
 
 
+def like_definer(conn: Connection) -> bool:
+    """Whether this (PostgreSQL) connection asks the trigram index through ``corpusdb_like_candidates``
+    (``corpusdb.store.rls``): row-level security is on for it (a team login: ``ILIKE`` is not
+    leakproof, so no text index serves it under a policy), the trigram index and the function are
+    there. Not on SQLite, nor for the owner (its ``ILIKE`` uses the index directly)."""
+    if db.is_sqlite(conn):
+        return False
+    row = conn.execute(
+        text(
+            "SELECT row_security_active(to_regclass(quote_ident(current_schema()) || '.document')) "
+            "AND to_regprocedure('corpusdb_like_candidates(integer, text)') IS NOT NULL "
+            "FROM pg_indexes WHERE indexname = :i AND schemaname = current_schema()"
+        ),
+        {"i": TRGM_INDEX},
+    ).first()
+    return bool(row is not None and row[0])
+
+
 def install(conn: Connection) -> str:
     """Make the index (and on SQLite its triggers) if missing; returns :func:`kind` afterwards."""
     if db.is_sqlite(conn):
