@@ -4,6 +4,8 @@ a 1 MB text it leaves out), answers them alone, and stays exact after edits and 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy import text
 
@@ -314,13 +316,16 @@ def test_a_team_login_asks_the_trigram_index_through_the_owners_function_and_lea
         asked.append(bool(kw.get("definer")))
         return real(*a, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(engine.index, "text_filter", spy)
     alice = team_roles.open(pg_url, "alice", project="p")  # type: ignore[attr-defined]
-    for q in ("/Bacil+us/", "/naïve/", "/[Ss]oil/", '"naïve soil"', "Bacilllus"):
+    literals = ("/Bacil+us/", "/naïve/", "/[Ss]oil/", '"naïve soil"', "Bacilllus")
+    walked = {q: (_hits(alice, q), _counts(alice, q)) for q in literals}  # the first page walked in order
+    monkeypatch.setattr(engine.index, "text_filter", spy)
+    monkeypatch.setattr(engine.Run, "WALK", 0)  # the index at once: her few texts are all in one page
+    for q in literals:
         asked.clear()
         got = (_hits(alice, q), _counts(alice, q))
         assert asked and all(asked)  # through the function
-        assert got == (_hits(c, q), _counts(c, q)) and got[0] != []
+        assert got == (_hits(c, q), _counts(c, q)) == walked[q] and got[0] != []
     bob = c.as_user("bob")  # (the owner, a lead, sees no unsubmitted set either)
     assert _hits(bob, "type:Bacterium /Bacil+us/") == [("d1", 0, 8, "Bacillus")]  # bob's own
     assert (
@@ -350,3 +355,47 @@ def test_a_team_login_asks_the_trigram_index_through_the_owners_function_and_lea
                 conn.exec_driver_sql(f'GRANT EXECUTE ON FUNCTION {sig} TO "{team_roles.name("carol")}"')  # type: ignore[attr-defined]
         assert k.execute(like, (mine, "%soil%")).fetchone()[0] == []
         assert k.execute(projects, (team_roles.name("carol"),)).fetchone()[0] == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.postgres
+def test_a_trigram_literal_walks_the_first_documents_then_asks_the_index(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first hits of a regex read the first documents in order while its literal is frequent there,
+    then the trigram index for the rest (``Run._walk_then_index``): the same hits, in the same order,
+    as the index alone, whether the walk reaches the end, stops at a sparse page or is cut by a limit."""
+    texts = {}
+    for i in range(60):
+        words = ["Protein", "kinases" if i < 20 or i % 10 == 0 else "phosphatase", "bind."]
+        if i in (3, 45):
+            words.append("Zebrafish kinase-like domain.")
+        texts[f"d{i:03}"] = " ".join(words)
+    c = Corpus.create("p", "bb-2011", url=pg_url)
+    c.add_documents([Document(d, t) for d, t in texts.items()])
+    pages: list[int] = []
+    real = engine.Run._all
+
+    def counted(self: engine.Run, q: object, **kw: object) -> list[object]:
+        rows = real(self, q, **kw)  # type: ignore[arg-type]
+        pages.append(len(rows))
+        return rows
+
+    queries = ["/kinases?\\b/", "/[Zz]ebrafish/", "/phosphatase|zebrafish/", "/kinase-like/"]
+    walked, reads = {}, {}
+    monkeypatch.setattr(engine.Run, "WALK", 2)  # pages of 2, 8, 32 documents
+    monkeypatch.setattr(engine.Run, "_all", counted)
+    for q in queries:
+        pages.clear()
+        walked[q] = (_hits(c, q), [h.document for h in c.search(q, limit=3).hits])
+        reads[q] = list(pages)
+    monkeypatch.setattr(engine.Run, "WALK", 0)
+    for q in queries:
+        assert walked[q] == (_hits(c, q), [h.document for h in c.search(q, limit=3).hits]), q
+    kinase, zebra = walked["/kinases?\\b/"][0], walked["/[Zz]ebrafish/"][0]
+    assert [h[0] for h in kinase] == [d for d, t in texts.items() for _ in re.finditer(r"kinases?\b", t)]
+    assert [h[0] for h in zebra] == ["d003", "d045"]
+    # (each page is two reads: its documents in order, then those of them whose text has the literal)
+    # kinases fill the first pages: walked on to the end (2, 8, 32, then the last 18 documents);
+    # Zebrafish is in none of the first two: the index answered for the rest (d003 and d045)
+    assert reads["/kinases?\\b/"][0:8:2] == [2, 8, 32, 18]
+    assert reads["/[Zz]ebrafish/"][:3] == [2, 0, 2]
