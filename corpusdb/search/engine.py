@@ -275,8 +275,9 @@ class Run:
             return
         pages: Iterator[list[int]]
         if self.WALK and index.narrows(self.index, pos, words=self.words) and self._trigrams_only(pos):
-            pages = self._walk_then_index(where, pos)
-        elif index.narrows(self.index, pos, words=self.words):
+            yield from self._walk_then_index(where, pos)
+            return
+        if index.narrows(self.index, pos, words=self.words):
             ids = _in_order(self._all(select(D.c.id, D.c.external_id).where(*where), named=False))
             pages = (ids[a:b] for a, b in _growing(len(ids)))
         else:
@@ -292,17 +293,16 @@ class Run:
 
     def _walk_then_index(
         self, where: Sequence[ColumnElement[bool]], pos: Sequence[Pattern]
-    ) -> Iterator[list[int]]:
-        """Candidate documents in order for a literal only the trigram index narrows: the documents
-        walked in order first, a growing page at a time, each page's texts tested by ``ILIKE`` (read
-        by id), while at least one in ten passes; then the index for the rest. Why: the trigram index
-        lists a frequent literal's every text and reads each again to check it (``kinase``: 4,655 of
-        25,000 texts, about 70 ms), where its first 100 hits lie in the first few hundred documents;
-        a rare literal costs one page of 32 before the index answers."""
-        # the literals' ILIKE on the page's texts (never the definer's function: it lists them all)
-        plain = index.text_filter(self.conn, self.index, D.c.text, pos, D.c.id, words=self.words,
-                                  project_id=self.project_id)  # fmt: skip
-        dq = select(D.c.id, D.c.external_id).where(*self._doc_clauses()).order_by(D.c.external_id)
+    ) -> Iterator[tuple[int, str, str]]:
+        """``(id, external id, text)`` of the candidate documents in order, for a literal only the
+        trigram index narrows: the documents walked in order first, a growing page at a time, their
+        texts tested here, while at least one in ten matches; then the index for the rest. Why: the
+        trigram index lists a frequent literal's every text and reads each again to check it
+        (``kinase``: 4,655 of 25,000 texts, about 70 ms), where the first 100 hits lie in the first few
+        hundred documents; a rare literal costs one page of ``WALK`` texts before the index answers.
+        Why tested in Python: the page's texts are read anyway, and an ``ILIKE`` beside the page's ids
+        is planned through the trigram index, every candidate text read again for each page."""
+        dq = select(D.c.id, D.c.external_id, D.c.text).where(*self._doc_clauses()).order_by(D.c.external_id)
         size, last = self.WALK, None
         while True:
             docs = self._all(
@@ -311,18 +311,22 @@ class Run:
             if not docs:
                 return
             last = docs[-1][1]
-            ids = [d[0] for d in docs]
-            kept = {r[0] for r in self._all(select(D.c.id).where(D.c.id.in_(ids), plain), named=False)}
-            if kept:
-                yield [i for i in ids if i in kept]
-            if len(docs) < size or len(kept) * 10 < len(docs):
+            kept = [d for d in docs if all(p.found_in(d[2]) for p in pos)]
+            yield from kept
+            if len(docs) < size:
+                return  # the walk reached the last document
+            if len(kept) * 10 < len(docs):
                 break
             size = min(size * 4, 4096)
-        if len(docs) < size:
-            return  # the walk reached the last document
         rest = _in_order(self._all(select(D.c.id, D.c.external_id).where(*where, D.c.external_id > last),
                                    named=False))  # fmt: skip
-        yield from (rest[a:b] for a, b in _growing(len(rest)))
+        for a, b in _growing(len(rest)):
+            q = (
+                select(D.c.id, D.c.external_id, D.c.text)
+                .where(D.c.id.in_(rest[a:b]))
+                .order_by(D.c.external_id)
+            )
+            yield from self._stream(q, named=False)
 
     def _text_test(self, pos: Sequence[Pattern]) -> ColumnElement[bool]:
         """What a document's text must satisfy for the places of ``pos`` (a superset)."""
