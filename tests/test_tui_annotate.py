@@ -299,3 +299,28 @@ async def test_the_guideline_is_shown_when_its_loading_ends(url: str) -> None:
         await app.workers.wait_for_complete()
         md = app.screen.query_one("#guideline-text", Markdown)
         assert md.children, "the loading ended before the text was on the screen"
+
+
+@run_async
+async def test_an_action_shown_is_saved_when_the_app_ends_before_its_save(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser tab closed right after an action (textual-serve's quit: Textual's ExitApp) saves it.
+    Textual cancels workers at exit, so the save worker of the last action may never run: here it
+    never does (``_save`` made a no-op), as on a loaded server; the span is on the screen, queued,
+    and the app's end saves it (bench_serve found 2 of 20 spans shown and never saved)."""
+    from textual import messages
+
+    monkeypatch.setattr(AnnotateScreen, "_save", lambda self: None)
+    app = app_for(url)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await add_span(pilot, "pro")
+        screen = annotate_screen(app)
+        assert screen.session is not None and screen.session.dirty  # shown, not saved
+        assert len(screen.session.annotations.spans) == 1
+        assert db_set(url).annotations.spans == ()
+        app.post_message(messages.ExitApp())  # what textual-serve's "quit" does
+        await pilot.pause()
+    saved = db_set(url)
+    assert [(s.id, s.type, s.text) for s in saved.annotations.spans] == [("T1", "protein", "IL-2")]

@@ -72,8 +72,14 @@ class CorpusApp(App[None]):
         self._key_in_flight: events.Key | None = None
         self._key_since = 0.0
         self._worker_screens: weakref.WeakKeyDictionary[Any, Screen[Any]] = weakref.WeakKeyDictionary()
+        self.open_sessions: set[Any] = set()
+        """Every document session an annotation screen showed: saved when the app ends."""
 
     def on_unmount(self) -> None:
+        from tui.session import save_before_exit
+
+        for session in list(self.open_sessions):  # the tab closed: its last actions, saved
+            save_before_exit(session)
         stop = getattr(self, "_stop_listening", None)
         if stop is not None:
             stop()
