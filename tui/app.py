@@ -78,11 +78,11 @@ class CorpusApp(App[None]):
     def on_unmount(self) -> None:
         from tui.session import save_before_exit
 
+        stop = getattr(self, "_stop_listening", None)
+        if stop is not None:  # first: a save waiting behind an import must not call back into the loop
+            stop()
         for session in list(self.open_sessions):  # the tab closed: its last actions, saved
             save_before_exit(session)
-        stop = getattr(self, "_stop_listening", None)
-        if stop is not None:
-            stop()
         if self.login_session is not None and self.login_session.ended is None:
             self.login_session.logout("closed")  # the browser tab closed, or the terminal went away
 

@@ -238,6 +238,8 @@ def save_before_exit(session: DocumentSession) -> None:
     tab closed, the terminal went away). Why: the save of the last action runs in a worker, and
     Textual cancels its workers when the app exits; one not yet in its thread never saved, so a span
     shown on the screen was lost with the tab (``bench/bench_serve.py``: 2 of 20 spans in a session).
-    A refusal is not shown (no screen is left): the document opens next time as the database has it."""
+    A refusal is not shown (no screen is left): the document opens next time as the database has it.
+    Called by ``CorpusApp.on_unmount`` once nothing calls back into the ending app: a save worker
+    still in ``save_pending`` holds the session's lock, and this waits for it."""
     if session.dirty:
         session.save_pending()

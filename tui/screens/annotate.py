@@ -36,7 +36,7 @@ from tui.screens.pickers import MessageScreen, PromptScreen, drop_type_picker
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
-from tui.session import DocumentSession, SaveOutcome, save_before_exit
+from tui.session import DocumentSession, SaveOutcome
 from tui.spanrows import SpanRows
 from tui.widgets.docview import DocumentView
 from tui.widgets.footer import KeyBar
@@ -119,8 +119,7 @@ class AnnotateScreen(
 
     def on_unmount(self) -> None:
         drop_type_picker(self)  # the type picker kept for this screen (``kept_type_picker``)
-        if self.session is not None:
-            save_before_exit(self.session)  # the app ending under it (a browser tab closed)
+        if self.session is not None and not self.session.dirty:  # (else the app saves it as it ends)
             getattr(self.app, "open_sessions", set()).discard(self.session)
 
     @work(thread=True, exclusive=True, group="load")
