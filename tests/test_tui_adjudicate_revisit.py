@@ -92,6 +92,39 @@ async def test_a_burst_decides_in_order_and_decided_lines_show_the_version_taken
 
 
 @run_async
+async def test_decisions_queued_when_the_app_ends_are_saved(
+    ready_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser tab closed right after two decisions (textual-serve's quit: Textual's ExitApp): the
+    writer worker never ran (Textual cancels workers as the app ends; here it is a no-op), and the
+    app's end saves them in order, as the writer would have."""
+    from textual import messages
+
+    monkeypatch.setattr(AdjudicateScreen, "_write_decisions", lambda self: None)
+    app = build_app(open_facade(ready_url, "demo", "carol"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        driver = pilot.app._driver
+        for key in ("1", "0"):  # IL-2 0-4: A's; CD25: neither
+            event = key_event(key)
+            event.set_sender(pilot.app)
+            driver.send_message(event)
+        await pilot.pause()
+        assert len(screen._queue) == 2  # shown decided, queued, not saved
+        carol = Corpus.open("demo", url=ready_url, user="carol")
+        assert not any(d.method == "adjudicated" for d in carol.decisions("d1"))
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    carol = Corpus.open("demo", url=ready_url, user="carol")
+    gold = carol.gold("d1").annotations
+    assert [
+        (s.text, s.fragments) for s in gold.spans if s.type == "protein" and s.text in ("IL-2", "CD25")
+    ] == [("IL-2", ((0, 4),))]
+    methods = [(d.item_id != "", d.method) for d in carol.decisions("d1") if d.method != "unanimous"]
+    assert methods == [(True, "adjudicated"), (False, "adjudicated")]
+
+
+@run_async
 async def test_a_revision_typed_while_the_writer_reads_the_store_again_is_saved(ready_url: str) -> None:
     """A busy machine: the writer has saved "take A" and is still reading the store again when the
     adjudicator goes back and takes neither. The second writer must build on the version the first

@@ -72,17 +72,16 @@ class CorpusApp(App[None]):
         self._key_in_flight: events.Key | None = None
         self._key_since = 0.0
         self._worker_screens: weakref.WeakKeyDictionary[Any, Screen[Any]] = weakref.WeakKeyDictionary()
-        self.open_sessions: set[Any] = set()
-        """Every document session an annotation screen showed: saved when the app ends."""
+        self.before_exit: dict[object, Callable[[], None]] = {}
+        """What saves an open screen's queued actions when the app ends (a browser tab closed),
+        by what it saves for: an annotation screen's document session, an adjudication's queue."""
 
     def on_unmount(self) -> None:
-        from tui.session import save_before_exit
-
         stop = getattr(self, "_stop_listening", None)
         if stop is not None:  # first: a save waiting behind an import must not call back into the loop
             stop()
-        for session in list(self.open_sessions):  # the tab closed: its last actions, saved
-            save_before_exit(session)
+        for save in list(self.before_exit.values()):  # the tab closed: the last actions, saved
+            save()
         if self.login_session is not None and self.login_session.ended is None:
             self.login_session.logout("closed")  # the browser tab closed, or the terminal went away
 

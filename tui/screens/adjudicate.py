@@ -9,6 +9,7 @@ workflow so the stable keys, counts and blocked relations are always the store's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -153,6 +154,8 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
         """Decisions typed and not saved yet, in order (one writer saves them: ``_write_decisions``)."""
         self._queue_lock = threading.Lock()
         self._writing = False
+        self._writer_took = False
+        """A writer (the worker, or the app ending: ``save_before_exit``) has taken the queue."""
         self._in_writer: set[str] = set()
         """Keys a writer took off the queue and has not saved (or failed) yet."""
         self._written_version: int | None = None
@@ -178,6 +181,11 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
         yield Static("Merging agreed items…", id="variants", markup=False)
         yield Static("", id="derived", markup=False)
         yield KeyBar()
+
+    def on_unmount(self) -> None:
+        with self._queue_lock:
+            if not self._queue:  # (else the app saves them as it ends)
+                getattr(self.app, "before_exit", {}).pop(self, None)
 
     def on_mount(self) -> None:
         self.title = f"Adjudicate {self.document}"
@@ -970,12 +978,43 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                 ol.highlighted = nxt
             self._update_detail()
         if start:
+            before_exit = getattr(self.app, "before_exit", None)
+            if before_exit is not None:  # the worker may never run if the app ends first
+                before_exit[self] = self.save_before_exit
             self._write_decisions()
 
     @work(thread=True, group="decide")  # not "resolve": an exclusive gold edit there must not cancel it
     def _write_decisions(self) -> None:
         """Save the queued decisions one after another, each expecting the gold version the one
         before left (a change by someone else in between is refused as stale), then show the store."""
+        with self._queue_lock:
+            if self._writer_took:  # the app ended first and saved them (``save_before_exit``)
+                return
+            self._writer_took = True
+        self._save_queue(tell=True)
+
+    def save_before_exit(self) -> None:
+        """Save the decisions still queued, here and now, when no writer took them: the app is
+        ending (a browser tab closed). Why: Textual cancels workers as the app ends, and a writer
+        not yet in its thread never saves (``CorpusApp.on_unmount`` calls this). A writer already
+        running goes on in its thread and the process waits for it."""
+        with self._queue_lock:
+            if self._writer_took or not self._queue:
+                return
+            self._writer_took = True
+        self._save_queue(tell=False)
+
+    def _tell(self, tell: bool, fn: Any, *args: Any, **kwargs: Any) -> None:
+        """Call ``fn`` on the app's thread when ``tell`` (the screen is there to show it). The app may
+        have ended meanwhile (a tab closed): then nothing is shown, and the writer saves the rest."""
+        if tell:
+            with contextlib.suppress(
+                Exception
+            ):  # the app is gone (not running, or its loop cancelled the call)
+                self.app.call_from_thread(fn, *args, **kwargs)
+
+    def _save_queue(self, *, tell: bool) -> None:
+        """The writer's loop (see ``_write_decisions``); ``tell``: show each outcome and the store."""
         with self._queue_lock:
             version = self._seen()
             if self._written_version is not None and (version is None or self._written_version > version):
@@ -988,7 +1027,7 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                     dropped = len(self._queue)
                     self._queue.clear()
                     self._written_version = None if failed else version
-                    self._writing = False
+                    self._writing = self._writer_took = False
                     break
                 key, how, reason, what, revise = self._queue.popleft()
                 self._in_writer.add(key)
@@ -997,7 +1036,7 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                                           revise=revise, **how)  # fmt: skip
                 version = self.facade.gold_version(self.document)
             except CorpusError as exc:
-                self.app.call_from_thread(self.fail, exc, f"{key} not resolved")
+                self._tell(tell, self.fail, exc, f"{key} not resolved")
                 failed = True
                 self._want_key = key
                 continue
@@ -1005,7 +1044,9 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                 with self._queue_lock:
                     self._in_writer.discard(key)
             saved.append(key)
-            self.app.call_from_thread(self.notify, f"{res.key}: {what} · {res.open} open conflict(s) left")
+            self._tell(tell, self.notify, f"{res.key}: {what} · {res.open} open conflict(s) left")
+        if not tell:
+            return
         if dropped:
             self.app.call_from_thread(
                 self.notify,

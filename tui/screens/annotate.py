@@ -9,6 +9,7 @@ the same frame (a posted message would cost a second frame per keystroke).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -36,7 +37,7 @@ from tui.screens.pickers import MessageScreen, PromptScreen, drop_type_picker
 from tui.screens.relations_panel import RELATION_HELP, RelationPanel
 from tui.screens.suggestions_panel import HELP_ROWS as SUGGESTION_HELP
 from tui.screens.suggestions_panel import SuggestionActions
-from tui.session import DocumentSession, SaveOutcome
+from tui.session import DocumentSession, SaveOutcome, save_before_exit
 from tui.spanrows import SpanRows
 from tui.widgets.docview import DocumentView
 from tui.widgets.footer import KeyBar
@@ -120,7 +121,7 @@ class AnnotateScreen(
     def on_unmount(self) -> None:
         drop_type_picker(self)  # the type picker kept for this screen (``kept_type_picker``)
         if self.session is not None and not self.session.dirty:  # (else the app saves it as it ends)
-            getattr(self.app, "open_sessions", set()).discard(self.session)
+            getattr(self.app, "before_exit", {}).pop(self.session, None)
 
     @work(thread=True, exclusive=True, group="load")
     def _open(self) -> None:
@@ -138,9 +139,9 @@ class AnnotateScreen(
 
     def _show(self, session: DocumentSession) -> None:
         self.session = session
-        sessions = getattr(self.app, "open_sessions", None)
-        if sessions is not None:  # saved by the app if it ends first (``CorpusApp.on_unmount``)
-            sessions.add(session)
+        before_exit = getattr(self.app, "before_exit", None)
+        if before_exit is not None:  # saved by the app if it ends first (``CorpusApp.on_unmount``)
+            before_exit[session] = functools.partial(save_before_exit, session)
         self.keys_wait = False
         self.refresh_bindings()  # the footer: editing keys once the set is there and writable
         if session.topic is not None:  # a relevance unit: what to judge against, always in sight
