@@ -88,6 +88,28 @@ async def test_a_burst_of_grade_keys_judges_the_units_in_order(any_url: str) -> 
 
 
 @run_async
+async def test_grades_queued_when_the_app_ends_are_saved(
+    any_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser tab closed right after three grades: the writer worker never ran (Textual cancels
+    workers as the app ends; here it is a no-op), and the app's end saves them in order."""
+    from textual import messages
+
+    pooled(any_url)
+    units = [u for u, _ in graded(any_url)]
+    monkeypatch.setattr(JudgeScreen, "_save_all", lambda self: None)
+    app = build_app(open_facade(any_url, "trec", "alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, JudgeScreen)
+        await press(pilot, "1", "2", "3")
+        assert [g for _, g in graded(any_url)] == [None] * len(units)  # shown, queued, not saved
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    assert graded(any_url)[:4] == [(units[0], "DR"), (units[1], "PR"), (units[2], "NR"), (units[3], None)]
+
+
+@run_async
 async def test_the_topic_is_beside_the_text_and_the_list_shows_topic_and_grade(sqlite_url: str) -> None:
     pooled(sqlite_url)
     units = by_topic(Corpus.open("trec", url=sqlite_url, user="alice").judgments())

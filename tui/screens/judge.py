@@ -13,6 +13,7 @@ own ``Corpus.judgments()``; nothing on screen names another judge, a run or a ra
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import deque
 from typing import Any, ClassVar
@@ -73,6 +74,8 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
         self.current = 0
         self._saves: deque[tuple[int, str]] = deque()
         self._saving = False
+        self._save_took = False
+        """A writer (the worker, or the app ending: ``save_before_exit``) has taken the queue."""
         self._lock = threading.Lock()
         self.pending: dict[str, str] = {}
         """Unit -> grade typed but not saved yet (a reload keeps it)."""
@@ -343,6 +346,9 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
             start = not self._saving
             self._saving = True
         if start:
+            before_exit = getattr(self.app, "before_exit", None)
+            if before_exit is not None:  # the worker may never run if the app ends first
+                before_exit[self] = self.save_before_exit
             self._save_all()
         if i + 1 < len(self.units):
             self._go(i + 1)
@@ -357,19 +363,41 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
     def _save_all(self) -> None:
         """Write the queued grades one after another (one writer: a unit graded twice in a burst
         keeps the last grade)."""
+        with self._lock:
+            if self._save_took:  # the app ended first and saved them (``save_before_exit``)
+                return
+            self._save_took = True
+        self._write_grades(tell=True)
+
+    def save_before_exit(self) -> None:
+        """Save the grades still queued, here and now, when no writer took them: the app is ending
+        (a browser tab closed), and Textual cancels workers as it ends (``CorpusApp.on_unmount``)."""
+        with self._lock:
+            if self._save_took or not self._saves:
+                return
+            self._save_took = True
+        self._write_grades(tell=False)
+
+    def _write_grades(self, *, tell: bool) -> None:
+        """The writer's loop; ``tell``: show each outcome (the app may have ended meanwhile: then
+        nothing is shown and the rest is saved all the same)."""
         while True:
             with self._lock:
                 if not self._saves:
-                    self._saving = False
+                    self._saving = self._save_took = False
                     return
                 i, value = self._saves.popleft()
             u = self.units[i]
             try:
                 saved = self.facade.judge(u.topic, u.doc, value)
             except CorpusError as exc:
-                self.app.call_from_thread(self._not_saved, i, value, exc)
+                if tell:
+                    with contextlib.suppress(Exception):  # the app is gone
+                        self.app.call_from_thread(self._not_saved, i, value, exc)
                 continue
-            self.app.call_from_thread(self._saved, i, saved)
+            if tell:
+                with contextlib.suppress(Exception):  # the app is gone
+                    self.app.call_from_thread(self._saved, i, saved)
 
     def _saved(self, i: int, saved: Any) -> None:
         u = self.units[i]
