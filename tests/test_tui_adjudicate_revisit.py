@@ -70,6 +70,17 @@ def in_force(url: str, document: str = "d1") -> dict[str, Any]:
     return {d.id: d for d in carol.decisions(document) if d.in_force}
 
 
+def assert_a_then_neither_in_gold(url: str) -> None:
+    """Gold after ``1 0`` on d1: IL-2 0-4 taken from A, CD25 from neither, both adjudicated."""
+    carol = Corpus.open("demo", url=url, user="carol")
+    gold = carol.gold("d1").annotations
+    assert [
+        (s.text, s.fragments) for s in gold.spans if s.type == "protein" and s.text in ("IL-2", "CD25")
+    ] == [("IL-2", ((0, 4),))]
+    methods = [(d.item_id != "", d.method) for d in carol.decisions("d1") if d.method != "unanimous"]
+    assert methods == [(True, "adjudicated"), (False, "adjudicated")]
+
+
 @run_async
 async def test_a_burst_decides_in_order_and_decided_lines_show_the_version_taken(ready_url: str) -> None:
     app = build_app(open_facade(ready_url, "demo", "carol"))
@@ -79,13 +90,7 @@ async def test_a_burst_decides_in_order_and_decided_lines_show_the_version_taken
         shown = lines(screen)
         assert shown[0].startswith("✓A span protein 0-4") and shown[1].startswith("✓- span protein 11-15")
         assert shown[2].startswith("● span protein 109-113")
-        carol = Corpus.open("demo", url=ready_url, user="carol")
-        gold = carol.gold("d1").annotations
-        assert [
-            (s.text, s.fragments) for s in gold.spans if s.type == "protein" and s.text in ("IL-2", "CD25")
-        ] == [("IL-2", ((0, 4),))]
-        methods = [(d.item_id != "", d.method) for d in carol.decisions("d1") if d.method != "unanimous"]
-        assert methods == [(True, "adjudicated"), (False, "adjudicated")]
+        assert_a_then_neither_in_gold(ready_url)
         # B on the bob-only IL-2 at 109: the line says B
         await burst(pilot, "2")
         assert lines(screen)[2].startswith("✓B span protein 109-113")
@@ -115,13 +120,7 @@ async def test_decisions_queued_when_the_app_ends_are_saved(
         assert not any(d.method == "adjudicated" for d in carol.decisions("d1"))
         app.post_message(messages.ExitApp())
         await pilot.pause()
-    carol = Corpus.open("demo", url=ready_url, user="carol")
-    gold = carol.gold("d1").annotations
-    assert [
-        (s.text, s.fragments) for s in gold.spans if s.type == "protein" and s.text in ("IL-2", "CD25")
-    ] == [("IL-2", ((0, 4),))]
-    methods = [(d.item_id != "", d.method) for d in carol.decisions("d1") if d.method != "unanimous"]
-    assert methods == [(True, "adjudicated"), (False, "adjudicated")]
+    assert_a_then_neither_in_gold(ready_url)
 
 
 @run_async

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -243,3 +243,31 @@ def save_before_exit(session: DocumentSession) -> None:
     still in ``save_pending`` holds the session's lock, and this waits for it."""
     if session.dirty:
         session.save_pending()
+
+
+class QueueClaim:
+    """Who writes a screen's queue of actions: its writer worker, or the app as it ends
+    (``CorpusApp.before_exit``), never both. Why: Textual cancels workers as the app ends, so a writer
+    not yet in its thread never runs; the app's end then takes the queue, and a writer starting
+    after finds it taken. ``lock`` is the queue's own; the writer sets ``taken`` back to False, under
+    it, when it has emptied the queue."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self._lock = lock
+        self.taken = False
+
+    def by_worker(self) -> bool:
+        """The writer worker takes the queue (False: the app's end took it first)."""
+        with self._lock:
+            if self.taken:
+                return False
+            self.taken = True
+            return True
+
+    def by_exit(self, queue: Sized) -> bool:
+        """The app's end takes the queue (False: it is empty, or a writer is on it)."""
+        with self._lock:
+            if self.taken or not queue:
+                return False
+            self.taken = True
+            return True

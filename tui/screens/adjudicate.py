@@ -40,6 +40,7 @@ from tui.screens.base import BaseScreen, HelpRows, ReloadingScreen, app_rows, bi
 from tui.screens.doc_search import DocumentSearch
 from tui.screens.gold_edit import GoldEditScreen, editor_rows
 from tui.screens.pickers import ChecklistScreen, Choice, MessageScreen, PickScreen, PromptScreen, type_picker
+from tui.session import QueueClaim
 from tui.textmodel import trim
 from tui.widgets.docview import DocumentView
 from tui.widgets.footer import KeyBar
@@ -154,8 +155,8 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
         """Decisions typed and not saved yet, in order (one writer saves them: ``_write_decisions``)."""
         self._queue_lock = threading.Lock()
         self._writing = False
-        self._writer_took = False
-        """A writer (the worker, or the app ending: ``save_before_exit``) has taken the queue."""
+        self._claim = QueueClaim(self._queue_lock)
+        """Who writes the queue: the worker, or the app ending (``save_before_exit``)."""
         self._in_writer: set[str] = set()
         """Keys a writer took off the queue and has not saved (or failed) yet."""
         self._written_version: int | None = None
@@ -987,22 +988,16 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
     def _write_decisions(self) -> None:
         """Save the queued decisions one after another, each expecting the gold version the one
         before left (a change by someone else in between is refused as stale), then show the store."""
-        with self._queue_lock:
-            if self._writer_took:  # the app ended first and saved them (``save_before_exit``)
-                return
-            self._writer_took = True
-        self._save_queue(tell=True)
+        if self._claim.by_worker():  # (else the app ended first and saved them)
+            self._save_queue(tell=True)
 
     def save_before_exit(self) -> None:
         """Save the decisions still queued, here and now, when no writer took them: the app is
         ending (a browser tab closed). Why: Textual cancels workers as the app ends, and a writer
         not yet in its thread never saves (``CorpusApp.on_unmount`` calls this). A writer already
         running goes on in its thread and the process waits for it."""
-        with self._queue_lock:
-            if self._writer_took or not self._queue:
-                return
-            self._writer_took = True
-        self._save_queue(tell=False)
+        if self._claim.by_exit(self._queue):
+            self._save_queue(tell=False)
 
     def _tell(self, tell: bool, fn: Any, *args: Any, **kwargs: Any) -> None:
         """Call ``fn`` on the app's thread when ``tell`` (the screen is there to show it). The app may
@@ -1027,7 +1022,7 @@ class AdjudicateScreen(DocumentSearch, BaseScreen):
                     dropped = len(self._queue)
                     self._queue.clear()
                     self._written_version = None if failed else version
-                    self._writing = self._writer_took = False
+                    self._writing = self._claim.taken = False
                     break
                 key, how, reason, what, revise = self._queue.popleft()
                 self._in_writer.add(key)

@@ -32,6 +32,7 @@ from tui.keymap import GRADE_KEYS
 from tui.screens.base import HelpRows, ReloadingScreen, app_rows, binding_rows
 from tui.screens.doc_search import DocumentSearch
 from tui.screens.pickers import MessageScreen
+from tui.session import QueueClaim
 from tui.widgets.footer import KeyBar
 from tui.widgets.header import TitleBar
 from tui.widgets.tables import fill_table
@@ -74,9 +75,9 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
         self.current = 0
         self._saves: deque[tuple[int, str]] = deque()
         self._saving = False
-        self._save_took = False
-        """A writer (the worker, or the app ending: ``save_before_exit``) has taken the queue."""
         self._lock = threading.Lock()
+        self._claim = QueueClaim(self._lock)
+        """Who writes the queue: the worker, or the app ending (``save_before_exit``)."""
         self.pending: dict[str, str] = {}
         """Unit -> grade typed but not saved yet (a reload keeps it)."""
         self.search_hits: list[tuple[int, int]] = []
@@ -363,20 +364,14 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
     def _save_all(self) -> None:
         """Write the queued grades one after another (one writer: a unit graded twice in a burst
         keeps the last grade)."""
-        with self._lock:
-            if self._save_took:  # the app ended first and saved them (``save_before_exit``)
-                return
-            self._save_took = True
-        self._write_grades(tell=True)
+        if self._claim.by_worker():  # (else the app ended first and saved them)
+            self._write_grades(tell=True)
 
     def save_before_exit(self) -> None:
         """Save the grades still queued, here and now, when no writer took them: the app is ending
         (a browser tab closed), and Textual cancels workers as it ends (``CorpusApp.on_unmount``)."""
-        with self._lock:
-            if self._save_took or not self._saves:
-                return
-            self._save_took = True
-        self._write_grades(tell=False)
+        if self._claim.by_exit(self._saves):
+            self._write_grades(tell=False)
 
     def _write_grades(self, *, tell: bool) -> None:
         """The writer's loop; ``tell``: show each outcome (the app may have ended meanwhile: then
@@ -384,7 +379,7 @@ class JudgeScreen(DocumentSearch, ReloadingScreen):
         while True:
             with self._lock:
                 if not self._saves:
-                    self._saving = self._save_took = False
+                    self._saving = self._claim.taken = False
                     return
                 i, value = self._saves.popleft()
             u = self.units[i]
