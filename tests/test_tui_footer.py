@@ -11,7 +11,7 @@ from tui.facade import open_facade
 from tui.sample import build_sample
 from tui.screens.adjudicate import AdjudicateScreen
 from tui.screens.annotate import AnnotateScreen
-from tui.testing import burst, press, run_async, screen_text, settle
+from tui.testing import burst, press, run_async, screen_text, settle, wait_until
 
 
 def footer(app) -> str:  # type: ignore[no-untyped-def]
@@ -31,6 +31,8 @@ async def test_submit_and_open_the_next_then_a_submitted_set_offers_no_editing_k
     app = build_app(open_facade(url, "demo", "alice"), start="d1")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
+        # the key bar is drawn once the set is there (a worker): on a loaded machine after the settle
+        await wait_until(pilot, lambda: "Annotate" in footer(app), "the key bar drawn")
         assert "Annotate" in footer(app) and "Submit" in footer(app) and "Next document" not in footer(app)
         await burst(pilot, "a", "p", "S", "N")  # a span, submit, and on to the next document: one burst
         assert isinstance(app.screen, AnnotateScreen) and app.screen.document == "d2"
