@@ -22,7 +22,7 @@ from tui.screens.adjudicate import AdjudicateScreen
 from tui.screens.base import binding_rows
 from tui.screens.gold_edit import GoldEditScreen
 from tui.screens.pickers import MessageScreen, PickScreen
-from tui.testing import press, run_async, screen_text, settle, type_text
+from tui.testing import press, run_async, screen_text, settle, type_text, wait_until
 from tui.widgets.docview import DocumentView
 
 
@@ -45,6 +45,8 @@ async def test_annotator_sees_relations_between_entities(sqlite_url: str, tmp_pa
         await settle(pilot)
         screen = annotate_screen(app)
         rels = screen.query_one("#relations", OptionList)
+        # the side lists are filled after the text's first paint: on a loaded machine after the settle
+        await wait_until(pilot, lambda: rels.option_count > 0, "the relations list filled")
         first = str(rels.get_option_at_index(0).prompt)
         # the relation-centred list: head line, then each end with its role and its names
         assert first == "R1 bind +\n ● Arg1: C2 {Activin|activin}\n ↔ Arg2: C1 {ActRIIB|IIB}"
