@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from textual import events
+
 from corpusdb.basics.login_policy import LoginPolicy
 from corpusdb.serving.gate import LoginGate
 from tui.app import build_login_app
@@ -81,3 +83,29 @@ async def test_revoked_or_idle_the_app_ends(sqlite_url: str) -> None:
         await wait_until(pilot, lambda: idle.login_session is not None, "logged in")
         await wait_until(pilot, lambda: idle.login_session.ended is not None, "idle end", timeout=10)
     assert "idle" in idle.login_session.ended
+
+
+@run_async
+async def test_a_key_dispatched_to_the_screen_before_the_focus_came_is_typed_into_the_form(
+    sqlite_url: str,
+) -> None:
+    """A browser's first key can reach the screen before the form has the focus and be handled
+    after it has it: it is typed all the same (it was lost: a login name without its first letter)."""
+    project(sqlite_url)
+    app = build_login_app(LoginGate(sqlite_url, policy=FAST))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, LoginScreen) and screen.form.has_focus
+        key = events.Key("a", "a")
+        key._set_forwarded()  # as the app forwards a key when nothing has the focus: to the screen
+        screen.post_message(key)  # queued at the screen, handled now that the form has the focus
+        await wait_until(pilot, lambda: screen.form.name_value == "a", "the first letter in the name")
+        await type_text(pilot, "lice")
+        await press(pilot, "enter")
+        await type_text(pilot, "alice-pw")
+        await press(pilot, "enter")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, DocumentsScreen) and app.screen.rows, "her list"
+        )
+        assert app.facade.user == "alice"

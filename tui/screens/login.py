@@ -127,10 +127,12 @@ class LoginScreen(BaseScreen):
         self.set_focus(self.form)
 
     def on_key(self, event: events.Key) -> None:
-        """A key that reached the screen itself (typed before the form took the focus) is the form's."""
-        if self.form.has_focus:
-            return
-        self.set_focus(self.form)
+        """A key that reached the screen itself is the form's: one typed before the form took the
+        focus is handled here even when the form has the focus by now (a browser's first key, sent
+        as the screen mounts, was lost that way). A key the form let bubble (ctrl+q, or any key
+        while it checks) it lets pass again, so nothing is handled twice."""
+        if not self.form.has_focus:
+            self.set_focus(self.form)
         self.form.on_key(event)
 
     @property
