@@ -303,3 +303,34 @@ def test_served_team_mode_session_is_the_persons_role(
         ("alice", "login"),
     ]
     owner.engine.dispose()
+
+
+def test_a_lazy_client_finds_a_keys_effect_in_the_bytes_and_emulates_the_screen_only_when_read(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """The bench's client (``lazy=True``): a key's effect is found in the bytes received after it,
+    the emulator reads them only when the screen is asked for, and both agree."""
+    project(sqlite_url)
+
+    @run_async
+    async def check(base: str) -> None:
+        s = ServedSession(base, lazy=True)
+        await s.connect()
+        await s.log_in("alice", "alice-pw", expect="My documents")
+        await s.send("enter")
+        await s.wait_for("— alice")
+        since = s.received
+        await s.send("a")
+        await s.wait_for_output("picks its type", since)
+        assert s._fed <= since < len(s.output)  # held, not yet emulated
+        assert "picks its type" in s.text() and s._fed == len(s.output)
+        await s.send("escape")
+        await s.wait_until(lambda: "picks its type" not in s.text(), "the picker closed")
+        since = s.received
+        await s.send("j")  # a cursor move: no picker in what follows
+        with pytest.raises(TimeoutError):
+            await s.wait_for_output("picks its type", since, timeout=1.5)
+        await s.close()
+
+    with served(sqlite_url, cwd=tmp_path) as (base, _):
+        check(base)

@@ -6,6 +6,11 @@ under a session in a robustness test, needs only the protocol. textual-serve spe
 frames to the server (``["stdin", keys]``, ``["resize", {...}]``, ``["ping", x]``) and sends the
 terminal's output back as binary frames; ``pyte`` (a VT100 emulator) turns those bytes into the
 screen a person would read, as the page's xterm.js does.
+
+``lazy=True`` (the bench): pyte is a VT100 emulator in pure Python, about 15 ms of CPU a key for the
+screens Textual sends, which a browser spends on the annotator's own machine and a bench driving 20
+sessions would spend on the server's. A lazy session keeps the bytes and reads them into the screen
+only when ``text()`` is asked; ``wait_for_output`` finds a key's effect in the bytes themselves.
 """
 
 from __future__ import annotations
@@ -38,11 +43,16 @@ KEYS = {
 class ServedSession:
     """One session: connect, type, read the screen, wait for text to appear."""
 
-    def __init__(self, base_url: str, *, width: int = 100, height: int = 30) -> None:
+    def __init__(self, base_url: str, *, width: int = 100, height: int = 30, lazy: bool = False) -> None:
         self.base_url = base_url.rstrip("/")
         self.width, self.height = width, height
         self.screen = pyte.Screen(width, height)
         self.stream = pyte.ByteStream(self.screen)
+        self.lazy = lazy
+        self.output = bytearray()
+        """Lazy sessions: every byte received (``received`` counts them in either mode)."""
+        self.received = 0
+        self._fed = 0
         self.frames = 0
         self.last_frame = 0.0
         self.closed = False
@@ -61,7 +71,11 @@ class ServedSession:
     async def _read(self) -> None:
         async for msg in self._ws:
             if msg.type == aiohttp.WSMsgType.BINARY:
-                self.stream.feed(msg.data)
+                if self.lazy:
+                    self.output += msg.data
+                else:
+                    self.stream.feed(msg.data)
+                self.received += len(msg.data)
                 self.frames += 1
                 self.last_frame = time.perf_counter()
                 self._changed.set()
@@ -72,7 +86,18 @@ class ServedSession:
 
     def text(self) -> str:
         """The screen as plain text, one line per row."""
+        if self.lazy and self._fed < len(self.output):
+            self.stream.feed(bytes(self.output[self._fed :]))
+            self._fed = len(self.output)
         return "\n".join(self.screen.display)
+
+    async def wait_for_output(self, needle: str, since: int, *, timeout: float = 30.0) -> float:
+        """Lazy sessions: wait until the bytes received after the ``since``-th hold ``needle``
+        (text Textual draws in one style arrives in one piece); the time it took (seconds)."""
+        want = needle.encode()
+        return await self.wait_until(
+            lambda: self.output.find(want, max(0, since - len(want))) >= 0, needle, timeout=timeout
+        )
 
     async def send(self, *keys: str) -> None:
         """Type keys: a name from ``KEYS`` or literal text."""
