@@ -334,3 +334,19 @@ def test_a_lazy_client_finds_a_keys_effect_in_the_bytes_and_emulates_the_screen_
 
     with served(sqlite_url, cwd=tmp_path) as (base, _):
         check(base)
+
+
+@run_async
+async def test_a_lazy_client_counts_only_the_bytes_after_the_key() -> None:
+    """An effect that ended just before the key was sent is not the key's (no server: the bytes
+    are planted as if received)."""
+    s = ServedSession("http://127.0.0.1:9", lazy=True)
+    s.output += b"\x1b[1m\xc2\xb7 3 spans"
+    s.received = len(s.output)
+    with pytest.raises(TimeoutError):
+        await s.wait_for_output("· 3 spans", s.received, timeout=0.3)
+    since = s.received
+    s.output += b"\x1b[0m\xc2\xb7 4 spans"
+    assert await s.wait_for_output("· 4 spans", since, timeout=0.3) >= 0
+    with pytest.raises(ValueError, match="lazy"):
+        await ServedSession("http://127.0.0.1:9").wait_for_output("x", 0, timeout=0.1)

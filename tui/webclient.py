@@ -94,10 +94,10 @@ class ServedSession:
     async def wait_for_output(self, needle: str, since: int, *, timeout: float = 30.0) -> float:
         """Lazy sessions: wait until the bytes received after the ``since``-th hold ``needle``
         (text Textual draws in one style arrives in one piece); the time it took (seconds)."""
+        if not self.lazy:
+            raise ValueError("wait_for_output reads the bytes a lazy session keeps: ServedSession(lazy=True)")
         want = needle.encode()
-        return await self.wait_until(
-            lambda: self.output.find(want, max(0, since - len(want))) >= 0, needle, timeout=timeout
-        )
+        return await self.wait_until(lambda: self.output.find(want, since) >= 0, needle, timeout=timeout)
 
     async def send(self, *keys: str) -> None:
         """Type keys: a name from ``KEYS`` or literal text."""
