@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -95,3 +96,49 @@ def test_biomed_demo_is_the_default_and_goes_to_a_release(
     assert (
         round(relations["pairs"][0]["overall"]["f1"], 3) == 0.667
     )  # bob missed one, bound another to a longer p53
+
+
+def _parses(args: list[str]) -> None:
+    """Parse a command line as the CLI would, down to its last subcommand, running nothing: an
+    option or a command that does not exist raises."""
+    import click
+    from typer.main import get_command
+
+    from corpusdb.cli.main import app
+
+    command: click.Command = get_command(app)
+    ctx = command.make_context("corpusdb", list(args), resilient_parsing=False)
+    while isinstance(command, click.Group):
+        rest = [*ctx.protected_args, *ctx.args]
+        if not rest:
+            return
+        _name, sub, rest = command.resolve_command(ctx, rest)
+        assert sub is not None, args
+        command, ctx = sub, sub.make_context(_name or "", rest, parent=ctx)
+
+
+def test_every_command_the_demo_suggests_exists_and_the_browser_step_logs_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What "Try next" prints is typed by newcomers as it stands: each command parses (it suggested
+    `serve --as judy`, an option serve refuses), and the browser step's login lets judy in."""
+    import shlex
+
+    from corpusdb.serving.gate import LoginGate
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CORPUSDB_URL", raising=False)
+    assert main(["demo"]) == 0
+    text = capsys.readouterr().out
+    lines = [ln.split("#")[0] for ln in text[text.index("Try next:") :].splitlines()[1:4]]
+    commands = [shlex.split(part)[1:] for ln in lines for part in ln.split("&&")]
+    for args in commands:
+        _parses(args)
+    assert main(["serve", "--as", "judy"]) != 0  # what it suggested: serve has no --as (one line says so)
+    assert "serve has no --as" in capsys.readouterr().err
+    assert ["serve"] in commands  # each browser session logs in: no one is named on the command line
+    login = next(a for a in commands if a[:2] == ["team", "login"])
+    monkeypatch.setattr("sys.stdin", io.StringIO("judy-pw\n"))
+    assert main([*login, "--password-stdin"]) == 0
+    session = LoginGate(f"sqlite:///{tmp_path / 'corpusdb.sqlite'}").login("judy", "judy-pw")
+    assert session.annotator == "judy"

@@ -26,7 +26,7 @@ def next_steps(sample: str) -> list[str]:
     )
     who = "judy" if sample == "biomed" else "Ana"
     browser = (
-        f"corpusdb serve --as {who}          # the same in a browser"
+        f"corpusdb team login {who} && corpusdb serve   # the same in a browser: a password, then log in"
         if find_spec("corpusdb.cli.serve") is not None
         else "corpusdb releases show v1          # the release and its change log"
         if sample == "biomed"
