@@ -54,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,6 +68,22 @@ from tui.webclient import ServedSession  # noqa: E402
 
 WIDTH, HEIGHT = 100, 30
 ROUND = ("w", "a", "p")  # next word; annotate; protein (the schema's key picks at once)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How the sessions type (the command line's options, passed down as one)."""
+
+    keys: int = 100
+    think: float = 0.2
+    jitter: float = 0.5
+    read: float = 0.0
+    together: bool = True
+    emulate: bool = False
+
+    def pause(self, rng: random.Random) -> float:
+        """Seconds before the next key: ``think``, give or take ``jitter`` of it."""
+        return self.think * rng.uniform(1 - self.jitter, 1 + self.jitter)
 
 
 def build(url: str, people: int, chars: int) -> None:
@@ -124,21 +141,17 @@ def pct(xs: list[float], q: float) -> float:
 async def one_session(
     base: str,
     i: int,
-    keys: int,
-    think: float,
+    pace: Pace,
     lat: list[tuple[str, float]],
     typing: list[int],
     lost: list[str],
     sent_at: list[float],
     ready: asyncio.Barrier | None,
-    jitter: float,
-    read: float = 0.0,
-    emulate: bool = False,
 ) -> float:
-    s = ServedSession(base, width=WIDTH, height=HEIGHT, lazy=not emulate)
+    s = ServedSession(base, width=WIDTH, height=HEIGHT, lazy=not pace.emulate)
 
     async def shows(needle: str, since: int) -> None:
-        if emulate:  # the screen emulated at every frame, as this bench did before
+        if pace.emulate:  # the screen emulated at every frame, as this bench did before
             await s.wait_for(needle, timeout=20)
         else:
             await s.wait_for_output(needle, since, timeout=20)
@@ -153,10 +166,10 @@ async def one_session(
     await s.wait_for(f"doc{i} — a{i}", timeout=120)
     if ready is not None:  # everyone is in their document: they start to type together
         await ready.wait()
-    await asyncio.sleep(rng.uniform(0, think) if jitter else think)  # people do not type in step
+    await asyncio.sleep(rng.uniform(0, pace.think) if pace.jitter else pace.think)  # not in step
     typing.append(i)
     made = 0
-    for k in range(keys):
+    for k in range(pace.keys):
         key = ROUND[k % len(ROUND)]
         before, since = s.frames, s.received
         sent = time.perf_counter()
@@ -182,34 +195,21 @@ async def one_session(
             made = int(counted.group(1)) if counted else made
             continue
         lat.append((key, time.perf_counter() - sent))
-        await asyncio.sleep(think * rng.uniform(1 - jitter, 1 + jitter))
-        if read and key == ROUND[-1]:  # a span made: the person reads on before the next one
-            await asyncio.sleep(rng.uniform(0, 2 * read))
+        await asyncio.sleep(pace.pause(rng))
+        if pace.read and key == ROUND[-1]:  # a span made: the person reads on before the next one
+            await asyncio.sleep(rng.uniform(0, 2 * pace.read))
     await s.close()
     return login
 
 
-async def round_of(
-    base: str,
-    n: int,
-    keys: int,
-    think: float,
-    sid: int,
-    together: bool,
-    jitter: float,
-    read: float = 0.0,
-    emulate: bool = False,
-) -> dict[str, object]:
+async def round_of(base: str, n: int, pace: Pace, sid: int) -> dict[str, object]:
     lat: list[tuple[str, float]] = []
     typing: list[int] = []
     lost: list[str] = []
     sent_at: list[float] = []
-    ready = asyncio.Barrier(n) if together else None
+    ready = asyncio.Barrier(n) if pace.together else None
     tasks = [
-        asyncio.create_task(
-            one_session(base, i, keys, think, lat, typing, lost, sent_at, ready, jitter, read, emulate)
-        )
-        for i in range(n)
+        asyncio.create_task(one_session(base, i, pace, lat, typing, lost, sent_at, ready)) for i in range(n)
     ]
     # memory while every session types: sampled once all have logged in and opened their document
     # (a login's scrypt check holds 128 MiB for a moment: that passing peak is not a session's size)
@@ -253,7 +253,7 @@ async def round_of(
     return {"lat": lat, "logins": logins, "mem": peak, "lost": lost, "cpu": cpu}
 
 
-def local_tui(url: str, keys: int, think: float, who: int, jitter: float) -> dict[str, object]:
+def local_tui(url: str, pace: Pace, who: int) -> dict[str, object]:
     """The same keys in a local pseudo-terminal: `corpusdb tui --as aK --open docK`, a person and a
     document of its own (the served sessions' documents hold their spans by now)."""
     import fcntl
@@ -293,12 +293,12 @@ def local_tui(url: str, keys: int, think: float, who: int, jitter: float) -> dic
         deadline = time.time() + 60
         while f"doc{who} — a{who}" not in "\n".join(screen.display) and time.time() < deadline:
             read(0.1, feed=True)
-        time.sleep(think)
+        time.sleep(pace.think)
         while read(0.05):
             pass
         cpu0 = cpu_s(proc.pid)
         made = 0
-        for k in range(keys):
+        for k in range(pace.keys):
             key = ROUND[k % len(ROUND)]
             out.clear()
             sent = time.perf_counter()
@@ -311,7 +311,7 @@ def local_tui(url: str, keys: int, think: float, who: int, jitter: float) -> dic
                 got = read(30)
             if got is not None:
                 lat.append((key, got - sent))
-            end = time.perf_counter() + think * rng.uniform(1 - jitter, 1 + jitter)
+            end = time.perf_counter() + pace.pause(rng)
             while time.perf_counter() < end:  # drain the rest of the frame while "thinking"
                 read(max(0.0, end - time.perf_counter()))
         mem = pss_kib(proc.pid)
@@ -325,7 +325,7 @@ def local_tui(url: str, keys: int, think: float, who: int, jitter: float) -> dic
             proc.kill()
         proc.wait()
         os.close(master)
-    return {"lat": lat, "mem": mem, "cpu_ms": cpu * 1000 / max(1, keys)}
+    return {"lat": lat, "mem": mem, "cpu_ms": cpu * 1000 / max(1, pace.keys)}
 
 
 def saved_spans(url: str, n: int) -> list[int]:
@@ -374,6 +374,7 @@ def main() -> None:
     ap.add_argument("--chars", type=int, default=2000)
     args = ap.parse_args()
     sizes = [int(x) for x in args.sessions.split(",")]
+    pace = Pace(args.keys, args.think, args.jitter, args.read, not args.staggered, args.emulate)
     load = os.getloadavg()
     print(f"bench_serve {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load[0]:.2f}, "
           f"{os.cpu_count()} cores; {args.keys} keys a session, {args.think:.2f} s think time "
@@ -384,19 +385,7 @@ def main() -> None:
             url = f"sqlite:///{tmp}/bench-{n}.sqlite"
             build(url, n + 1, args.chars)  # the last person is the local TUI's
             with served(url, "--idle-timeout", "0", cwd=Path(tmp)) as (base, proc):
-                got = asyncio.run(
-                    round_of(
-                        base,
-                        n,
-                        args.keys,
-                        args.think,
-                        os.getsid(proc.pid),
-                        not args.staggered,
-                        args.jitter,
-                        args.read,
-                        args.emulate,
-                    )
-                )
+                got = asyncio.run(round_of(base, n, pace, os.getsid(proc.pid)))
             spans = saved_spans(url, n)
             lat, mem = got["lat"], got["mem"]
             assert isinstance(lat, list) and isinstance(mem, dict)
@@ -417,7 +406,7 @@ def main() -> None:
                 f"at 100 keys/s on {os.cpu_count()} cores: "
                 f"{(per_key['server'] + per_key['apps']) / 10 / (os.cpu_count() or 1):.0%} of the machine"
             )
-            local = local_tui(url, args.keys, args.think, n, args.jitter)
+            local = local_tui(url, pace, n)
             llat = local["lat"]
             assert isinstance(llat, list)
             print(
